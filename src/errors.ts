@@ -1,0 +1,97 @@
+/**
+ * Every error reagent-flow throws on purpose is a `ReagentError`. Each message
+ * says what happened, which name or path, and how to fix it; the same facts are
+ * kept in typed fields so code can branch on them without parsing text.
+ *
+ * `name` is set explicitly (not taken from the constructor) so type guards keep
+ * working across realms and after minification, as in ky.
+ */
+
+// A registry symbol, not a module-local one, so two copies of reagent-flow in
+// one process (a CJS/ESM pair, a nested install) still recognise each other.
+const brand = Symbol.for('reagent-flow.error')
+
+export class ReagentError extends Error {
+  override name: string = 'ReagentError'
+
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options)
+  }
+
+  static {
+    Object.defineProperty(this.prototype, brand, { value: true })
+  }
+}
+
+/** A `log*` call reached a session that has already been finalised. */
+export class SessionClosedError extends ReagentError {
+  override name = 'SessionClosedError' as const
+  readonly sessionName: string
+  readonly operation: string
+
+  constructor(sessionName: string, operation: string) {
+    super(
+      `Cannot ${operation} on session "${sessionName}": it is closed and its trace has been finalised. ` +
+        `Record inside the session callback, and await every tool or model call before the callback returns.`,
+    )
+    this.sessionName = sessionName
+    this.operation = operation
+  }
+}
+
+/** `logToolResult` was given a tool name with two or more pending calls and no call id. */
+export class AmbiguousToolCallError extends ReagentError {
+  override name = 'AmbiguousToolCallError' as const
+  readonly toolName: string
+  readonly callIds: readonly string[]
+
+  constructor(toolName: string, callIds: readonly string[]) {
+    super(
+      `Cannot tell which call of "${toolName}" this result belongs to: ${callIds.length} calls are pending ` +
+        `(${callIds.map((id) => `"${id}"`).join(', ')}). Pass { callId } to logToolResult to pick one.`,
+    )
+    this.toolName = toolName
+    this.callIds = callIds
+  }
+}
+
+/** A trace or golden baseline that was asked for does not exist on disk. */
+export class TraceNotFoundError extends ReagentError {
+  override name = 'TraceNotFoundError' as const
+  readonly path: string
+  readonly traceName: string | undefined
+
+  constructor(path: string, hint: string, traceName?: string) {
+    super(`No trace file at ${path}. ${hint}`)
+    this.path = path
+    this.traceName = traceName
+  }
+}
+
+/** A trace file (or value) is not JSON, or does not follow trace format "1". */
+export class TraceFormatError extends ReagentError {
+  override name = 'TraceFormatError' as const
+  /** The file that was read, or `"<value>"` when validating an in-memory value. */
+  readonly file: string
+  /** JSON path of the first offending value, e.g. `turns[0].tool_results[1].call_id`; `""` is the root. */
+  readonly jsonPath: string
+  /** The schema rule that was broken (`required`, `type`, `additionalProperties`, ...) or `json` for a parse error. */
+  readonly rule: string
+
+  constructor(file: string, jsonPath: string, rule: string, detail: string, options?: ErrorOptions) {
+    const where = jsonPath === '' ? 'the top level' : jsonPath
+    super(
+      `${file} is not a valid reagent-flow trace: at ${where}: ${detail} (rule: ${rule}). ` +
+        `Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.`,
+      options,
+    )
+    this.file = file
+    this.jsonPath = jsonPath
+    this.rule = rule
+  }
+}
+
+/** True for any error thrown by reagent-flow, also across module copies and realms. */
+export function isReagentError(error: unknown): error is ReagentError {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[brand] === true
+}

@@ -1,0 +1,91 @@
+/**
+ * The golden normal form: what a baseline file holds, so that recording the
+ * same behaviour twice writes the same bytes and a diff in review shows only
+ * behaviour.
+ *
+ * - trace_id is "golden" and a parent id "golden-parent";
+ * - times are 0.0 and durations 0;
+ * - call ids are renumbered call_1, call_2, ... in order of appearance (both
+ *   generated ids and provider ids, which also change on every real run);
+ * - stacks are dropped from recorded errors (they hold machine paths);
+ * - grade is dropped (a verdict on one run, not behaviour);
+ * - keys sorted, 2-space indent, trailing newline; times written as floats.
+ */
+import { stringifyStable } from './serialize.js'
+import type { JsonValue, LLMCall, RecordedError, Trace, Turn } from './types.js'
+
+export const GOLDEN_TRACE_ID = 'golden'
+export const GOLDEN_PARENT_ID = 'golden-parent'
+
+function withoutStack(error: RecordedError): RecordedError {
+  return { name: error.name, message: error.message }
+}
+
+/** Returns the golden normal form of `trace`; the input is not modified. */
+export function normalizeTrace(trace: Trace): Trace {
+  const ids = new Map<string, string>()
+  const idOf = (callId: string): string => {
+    let id = ids.get(callId)
+    if (id === undefined) ids.set(callId, (id = `call_${ids.size + 1}`))
+    return id
+  }
+
+  const turns = trace.turns.map((turn): Turn => {
+    const llmCall: LLMCall = {
+      ...turn.llm_call,
+      tool_calls: turn.llm_call.tool_calls.map((call) => ({ ...call, call_id: idOf(call.call_id), timestamp: 0 })),
+      timestamp: 0,
+    }
+    if (llmCall.latency_ms !== undefined) llmCall.latency_ms = 0
+    if (llmCall.error !== undefined) llmCall.error = withoutStack(llmCall.error)
+    const out: Turn = {
+      ...turn,
+      llm_call: llmCall,
+      tool_results: turn.tool_results.map((result) => ({ ...result, call_id: idOf(result.call_id), duration_ms: 0 })),
+      duration_ms: 0,
+    }
+    if (turn.unmatched_results !== undefined) {
+      out.unmatched_results = turn.unmatched_results.map((u) => ({ ...u, call_id: idOf(u.call_id) }))
+    }
+    return out
+  })
+
+  const { grade: _grade, ...rest } = trace
+  const out: Trace = {
+    ...rest,
+    trace_id: GOLDEN_TRACE_ID,
+    turns,
+    started_at: 0,
+    ended_at: trace.ended_at === null ? null : 0,
+    parent_trace_id: trace.parent_trace_id == null ? null : GOLDEN_PARENT_ID,
+    handoff_context: trace.handoff_context ?? null,
+  }
+  if (trace.error != null) out.error = withoutStack(trace.error)
+  if (trace.orphan_results !== undefined) {
+    out.orphan_results = trace.orphan_results.map((r) => ({ ...r, call_id: idOf(r.call_id), duration_ms: 0 }))
+  }
+  return out
+}
+
+/** Per object, the keys that hold times (written as floats for reagent-flow 0.5). */
+function timeKeys(trace: Trace): WeakMap<object, ReadonlySet<string>> {
+  const keys = new WeakMap<object, ReadonlySet<string>>()
+  const timestamp = new Set(['timestamp'])
+  keys.set(trace, new Set(['started_at', 'ended_at']))
+  for (const turn of trace.turns) {
+    keys.set(turn.llm_call, timestamp)
+    for (const call of turn.llm_call.tool_calls) keys.set(call, timestamp)
+  }
+  if (trace.grade !== undefined) keys.set(trace.grade, new Set(['graded_at']))
+  return keys
+}
+
+/** Sorted-key text of a trace with its times written as floats. Does not normalise. */
+export function stringifyTraceStable(trace: Trace): string {
+  return stringifyStable(trace as unknown as JsonValue, timeKeys(trace))
+}
+
+/** The bytes of the golden file for `trace`. */
+export function serializeGolden(trace: Trace): string {
+  return stringifyTraceStable(normalizeTrace(trace))
+}

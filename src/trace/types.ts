@@ -1,0 +1,119 @@
+/**
+ * Trace format "1", as written by reagent-flow 0.5 (Python) and by us.
+ *
+ * Field names are snake_case because these objects *are* the file: `JSON.parse`
+ * of a trace file is a `Trace`. The schema in `trace.schema.json` is the
+ * contract; these types mirror it.
+ *
+ * Compatibility rule: Python builds ToolCall, ToolResult and Message with
+ * `**dict`, so those three carry exactly the keys below and nothing else.
+ * Trace, Turn and LLMCall may carry extra keys (ours are marked "ours").
+ */
+
+export type JsonPrimitive = string | number | boolean | null
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue }
+export type JsonObject = { [key: string]: JsonValue }
+
+/** Epoch seconds as a float, as Python's `time.time()`. */
+export type EpochSeconds = number
+
+export interface Message {
+  role: string
+  content: JsonValue
+}
+
+export interface ToolCall {
+  name: string
+  arguments: JsonObject
+  call_id: string
+  timestamp: EpochSeconds
+}
+
+export interface ToolResult {
+  call_id: string
+  result: JsonValue
+  error: string | null
+  duration_ms: number
+}
+
+/**
+ * Token counts of one LLM call, normalised to `input_tokens`/`output_tokens`.
+ * Provider extras (cache tokens, reasoning tokens, details) are kept as given.
+ */
+export interface TokenUsage {
+  input_tokens?: number
+  output_tokens?: number
+  total_tokens?: number
+  [extra: string]: JsonValue | undefined
+}
+
+/** An error recorded on an LLM call (the API refused, the stream broke). Ours. */
+export interface RecordedError {
+  name: string
+  message: string
+  stack?: string
+}
+
+export interface LLMCall {
+  messages: Message[] | null
+  response_text: string | null
+  tool_calls: ToolCall[]
+  model: string | null
+  token_usage: TokenUsage | null
+  timestamp: EpochSeconds
+  /** Ours: wall time of the model call. */
+  latency_ms?: number
+  /** Ours: the provider's finish / stop reason. */
+  stop_reason?: string
+  /** Ours: the call failed; the error the SDK threw. */
+  error?: RecordedError
+  [extra: string]: unknown
+}
+
+/** A tool result whose call could not be found; kept so nothing is lost. Ours. */
+export interface UnmatchedResult {
+  call_id: string
+  name: string
+}
+
+export interface Turn {
+  index: number
+  llm_call: LLMCall
+  tool_results: ToolResult[]
+  duration_ms: number
+  /** Ours: results in `tool_results` that matched no call, with the tool name they were logged under. */
+  unmatched_results?: UnmatchedResult[]
+  [extra: string]: unknown
+}
+
+export type TraceStatus = 'completed' | 'failed' | 'cancelled'
+
+export interface Grade {
+  grade: 'pass' | 'fail'
+  source: string
+  reason: string | null
+  ref: string | null
+  graded_at: EpochSeconds
+}
+
+export interface Trace {
+  trace_id: string
+  name: string
+  turns: Turn[]
+  metadata: JsonObject
+  started_at: EpochSeconds
+  ended_at: EpochSeconds | null
+  format_version: '1'
+  parent_trace_id: string | null
+  handoff_context: JsonObject | null
+  /** Ours. Absent in files written by reagent-flow 0.5. */
+  status?: TraceStatus
+  /** Ours: what made the session fail, or null. */
+  error?: RecordedError | null
+  session_id?: string | null
+  user_id?: string | null
+  grade?: Grade
+  /** Ours: tool results logged before any LLM call, so they have no turn. */
+  orphan_results?: Array<ToolResult & { name: string }>
+  [extra: string]: unknown
+}

@@ -1,0 +1,89 @@
+/**
+ * The one owner of ajv. The trace schema is compiled once, on first use, and
+ * user schemas (assertions) are compiled through the same instance and cached
+ * per schema object, so a schema used in a loop is compiled a single time.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { TraceFormatError } from '../errors.js'
+import traceSchema from './trace.schema.json' with { type: 'json' }
+import type { Trace } from './types.js'
+
+let traceValidator: ValidateFunction | undefined
+let userAjv: Ajv | undefined
+const compiled = new WeakMap<object, ValidateFunction>()
+
+function compileTraceSchema(): ValidateFunction {
+  // allErrors is off for the trace schema: the first broken rule is what the
+  // user needs, and stopping early keeps validation of 10k-turn files cheap.
+  return new Ajv({ allErrors: false, strict: false }).compile(traceSchema)
+}
+
+/**
+ * Compiles (once per schema object) a user-supplied JSON Schema. All errors
+ * are collected here, because an assertion should list every broken field.
+ */
+export function compileJsonSchema(schema: object): ValidateFunction {
+  let validate = compiled.get(schema)
+  if (validate === undefined) {
+    userAjv ??= new Ajv({ allErrors: true, strict: false })
+    validate = userAjv.compile(schema)
+    compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/** `/turns/0/llm_call` -> `turns[0].llm_call`, the notation used in every message. */
+export function toJsonPath(pointer: string): string {
+  let out = ''
+  for (const raw of pointer.split('/').slice(1)) {
+    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~')
+    if (/^\d+$/.test(part)) out += `[${part}]`
+    else if (/^[A-Za-z_$][\w$]*$/.test(part)) out += out === '' ? part : `.${part}`
+    else out += `[${JSON.stringify(part)}]`
+  }
+  return out
+}
+
+/** One ajv error as a sentence: where, and what the rule wanted. */
+export function describeSchemaError(error: ErrorObject): { path: string; rule: string; detail: string } {
+  const path = toJsonPath(error.instancePath)
+  let detail = error.message ?? 'is invalid'
+  const params = error.params as Record<string, unknown>
+  if (error.keyword === 'additionalProperties') {
+    detail = `unexpected key "${String(params.additionalProperty)}" (reagent-flow 0.5 cannot load extra keys here)`
+  } else if (error.keyword === 'required') {
+    detail = `missing required key "${String(params.missingProperty)}"`
+  } else if (error.keyword === 'type') {
+    detail = `must be ${String(params.type).replace(/,/g, ' or ')}`
+  } else if (error.keyword === 'const') {
+    detail = `must be ${JSON.stringify(params.allowedValue)}`
+  } else if (error.keyword === 'enum') {
+    detail = `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`
+  }
+  return { path, rule: error.keyword, detail }
+}
+
+/**
+ * Checks that a value is a format "1" trace. Returns it typed, or throws
+ * `TraceFormatError` naming `file` (default `"<value>"`), the JSON path and the rule.
+ */
+export function validateTrace(value: unknown, file = '<value>'): Trace {
+  traceValidator ??= compileTraceSchema()
+  if (traceValidator(value)) return value as Trace
+  const first = traceValidator.errors?.[0]
+  if (first === undefined) throw new TraceFormatError(file, '', 'schema', 'does not match the trace schema')
+  const { path, rule, detail } = describeSchemaError(first)
+  throw new TraceFormatError(file, path, rule, detail)
+}
+
+/** Parses JSON text and validates it; every failure is a `TraceFormatError` naming `file`. */
+export function parseTrace(text: string, file: string): Trace {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error)
+    throw new TraceFormatError(file, '', 'json', `the file is not JSON (${detail})`, { cause: error })
+  }
+  return validateTrace(value, file)
+}

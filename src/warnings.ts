@@ -1,0 +1,18 @@
+/**
+ * The one place reagent-flow warns. Warnings go through `process.emitWarning`
+ * with type `ReagentWarning`, so they show up once in test output, can be
+ * silenced with `--no-warnings`, and can be observed with
+ * `process.on('warning', ...)`.
+ */
+
+/** Stable codes, for filtering: `warning.code === 'REAGENT_VALUE'`. */
+export type ReagentWarningCode =
+  | 'REAGENT_VALUE' // a value was not plain JSON and got a stand-in
+  | 'REAGENT_ORPHAN_RESULT' // a tool result matched no pending call
+  | 'REAGENT_ADAPTER' // an adapter could not record a call (the call itself went on)
+  | 'REAGENT_DUPLICATE_RESULT' // a second result arrived for a call that already has one
+  | 'REAGENT_WRITE' // the trace could not be written
+
+export function warn(code: ReagentWarningCode, message: string): void {
+  process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })
+}

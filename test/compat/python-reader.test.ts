@@ -1,0 +1,60 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { session, type Session } from '../../src/index.js'
+import { tempDir } from '../helpers/temp-dir.js'
+
+const LOADER = join(import.meta.dirname, 'load_like_reagent_flow_05.py')
+const hasPython = spawnSync('python3', ['--version']).status === 0
+
+/** Uses every optional field we add, so the check covers all of them. */
+async function everythingAgent(s: Session): Promise<void> {
+  const [a, b] = s.logLlmCall({
+    messages: [{ role: 'user', content: 'go', name: 'ignored-extra' }],
+    toolCalls: [
+      { name: 'search', arguments: { q: 'x' }, callId: 'toolu_01' },
+      { name: 'search', arguments: '{"q": "y"}' },
+    ],
+    model: 'claude-sonnet-4',
+    tokenUsage: { input_tokens: 5, output_tokens: 6, cache_read_input_tokens: 2 },
+    latencyMs: 3,
+    stopReason: 'tool_use',
+  })
+  s.logToolResult('search', { callId: a!, result: { hits: [1] } })
+  s.logToolResult('search', { callId: b!, error: new Error('timeout') })
+  s.logToolResult('search', { result: 'orphan' })
+  s.logLlmCall({ error: new Error('500 from provider') })
+}
+
+describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads them', () => {
+  it('load for runs, failed runs, children and goldens', async () => {
+    const traceDir = tempDir()
+    await session('everything', { traceDir, metadata: { goal: 'g' }, sessionId: 's', userId: 'u' }, everythingAgent)
+    await session('everything', { traceDir, golden: true }, everythingAgent)
+    await session('parent', { traceDir }, async () => {
+      await session('child', { traceDir, handoffContext: { topic: 't' } }, everythingAgent)
+    })
+    await session('failed', { traceDir }, async (s) => {
+      await everythingAgent(s)
+      throw new Error('agent crashed')
+    }).catch(() => undefined)
+    await session('orphan-first', { traceDir }, (s) => s.logToolResult('early', { result: 1 }))
+
+    const files = [
+      ...readdirSync(traceDir).filter((f) => f.endsWith('.trace.json')).map((f) => join(traceDir, f)),
+      join(traceDir, 'golden', 'everything.trace.json'),
+    ]
+    expect(files).toHaveLength(6)
+    const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
+    expect(output.trim().split('\n').every((line) => line.startsWith('ok '))).toBe(true)
+  })
+
+  it('rejects a tool result with an extra key, as reagent-flow 0.5 does', () => {
+    const result = spawnSync('python3', [LOADER, join(import.meta.dirname, '../../fixtures/traces/invalid/extra-key-on-tool-result.trace.json')], {
+      encoding: 'utf8',
+    })
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain("TypeError: ToolResult.__init__() got an unexpected keyword argument 'name'")
+  })
+})
