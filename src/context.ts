@@ -1,0 +1,65 @@
+/**
+ * The one AsyncLocalStorage of reagent-flow.
+ *
+ * The store lives on `globalThis` under a registry symbol, so every copy of
+ * this module in a process (the built package and an adapter resolved from a
+ * different path, a test importing sources next to a dependency importing
+ * `dist/`) shares it. Two stores would mean an adapter that silently records
+ * nothing.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { Session } from './session.js'
+import type { JsonObject } from './trace/types.js'
+
+const STORE_KEY = Symbol.for('reagent-flow.context.v1')
+type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session> }
+
+function storage(): AsyncLocalStorage<Session> {
+  const holder = globalThis as Holder
+  return (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
+}
+
+const store = storage()
+
+/** Runs `fn` with `session` as the active session of everything it awaits or schedules. */
+export function runInSession<T>(session: Session, fn: () => T): T {
+  return store.run(session, fn)
+}
+
+/** Runs `fn` outside any session (what it records goes nowhere). */
+export function runOutsideSession<T>(fn: () => T): T {
+  return store.exit(fn)
+}
+
+/** The innermost open session, or undefined outside one. Adapters record into it. */
+export function currentSession(): Session | undefined {
+  const active = store.getStore()
+  // A session stays in the async context of timers and callbacks it started;
+  // once it has closed, it no longer counts as the current one.
+  return active === undefined || active.closed ? undefined : active
+}
+
+export interface RunContext {
+  /** The active session's trace_id (a ULID). */
+  runId: string | undefined
+  sessionId: string | undefined
+  userId: string | undefined
+  metadata: JsonObject
+}
+
+/**
+ * Identifiers of the active session, for logs and for propagating to other
+ * services. Outside a session every field is undefined and metadata is `{}`;
+ * it never throws.
+ */
+export function getRunContext(): RunContext {
+  const active = currentSession()
+  if (active === undefined) return { runId: undefined, sessionId: undefined, userId: undefined, metadata: {} }
+  const { trace } = active
+  return {
+    runId: trace.trace_id,
+    sessionId: trace.session_id ?? undefined,
+    userId: trace.user_id ?? undefined,
+    metadata: { ...trace.metadata },
+  }
+}

@@ -1,0 +1,36 @@
+export { session, Session } from './session.js'
+export { currentSession, getRunContext } from './context.js'
+export {
+  ReagentError,
+  SessionClosedError,
+  AmbiguousToolCallError,
+  TraceNotFoundError,
+  TraceFormatError,
+  isReagentError,
+} from './errors.js'
+export { loadTrace, loadGolden, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
+export { validateTrace } from './trace/validate.js'
+export { normalizeTrace } from './trace/normalize.js'
+export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/redact.js'
+
+export type { SessionOptions, SessionFn } from './session.js'
+export type { RunContext } from './context.js'
+export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
+export type { SaveOptions, TraceLocation } from './storage.js'
+export type { RedactOption } from './trace/redact.js'
+export type { ReagentWarningCode } from './warnings.js'
+export type {
+  Trace,
+  Turn,
+  LLMCall,
+  ToolCall,
+  ToolResult,
+  Message,
+  TokenUsage,
+  TraceStatus,
+  Grade,
+  RecordedError,
+  UnmatchedResult,
+  JsonValue,
+  JsonObject,
+} from './trace/types.js'

@@ -1,0 +1,136 @@
+/**
+ * The one owner of the disk: where traces live, how names become file names,
+ * and atomic reads and writes. Nothing else in reagent-flow calls `fs` for traces.
+ *
+ *   <traceDir>/<name>.trace.json          the latest recorded run of <name>
+ *   <traceDir>/golden/<name>.trace.json   the golden baseline of <name>
+ */
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { ReagentError, TraceNotFoundError } from './errors.js'
+import { serializeGolden } from './trace/normalize.js'
+import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
+import { stringifyTrace } from './trace/serialize.js'
+import type { JsonValue, Trace } from './trace/types.js'
+import { parseTrace } from './trace/validate.js'
+
+export const DEFAULT_TRACE_DIR = '.reagent'
+export const TRACE_FILE_SUFFIX = '.trace.json'
+
+/**
+ * A trace name as a file name, the way reagent-flow 0.5 does it: anything but
+ * letters, digits, `_`, `-` and `.` becomes `_`, then leading and trailing `.`
+ * and `_` are stripped. So no name can climb out of the trace directory.
+ */
+export function sanitizeName(name: string): string {
+  const safe = String(name)
+    .replace(/[^\p{L}\p{N}_.-]/gu, '_')
+    .replace(/^[._]+|[._]+$/g, '')
+  if (safe === '') {
+    throw new ReagentError(
+      `The trace name ${JSON.stringify(name)} has no character usable in a file name. ` +
+        `Name the session with letters, digits, "-", "_" or ".".`,
+    )
+  }
+  return safe
+}
+
+export interface TraceLocation {
+  /** Directory of traces. Default: `.reagent` (relative to the working directory). */
+  traceDir?: string | undefined
+  /** The golden baseline instead of the latest run. */
+  golden?: boolean | undefined
+}
+
+/** The file of trace `name`: `<traceDir>/<name>.trace.json` or `<traceDir>/golden/<name>.trace.json`. */
+export function tracePath(name: string, { traceDir = DEFAULT_TRACE_DIR, golden = false }: TraceLocation = {}): string {
+  const file = `${sanitizeName(name)}${TRACE_FILE_SUFFIX}`
+  return golden ? join(traceDir, 'golden', file) : join(traceDir, file)
+}
+
+let tempCounter = 0
+
+/**
+ * Writes through a temporary file in the same directory and a rename, so a
+ * reader (or a crash) never sees half a file. Returns false, touching
+ * nothing, when the file already holds exactly `text`.
+ */
+export function writeFileAtomic(path: string, text: string, { skipIfUnchanged = false } = {}): boolean {
+  if (skipIfUnchanged && readTextOrNull(path) === text) return false
+  const dir = dirname(path)
+  mkdirSync(dir, { recursive: true })
+  tempCounter += 1
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${tempCounter}.tmp`)
+  try {
+    writeFileSync(temp, text)
+    renameSync(temp, path)
+  } catch (error) {
+    rmSync(temp, { force: true })
+    throw error
+  }
+  return true
+}
+
+/** The file's text, or null when it does not exist. */
+export function readTextOrNull(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+}
+
+export interface SaveOptions extends TraceLocation {
+  /** Secrets to remove from what is written; see `RedactOption`. Default: the built-in secret shapes. */
+  redact?: RedactOption | undefined
+}
+
+/** The bytes written for `trace`: redacted, and in golden normal form when `golden`. */
+export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveOptions, 'golden' | 'redact'> = {}): string {
+  const policy = resolveRedactPolicy(redact)
+  if (golden) {
+    const redacted = policy === undefined ? trace : (redactValue(trace as unknown as JsonValue, policy) as unknown as Trace)
+    return serializeGolden(redacted)
+  }
+  const text = stringifyTrace(trace)
+  if (policy === undefined || !mayNeedRedaction(text, policy)) return text
+  return stringifyTrace(redactValue(JSON.parse(text) as JsonValue, policy) as object)
+}
+
+/**
+ * Writes `trace` to its file (see `tracePath`) and returns the path. A golden
+ * file whose bytes would not change is left alone, so its mtime stays put.
+ */
+export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
+  const path = tracePath(trace.name, options)
+  writeFileAtomic(path, renderTrace(trace, options), { skipIfUnchanged: options.golden === true })
+  return path
+}
+
+/** Reads and validates a trace file. Throws `TraceNotFoundError` or `TraceFormatError` naming the file. */
+export function loadTrace(path: string): Trace {
+  const text = readTextOrNull(path)
+  if (text === null) {
+    throw new TraceNotFoundError(
+      path,
+      `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`,
+    )
+  }
+  return parseTrace(text, path)
+}
+
+/** Reads the golden baseline of `name`. A missing baseline is a `TraceNotFoundError` naming the path looked at. */
+export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { traceDir?: string | undefined } = {}): Trace {
+  const path = tracePath(name, { traceDir, golden: true })
+  const text = readTextOrNull(path)
+  if (text === null) {
+    throw new TraceNotFoundError(
+      path,
+      `There is no golden baseline for "${name}" yet. Record one with session(${JSON.stringify(name)}, { golden: true }, ...) ` +
+        `or run your tests with REAGENT_UPDATE=new, then commit ${path}.`,
+      name,
+    )
+  }
+  return parseTrace(text, path)
+}

@@ -1,0 +1,225 @@
+import { readFileSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/index.js'
+import { tempDir } from './helpers/temp-dir.js'
+
+describe('session()', () => {
+  it('records an LLM call and its tool result as one turn and writes <traceDir>/<name>.trace.json', async () => {
+    const traceDir = tempDir()
+    const s = await session('refund-agent', { traceDir }, async (s) => {
+      const [id] = s.logLlmCall({ toolCalls: [{ name: 'lookup', arguments: { id: '42' } }], model: 'gpt-4o' })
+      s.logToolResult('lookup', { result: { ok: true }, callId: id!, durationMs: 3 })
+      s.logLlmCall({ responseText: 'Refunded.', toolCalls: [] })
+      return 'Refunded.'
+    })
+
+    expect(s.output).toBe('Refunded.')
+    expect(s.closed).toBe(true)
+    expect(s.path).toBe(join(traceDir, 'refund-agent.trace.json'))
+    const written = loadTrace(s.path!)
+    expect(written).toEqual(JSON.parse(JSON.stringify(s.trace)))
+    expect(written.status).toBe('completed')
+    expect(written.turns).toHaveLength(2)
+    expect(written.turns[0]!.llm_call.tool_calls).toEqual([
+      { name: 'lookup', arguments: { id: '42' }, call_id: written.turns[0]!.tool_results[0]!.call_id, timestamp: written.turns[0]!.llm_call.timestamp },
+    ])
+    expect(written.turns[0]!.tool_results[0]).toMatchObject({ result: { ok: true }, error: null, duration_ms: 3 })
+    expect(written.turns[1]!.llm_call.response_text).toBe('Refunded.')
+    expect(written.ended_at!).toBeGreaterThanOrEqual(written.started_at)
+  })
+
+  it('accepts a synchronous function and no options', async () => {
+    const cwd = process.cwd()
+    const dir = tempDir()
+    process.chdir(dir)
+    try {
+      const s = await session('sync', (s) => {
+        s.logLlmCall({ responseText: 'hi' })
+        return 7
+      })
+      expect(s.output).toBe(7)
+      expect(existsSync(join(dir, '.reagent', 'sync.trace.json'))).toBe(true)
+    } finally {
+      process.chdir(cwd)
+    }
+  })
+
+  it('writes the trace with status "failed" and rethrows the original error when fn throws', async () => {
+    const traceDir = tempDir()
+    const boom = new RangeError('model refused')
+    let seen: Session | undefined
+    await expect(
+      session('failing', { traceDir }, async (s) => {
+        seen = s
+        s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'x' } }] })
+        throw boom
+      }),
+    ).rejects.toBe(boom)
+
+    const written = loadTrace(join(traceDir, 'failing.trace.json'))
+    expect(written.status).toBe('failed')
+    expect(written.error).toMatchObject({ name: 'RangeError', message: 'model refused' })
+    expect(written.error?.stack).toContain('RangeError: model refused')
+    expect(written.turns).toHaveLength(1)
+    expect(seen?.closed).toBe(true)
+  })
+
+  it('marks an aborted run as "cancelled"', async () => {
+    const traceDir = tempDir()
+    const controller = new AbortController()
+    controller.abort()
+    await expect(
+      session('aborted', { traceDir }, () => {
+        controller.signal.throwIfAborted()
+      }),
+    ).rejects.toMatchObject({ name: 'AbortError' })
+    expect(loadTrace(join(traceDir, 'aborted.trace.json')).status).toBe('cancelled')
+  })
+
+  it('writes to <traceDir>/golden/<name>.trace.json with golden: true', async () => {
+    const traceDir = tempDir()
+    const s = await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))
+    expect(s.path).toBe(join(traceDir, 'golden', 'baseline.trace.json'))
+    expect(readFileSync(s.path!, 'utf8')).toContain('"trace_id": "golden"')
+  })
+
+  it('keeps the trace in memory only with save: false', async () => {
+    const traceDir = tempDir()
+    const s = await session('memory', { traceDir, save: false }, (s) => void s.logLlmCall({ responseText: 'ok' }))
+    expect(s.path).toBeUndefined()
+    expect(existsSync(join(traceDir, 'memory.trace.json'))).toBe(false)
+    expect(s.trace.turns).toHaveLength(1)
+  })
+
+  it('keeps metadata, session and user ids, and the handoff context on the trace', async () => {
+    const s = await session(
+      'ids',
+      { save: false, metadata: { goal: 'refund', budget_usd: 0.5 }, sessionId: 'conv-1', userId: 'u-9', handoffContext: { order: 42 } },
+      () => undefined,
+    )
+    expect(s.trace).toMatchObject({
+      metadata: { goal: 'refund', budget_usd: 0.5 },
+      session_id: 'conv-1',
+      user_id: 'u-9',
+      handoff_context: { order: 42 },
+      parent_trace_id: null,
+    })
+  })
+
+  it('throws SessionClosedError when logging after the session closed', async () => {
+    const s = await session('closed', { save: false }, () => undefined)
+    expect(() => s.logLlmCall({ responseText: 'late' })).toThrow(SessionClosedError)
+    expect(() => s.logToolResult('search', { result: 1 })).toThrowError(
+      'Cannot log a result of "search" on session "closed": it is closed and its trace has been finalised. ' +
+        'Record inside the session callback, and await every tool or model call before the callback returns.',
+    )
+  })
+
+  it('rejects an unknown option with the list of valid ones', async () => {
+    await expect(session('typo', { tracedir: '/tmp' } as never, () => undefined)).rejects.toThrowError(
+      'Unknown session() option "tracedir". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save.',
+    )
+  })
+
+  it('rejects a name that sanitises to nothing before running fn', async () => {
+    let ran = false
+    await expect(session('../..', { save: false }, () => void (ran = true))).rejects.toThrowError(
+      'The trace name "../.." has no character usable in a file name. Name the session with letters, digits, "-", "_" or ".".',
+    )
+    expect(ran).toBe(false)
+  })
+
+  it('waits for tracked background work before finalising', async () => {
+    const s = await session('tracked', { save: false }, (s) => {
+      s.track(
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            s.logLlmCall({ responseText: 'late callback' })
+            resolve()
+          }, 20),
+        ),
+      )
+    })
+    expect(s.trace.turns.map((t) => t.llm_call.response_text)).toEqual(['late callback'])
+  })
+
+  it('runs before-close hooks inside the session, after fn settles', async () => {
+    const order: string[] = []
+    const s = await session('hooks', { save: false }, (s) => {
+      s.beforeClose(async () => {
+        order.push(`hook sees ${currentSession()?.name}`)
+        s.logLlmCall({ responseText: 'flushed' })
+      })
+      order.push('fn')
+    })
+    expect(order).toEqual(['fn', 'hook sees hooks'])
+    expect(s.trace.turns).toHaveLength(1)
+  })
+})
+
+describe('nested sessions', () => {
+  it('makes a session opened inside another its child', async () => {
+    let child: Session | undefined
+    const parent = await session('planner', { save: false }, async () => {
+      child = await session('researcher', { save: false, handoffContext: { topic: 'llm testing' } }, () => undefined)
+    })
+    expect(child!.trace.parent_trace_id).toBe(parent.trace.trace_id)
+    expect(child!.trace.handoff_context).toEqual({ topic: 'llm testing' })
+  })
+
+  it('uses an explicit parentTraceId, and null opts out of the link', async () => {
+    let explicit: Session | undefined
+    let detached: Session | undefined
+    await session('outer', { save: false }, async () => {
+      explicit = await session('a', { save: false, parentTraceId: 'EXTERNAL' }, () => undefined)
+      detached = await session('b', { save: false, parentTraceId: null }, () => undefined)
+    })
+    expect(explicit!.trace.parent_trace_id).toBe('EXTERNAL')
+    expect(detached!.trace.parent_trace_id).toBeNull()
+  })
+
+  it('restores the outer session as current after the inner one closes', async () => {
+    const seen: Array<string | undefined> = []
+    await session('outer', { save: false }, async () => {
+      seen.push(currentSession()?.name)
+      await session('inner', { save: false }, () => void seen.push(currentSession()?.name))
+      seen.push(currentSession()?.name)
+    })
+    seen.push(currentSession()?.name)
+    expect(seen).toEqual(['outer', 'inner', 'outer', undefined])
+  })
+})
+
+describe.concurrent('1,000 concurrent sessions', () => {
+  it('never mix their records', async () => {
+    const sessions = await Promise.all(
+      Array.from({ length: 1000 }, (_, i) =>
+        session(`agent-${i}`, { save: false, metadata: { i } }, async () => {
+          for (let turn = 0; turn < 3; turn++) {
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 3))
+            const s = currentSession()!
+            const [id] = s.logLlmCall({ toolCalls: [{ name: 'work', arguments: { agent: i, turn } }] })
+            await Promise.resolve()
+            currentSession()!.logToolResult('work', { callId: id!, result: `agent ${i} turn ${turn}` })
+          }
+          return i
+        }),
+      ),
+    )
+    sessions.forEach((s, i) => {
+      expect(s.output).toBe(i)
+      expect(s.trace.turns.map((t) => t.llm_call.tool_calls[0]!.arguments)).toEqual([
+        { agent: i, turn: 0 },
+        { agent: i, turn: 1 },
+        { agent: i, turn: 2 },
+      ])
+      expect(s.trace.turns.map((t) => t.tool_results[0]!.result)).toEqual([
+        `agent ${i} turn 0`,
+        `agent ${i} turn 1`,
+        `agent ${i} turn 2`,
+      ])
+    })
+    expect(new Set(sessions.map((s) => s.traceId)).size).toBe(1000)
+  })
+})

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process'
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  ReagentError,
+  TraceFormatError,
+  TraceNotFoundError,
+  loadGolden,
+  loadTrace,
+  sanitizeName,
+  saveTrace,
+  session,
+  tracePath,
+} from '../src/index.js'
+import { renderTrace, writeFileAtomic } from '../src/storage.js'
+import { tempDir } from './helpers/temp-dir.js'
+
+describe('sanitizeName()', () => {
+  it.each([
+    ['refund-agent', 'refund-agent'],
+    ['suite > refunds an order', 'suite___refunds_an_order'],
+    ['../../etc/passwd', 'etc_passwd'],
+    ['_.hidden._', 'hidden'],
+    ['v1.2', 'v1.2'],
+    ['größe über 9000', 'größe_über_9000'],
+    ['a/b\\c:d', 'a_b_c_d'],
+  ])('turns %j into %j', (name, expected) => {
+    expect(sanitizeName(name)).toBe(expected)
+  })
+
+  it('throws a ReagentError when nothing usable is left', () => {
+    expect(() => sanitizeName('._/')).toThrow(ReagentError)
+  })
+})
+
+describe('tracePath()', () => {
+  it('puts runs in traceDir and baselines in traceDir/golden', () => {
+    expect(tracePath('a b')).toBe(join('.reagent', 'a_b.trace.json'))
+    expect(tracePath('a b', { traceDir: 'x', golden: true })).toBe(join('x', 'golden', 'a_b.trace.json'))
+  })
+})
+
+describe('writeFileAtomic()', () => {
+  it('leaves no temporary file behind and replaces the file in one step', () => {
+    const dir = tempDir()
+    const path = join(dir, 'nested', 'x.trace.json')
+    expect(writeFileAtomic(path, 'one')).toBe(true)
+    expect(writeFileAtomic(path, 'two')).toBe(true)
+    expect(readFileSync(path, 'utf8')).toBe('two')
+    expect(readdirSync(join(dir, 'nested'))).toEqual(['x.trace.json'])
+  })
+
+  it('does not touch a file that already holds the same bytes when asked', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'g.trace.json')
+    writeFileAtomic(path, 'same')
+    const before = statSync(path).mtimeMs
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(writeFileAtomic(path, 'same', { skipIfUnchanged: true })).toBe(false)
+    expect(statSync(path).mtimeMs).toBe(before)
+  })
+
+  it('never leaves a truncated file when the writing process is killed mid-write', async () => {
+    const dir = tempDir()
+    const path = join(dir, 'big.trace.json')
+    const versions = ['a', 'b'].map((c) => c.repeat(8_000_000))
+    const child = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { writeFileAtomic } from ${JSON.stringify(new URL('../dist/src/storage.js', import.meta.url).href)}
+         for (let i = 0; ; i++) { writeFileAtomic(${JSON.stringify(path)}, (i % 2 ? 'b' : 'a').repeat(8_000_000)); process.send?.('w') }`,
+      ],
+      { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
+    )
+    let writes = 0
+    await new Promise<void>((resolve) =>
+      child.on('message', () => {
+        writes += 1
+        if (writes === 3) setTimeout(() => (child.kill('SIGKILL'), resolve()), 7)
+      }),
+    )
+    await new Promise((resolve) => child.on('exit', resolve))
+    expect(versions).toContain(readFileSync(path, 'utf8'))
+  })
+})
+
+describe('loadTrace()', () => {
+  it('throws TraceNotFoundError naming the path', () => {
+    const path = join(tempDir(), 'missing.trace.json')
+    expect(() => loadTrace(path)).toThrowError(TraceNotFoundError)
+    expect(() => loadTrace(path)).toThrowError(`No trace file at ${path}.`)
+  })
+
+  it('throws TraceFormatError naming the file when it is not JSON', () => {
+    const path = join(tempDir(), 'broken.trace.json')
+    writeFileSync(path, '{"trace_id": ')
+    expect(() => loadTrace(path)).toThrowError(TraceFormatError)
+    try {
+      loadTrace(path)
+    } catch (error) {
+      expect(error).toMatchObject({ file: path, jsonPath: '', rule: 'json' })
+      expect((error as Error).message).toMatch(new RegExp(`^${path} is not a valid reagent-flow trace: at the top level: the file is not JSON`))
+    }
+  })
+
+  it('throws TraceFormatError with the JSON path and rule when the schema is broken', () => {
+    const path = join(tempDir(), 'extra.trace.json')
+    const trace = JSON.parse(readFileSync(new URL('../fixtures/reagent-flow-py-0.5/planner.trace.json', import.meta.url), 'utf8'))
+    trace.turns[0].tool_results[0].name = 'delegate'
+    writeFileSync(path, JSON.stringify(trace))
+    expect(() => loadTrace(path)).toThrowError(
+      `${path} is not a valid reagent-flow trace: at turns[0].tool_results[0]: unexpected key "name" ` +
+        `(reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties). ` +
+        `Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.`,
+    )
+  })
+})
+
+describe('loadGolden()', () => {
+  it('throws TraceNotFoundError naming the path it looked at and how to record one', () => {
+    const traceDir = tempDir()
+    const expectedPath = join(traceDir, 'golden', 'refund.trace.json')
+    expect(() => loadGolden('refund', { traceDir })).toThrowError(
+      `No trace file at ${expectedPath}. There is no golden baseline for "refund" yet. ` +
+        `Record one with session("refund", { golden: true }, ...) or run your tests with REAGENT_UPDATE=new, then commit ${expectedPath}.`,
+    )
+  })
+
+  it('reads a golden written by golden: true', async () => {
+    const traceDir = tempDir()
+    await session('refund', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'done' }))
+    expect(loadGolden('refund', { traceDir }).turns[0]!.llm_call.response_text).toBe('done')
+  })
+})
+
+describe('saveTrace() and renderTrace()', () => {
+  it('saves a trace that loads back equal', async () => {
+    const traceDir = tempDir()
+    const s = await session('roundtrip', { save: false }, (s) => {
+      s.logLlmCall({ toolCalls: [{ name: 'a', arguments: { x: [1, { y: null }] } }] })
+      s.logToolResult('a', { result: { nested: { ok: true } } })
+    })
+    const path = saveTrace(s.trace, { traceDir })
+    expect(loadTrace(path)).toEqual(s.trace)
+  })
+
+  it('writes 2-space JSON with a trailing newline', async () => {
+    const s = await session('format', { save: false }, () => undefined)
+    expect(renderTrace(s.trace)).toBe(`${JSON.stringify(s.trace, null, 2)}\n`)
+  })
+})
