@@ -1,0 +1,27 @@
+/**
+ * `reagent-flow demo`: records the scripted refund agent and prints what was
+ * recorded, so a newcomer sees the whole loop in one command.
+ */
+import { colors } from '../../report/colors.js'
+import { formatTraceSummary } from '../../report/summary.js'
+import { session } from '../../session.js'
+import { DEFAULT_TRACE_DIR } from '../../storage.js'
+import { runRefundAgent } from './refund-agent.js'
+
+export interface DemoOptions {
+  traceDir?: string
+  color?: boolean
+  write?: (text: string) => void
+}
+
+export async function runDemo({ traceDir = DEFAULT_TRACE_DIR, color, write = (t) => process.stdout.write(t) }: DemoOptions = {}): Promise<number> {
+  const c = colors(color)
+  write(`${c.bold('reagent-flow demo')}: a scripted refund agent (no API key, no network)\n\n`)
+  const s = await session('demo-refund-agent', { traceDir, metadata: { goal: 'Refund order 42' } }, (s) =>
+    runRefundAgent(s, 'Please refund order 42, it arrived broken.'),
+  )
+  write(`${formatTraceSummary(s.trace, { color: c.isColorSupported })}\n\n`)
+  write(`Answer: ${s.output}\n`)
+  write(`Trace written to ${c.cyan(s.path ?? '(not written)')}\n`)
+  return 0
+}

@@ -1,0 +1,71 @@
+/**
+ * A readable summary of one trace: a header with the totals, then one block
+ * per turn with what the model asked for and what each tool returned.
+ *
+ *   refund-agent  completed · 3 turns · 2 tool calls · 412 tokens (380 in / 32 out) · 9ms
+ *     Turn 0  1.3ms  gpt-4o
+ *       → lookup_order({"order_id":"42"})
+ *         ✓ {"order_id":"42","amount":19.99}  1.1ms
+ */
+import { sumTokens } from '../trace/tokens.js'
+import type { Trace, Turn } from '../trace/types.js'
+import { colors, type Colors } from './colors.js'
+import { formatDuration, oneLine } from './format-value.js'
+
+export interface SummaryOptions {
+  /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. */
+  color?: boolean
+}
+
+function header(trace: Trace, c: Colors): string {
+  const calls = trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
+  const tokens = sumTokens(trace)
+  const parts = [`${trace.turns.length} turn${trace.turns.length === 1 ? '' : 's'}`, `${calls} tool call${calls === 1 ? '' : 's'}`]
+  if (tokens.measuredTurns > 0) {
+    parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
+  }
+  if (trace.ended_at !== null) parts.push(formatDuration((trace.ended_at - trace.started_at) * 1000))
+  const status = trace.status ?? 'completed'
+  const statusText = status === 'completed' ? c.green(status) : c.red(status)
+  return `${c.bold(trace.name)}  ${statusText} · ${parts.join(' · ')}`
+}
+
+/** The lines of one turn, indented by `indent`. */
+export function formatTurnLines(turn: Turn, c: Colors, indent = '  '): string[] {
+  const call = turn.llm_call
+  const failed = call.error !== undefined || turn.tool_results.some((r) => r.error !== null)
+  const mark = failed ? c.red('✗') : c.green('✓')
+  const meta = [formatDuration(turn.duration_ms), call.model].filter((p): p is string => p !== null && p !== '')
+  const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}`]
+  const inner = `${indent}    `
+  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}`)
+  for (const toolCall of call.tool_calls) {
+    lines.push(`${inner}${c.cyan('→')} ${c.bold(toolCall.name)}(${oneLine(toolCall.arguments, 100)})`)
+    for (const result of turn.tool_results.filter((r) => r.call_id === toolCall.call_id)) {
+      const timing = result.duration_ms > 0 ? `  ${c.dim(formatDuration(result.duration_ms))}` : ''
+      lines.push(
+        result.error === null
+          ? `${inner}  ${c.green('✓')} ${oneLine(result.result)}${timing}`
+          : `${inner}  ${c.red(`✗ ${result.error}`)}${timing}`,
+      )
+    }
+  }
+  for (const unmatched of turn.unmatched_results ?? []) {
+    const result = turn.tool_results.find((r) => r.call_id === unmatched.call_id)
+    lines.push(`${inner}${c.yellow('?')} ${unmatched.name} result with no matching call: ${oneLine(result?.error ?? result?.result)}`)
+  }
+  if (call.response_text !== null) lines.push(`${inner}${c.magenta('“')}${oneLine(call.response_text, 100).slice(1, -1)}${c.magenta('”')}`)
+  return lines
+}
+
+/** The whole summary as text, ending without a newline. */
+export function formatTraceSummary(trace: Trace, { color }: SummaryOptions = {}): string {
+  const c = colors(color)
+  const lines = [header(trace, c)]
+  if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) {
+    lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
+  }
+  for (const turn of trace.turns) lines.push(...formatTurnLines(turn, c))
+  if (trace.error) lines.push(c.red(`  ${trace.error.name}: ${trace.error.message}`))
+  return lines.join('\n')
+}

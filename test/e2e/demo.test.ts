@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { loadTrace } from 'reagent-flow'
+import { tempDir } from '../helpers/temp-dir.js'
+
+const CLI = join(import.meta.dirname, '../../dist/src/cli/index.js')
+
+describe('npm run demo (reagent-flow demo, built)', () => {
+  it('records the scripted agent, writes its trace and prints a summary of turns, calls and results', () => {
+    const dir = tempDir()
+    const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    const lines = stdout.split('\n')
+    expect(lines[0]).toBe('reagent-flow demo: a scripted refund agent (no API key, no network)')
+    expect(lines[2]).toMatch(/^demo-refund-agent {2}completed · 4 turns · 3 tool calls · 990 tokens \(920 in \/ 70 out\) · \S+$/)
+    expect(stdout).toContain('      → lookup_order({"order_id":"42"})\n        ✓ {"order_id":"42","amount":19.99,"status":"delivered","days_since_delivery":3}')
+    expect(stdout).toContain('      → issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
+    expect(stdout).toContain('      “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
+    expect(stdout).toContain(`Trace written to ${join(dir, 'demo-refund-agent.trace.json')}`)
+
+    const trace = loadTrace(join(dir, 'demo-refund-agent.trace.json'))
+    expect(trace.turns.flatMap((t) => t.llm_call.tool_calls.map((c) => c.name))).toEqual(['lookup_order', 'check_policy', 'issue_refund'])
+    expect(trace.metadata).toEqual({ goal: 'Refund order 42' })
+  })
+
+  it('prints no colour codes when NO_COLOR is set', () => {
+    const dir = tempDir()
+    const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '1' } })
+    expect(stdout).not.toContain('\u001b[')
+  })
+
+  it('exits 2 with a one-line reason for an unknown command', () => {
+    let error: { status?: number; stderr?: string } | undefined
+    try {
+      execFileSync(process.execPath, [CLI, 'dmeo'], { encoding: 'utf8', stdio: 'pipe' })
+    } catch (e) {
+      error = e as typeof error
+    }
+    expect(error?.status).toBe(2)
+    expect(error?.stderr).toBe('reagent-flow: unknown command "dmeo". Run "reagent-flow --help" for the list of commands.\n')
+  })
+})
