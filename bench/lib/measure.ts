@@ -1,0 +1,83 @@
+/**
+ * Timing that survives a noisy machine: every measurement is the median of
+ * several runs after warm-up, with a full GC before each run when the process
+ * was started with --expose-gc (npm run bench does that). Ratios compare two
+ * medians taken in the same process, seconds apart, so drift cancels out.
+ */
+
+export interface Timing {
+  medianMs: number
+  minMs: number
+  runs: number
+}
+
+const gc = (globalThis as { gc?: () => void }).gc
+
+export function measure(fn: () => unknown, { runs = 15, warmup = 3 }: { runs?: number; warmup?: number } = {}): Timing {
+  for (let i = 0; i < warmup; i++) fn()
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    gc?.()
+    const start = performance.now()
+    fn()
+    samples.push(performance.now() - start)
+  }
+  samples.sort((a, b) => a - b)
+  return { medianMs: samples[Math.floor(samples.length / 2)]!, minMs: samples[0]!, runs }
+}
+
+export async function measureAsync(fn: () => Promise<unknown>, { runs = 15, warmup = 3 }: { runs?: number; warmup?: number } = {}): Promise<Timing> {
+  for (let i = 0; i < warmup; i++) await fn()
+  const samples: number[] = []
+  for (let i = 0; i < runs; i++) {
+    gc?.()
+    const start = performance.now()
+    await fn()
+    samples.push(performance.now() - start)
+  }
+  samples.sort((a, b) => a - b)
+  return { medianMs: samples[Math.floor(samples.length / 2)]!, minMs: samples[0]!, runs }
+}
+
+/**
+ * Measures `ours` and `baseline` interleaved (A, B, A, B, ...), so a burst of
+ * load from elsewhere on the machine hits both sides alike.
+ */
+export function compare(ours: () => unknown, baseline: () => unknown, { runs = 21, warmup = 3 } = {}): { ours: Timing; baseline: Timing } {
+  for (let i = 0; i < warmup; i++) {
+    ours()
+    baseline()
+  }
+  const a: number[] = []
+  const b: number[] = []
+  for (let i = 0; i < runs; i++) {
+    gc?.()
+    let start = performance.now()
+    ours()
+    a.push(performance.now() - start)
+    gc?.()
+    start = performance.now()
+    baseline()
+    b.push(performance.now() - start)
+  }
+  const summary = (xs: number[]): Timing => {
+    xs.sort((x, y) => x - y)
+    return { medianMs: xs[Math.floor(xs.length / 2)]!, minMs: xs[0]!, runs }
+  }
+  return { ours: summary(a), baseline: summary(b) }
+}
+
+/** Heap bytes retained by what `build` returns (after full GCs). Needs --expose-gc. */
+export function retainedBytes(build: () => unknown): number {
+  if (gc === undefined) return Number.NaN
+  gc()
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const kept = build()
+  gc()
+  gc()
+  const after = process.memoryUsage().heapUsed
+  // Keep `kept` alive until after the measurement.
+  if (kept === Symbol.for('never')) console.log(kept)
+  return after - before
+}
