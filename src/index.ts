@@ -1,5 +1,6 @@
 export { session, Session } from './session.js'
 export { currentSession, getRunContext } from './context.js'
+export { traceTool } from './trace-tool.js'
 export {
   ReagentError,
   SessionClosedError,
@@ -15,6 +16,7 @@ export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/re
 
 export type { SessionOptions, SessionFn } from './session.js'
 export type { RunContext } from './context.js'
+export type { TraceToolOptions } from './trace-tool.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'
 export type { RedactOption } from './trace/redact.js'

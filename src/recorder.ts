@@ -7,6 +7,7 @@
  * parallel). Nothing logged is ever dropped: a result that matches no call is
  * kept on the latest turn with its tool name, and a warning says so.
  */
+import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from './errors.js'
 import { epochSeconds } from './trace/ids.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
@@ -51,6 +52,13 @@ interface CallSlot {
   readonly name: string
   readonly callId: string
   answered: boolean
+  /** A running tool execution (traceTool) has taken this call; a second concurrent one picks another. */
+  claimed: boolean
+}
+
+function stableKey(value: unknown): string {
+  const json = copyIfPlain(value)
+  return json === NOT_PLAIN ? stringify(toJsonValue(value)) : stringify(json)
 }
 
 const TOKEN_ALIASES: Record<string, string> = {
@@ -156,7 +164,7 @@ export class Recorder {
       const name = typeof raw?.name === 'string' && raw.name !== '' ? raw.name : String(raw?.name ?? 'unknown')
       const args = this.#arguments(raw?.arguments, index, i)
       call.tool_calls.push({ name, arguments: args, call_id: callId, timestamp })
-      const slot: CallSlot = { turn, name, callId, answered: false }
+      const slot: CallSlot = { turn, name, callId, answered: false, claimed: false }
       if (isGiven) this.#calls.set(callId, slot)
       else this.#generatedSlots.push(slot)
       const pending = this.#pendingByName.get(name)
@@ -232,6 +240,28 @@ export class Recorder {
   /** The tool name of a recorded call, if the id is known. */
   toolNameOf(callId: string): string | undefined {
     return this.#slotOf(callId)?.name
+  }
+
+  /**
+   * Takes the pending call of `name` that a tool execution is about to answer:
+   * among unclaimed pending calls, the oldest whose arguments equal `args`
+   * (compared in stable form), else the oldest. Parallel executions of one
+   * tool each take a different call this way. Undefined when none is pending.
+   */
+  claimPendingCall(name: string, args?: unknown): string | undefined {
+    const free = (this.#pendingByName.get(name) ?? []).filter((slot) => !slot.claimed)
+    let chosen = free[0]
+    if (free.length > 1 && args !== undefined) {
+      const wanted = stableKey(args)
+      chosen = free.find((slot) => stableKey(this.#argumentsOf(slot)) === wanted) ?? chosen
+    }
+    if (chosen === undefined) return undefined
+    chosen.claimed = true
+    return chosen.callId
+  }
+
+  #argumentsOf(slot: CallSlot): unknown {
+    return slot.turn.llm_call.tool_calls.find((call) => call.call_id === slot.callId)?.arguments
   }
 
   /** Pending (unanswered) call ids of a tool, oldest first. */

@@ -163,6 +163,14 @@ export class Session<T = unknown> {
     return this.#recorder.hasResult(callId)
   }
 
+  /**
+   * For tool wrappers: takes the pending call of `toolName` an execution is
+   * about to answer (matching `args` when several are pending). See `traceTool`.
+   */
+  claimPendingCall(toolName: string, args?: unknown): string | undefined {
+    return this.#recorder.claimPendingCall(toolName, args)
+  }
+
   /** Pending call ids of a tool, oldest first. */
   pendingCallIds(toolName: string): string[] {
     return this.#recorder.pendingCallIds(toolName)

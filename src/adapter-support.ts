@@ -1,0 +1,40 @@
+/**
+ * What every adapter needs from the core, in one place: the session to
+ * record into, and a guard that keeps a recording failure from breaking the
+ * user's call (it warns once per adapter, then stays quiet).
+ *
+ * Adapters import this module and the SDK they adapt, nothing else.
+ */
+import { currentSession } from './context.js'
+import type { Session } from './session.js'
+import { warn } from './warnings.js'
+
+export { currentSession }
+export type { Session }
+
+const warned = new Set<string>()
+
+/**
+ * Runs `record` and returns its value; if it throws, warns once for `adapter`
+ * (naming what failed) and returns undefined. The user's call goes on.
+ */
+export function recordSafely<T>(adapter: string, what: string, record: () => T): T | undefined {
+  try {
+    return record()
+  } catch (error) {
+    if (!warned.has(adapter)) {
+      warned.add(adapter)
+      warn(
+        'REAGENT_ADAPTER',
+        `${adapter}: could not record ${what} (${error instanceof Error ? error.message : String(error)}). ` +
+          `The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.`,
+      )
+    }
+    return undefined
+  }
+}
+
+/** For tests: forget which adapters already warned. */
+export function resetAdapterWarnings(): void {
+  warned.clear()
+}

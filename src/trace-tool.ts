@@ -1,0 +1,101 @@
+/**
+ * `traceTool(name, fn)`: wrap any tool function so its execution is recorded
+ * as the result of the call that requested it, with the exact duration.
+ *
+ * Which call? The call id a framework passes in the tool's context when there
+ * is one (AI SDK `toolCallId`, LangChain `toolCall.id`, or your own `callId`
+ * option); else the pending call of that name, matching arguments when the
+ * model asked for the same tool more than once.
+ */
+import { currentSession } from './context.js'
+import type { Session } from './session.js'
+import { warn } from './warnings.js'
+
+export interface TraceToolOptions<Args extends unknown[]> {
+  /**
+   * Reads the call id from the tool's arguments. Default: looks for
+   * `toolCallId`, `toolCall.id`, `tool_call_id` or `callId` on any object argument.
+   * @example { callId: (input, ctx) => ctx.id }
+   */
+  callId?: (...args: Args) => string | undefined
+}
+
+/** Finds a framework-provided call id among the tool's arguments. */
+export function findCallId(args: readonly unknown[]): string | undefined {
+  for (const arg of args) {
+    if (arg === null || typeof arg !== 'object') continue
+    const candidate = arg as { toolCallId?: unknown; tool_call_id?: unknown; callId?: unknown; toolCall?: { id?: unknown } }
+    for (const value of [candidate.toolCallId, candidate.toolCall?.id, candidate.tool_call_id, candidate.callId]) {
+      if (typeof value === 'string' && value !== '') return value
+    }
+  }
+  return undefined
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+}
+
+function record(s: Session, name: string, callId: string | undefined, outcome: { result: unknown } | { error: unknown }, durationMs: number): void {
+  try {
+    s.logToolResult(name, { ...outcome, ...(callId === undefined ? {} : { callId }), durationMs, skipIfRecorded: true })
+  } catch (error) {
+    // The tool did its job; failing to record it must not fail the agent.
+    warn('REAGENT_ADAPTER', `traceTool("${name}"): the result could not be recorded (${String(error)}).`)
+  }
+}
+
+/**
+ * Runs `fn` as tool `name` inside the current session: records its return
+ * value (awaited when it is a promise) or the error it threw (rethrown as is),
+ * with the exact duration. Outside a session it just calls `fn`.
+ */
+export function runTool<R>(name: string, callId: string | undefined, args: unknown, fn: () => R): R {
+  const s = currentSession()
+  if (s === undefined) return fn()
+  const id = callId ?? s.claimPendingCall(name, args)
+  const started = performance.now()
+  let value: R
+  try {
+    value = fn()
+  } catch (error) {
+    record(s, name, id, { error }, performance.now() - started)
+    throw error
+  }
+  if (!isThenable(value)) {
+    record(s, name, id, { result: value }, performance.now() - started)
+    return value
+  }
+  return Promise.resolve(value).then(
+    (result) => {
+      record(s, name, id, { result }, performance.now() - started)
+      return result
+    },
+    (error: unknown) => {
+      record(s, name, id, { error }, performance.now() - started)
+      throw error
+    },
+  ) as R
+}
+
+/**
+ * Wraps a tool function (sync or async) so each execution inside a session is
+ * recorded as the result of its call. The wrapper has the same signature.
+ *
+ * @example
+ * const lookupOrder = traceTool('lookup_order', async ({ id }: { id: string }) => db.orders.find(id))
+ */
+export function traceTool<Args extends unknown[], R>(
+  name: string,
+  fn: (...args: Args) => R,
+  options: TraceToolOptions<Args> = {},
+): (...args: Args) => R {
+  if (typeof fn !== 'function') throw new TypeError(`traceTool("${name}", fn) needs a function, got ${typeof fn}.`)
+  const wrapped = function (this: unknown, ...args: Args): R {
+    if (currentSession() === undefined) return fn.apply(this, args)
+    const callId = options.callId !== undefined ? options.callId(...args) : findCallId(args.slice(1))
+    return runTool(name, callId, args[0], () => fn.apply(this, args))
+  }
+  Object.defineProperty(wrapped, 'name', { value: fn.name || name })
+  return wrapped
+}
