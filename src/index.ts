@@ -7,6 +7,7 @@ export {
   AmbiguousToolCallError,
   TraceNotFoundError,
   TraceFormatError,
+  AgentAssertionError,
   isReagentError,
 } from './errors.js'
 export { loadTrace, loadGolden, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
