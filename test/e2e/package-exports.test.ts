@@ -1,0 +1,38 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+
+const root = new URL('../../', import.meta.url)
+
+function runModule(code: string): string {
+  return execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' })
+}
+
+describe('the published package (built dist/, resolved by its public name)', () => {
+  it('exposes the recorder from "reagent-flow"', () => {
+    const out = runModule(`
+      import { session, loadTrace, validateTrace, traceTool, getRunContext } from 'reagent-flow'
+      const s = await session('exports', { save: false }, (s) => { s.logLlmCall({ responseText: 'hi' }); return 1 })
+      console.log(typeof loadTrace, typeof validateTrace, typeof traceTool, JSON.stringify(getRunContext()), s.output)
+    `)
+    expect(out).toBe('function function function {"metadata":{}} 1\n')
+  })
+
+  it('ships the JSON Schema as "reagent-flow/schema.json"', () => {
+    const out = runModule(`
+      import schema from 'reagent-flow/schema.json' with { type: 'json' }
+      console.log(schema.title)
+    `)
+    expect(out).toBe('reagent-flow trace, format_version "1"\n')
+  })
+
+  it('declares ESM, Node 20+, typed exports for every subpath, and the CLI', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+    expect(pkg.type).toBe('module')
+    expect(pkg.engines.node).toBe('>=20')
+    expect(pkg.bin).toEqual({ 'reagent-flow': './dist/src/cli/index.js' })
+    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk']) {
+      expect(Object.keys(pkg.exports[subpath])).toEqual(['types', 'default'])
+    }
+  })
+})
