@@ -13,10 +13,12 @@ export {
 export { loadTrace, loadGolden, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
 export { validateTrace } from './trace/validate.js'
 export { normalizeTrace } from './trace/normalize.js'
+export { formatStackTrace } from './report/stack-trace.js'
 export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/redact.js'
 
 export type { SessionOptions, SessionFn } from './session.js'
 export type { RunContext } from './context.js'
+export type { StackTraceOptions } from './report/stack-trace.js'
 export type { TraceToolOptions } from './trace-tool.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'
