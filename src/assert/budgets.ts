@@ -39,12 +39,17 @@ function slowest(trace: Trace): string[] {
   return facts
 }
 
+export interface DurationOptions {
+  /** The longest the run may take, in milliseconds. Required. @example { ms: 5_000 } */
+  ms: number
+}
+
 /**
  * Passes when the run took at most `ms` milliseconds, from `started_at` to
  * `ended_at` (to now while the session is still open).
  * @example assertTotalDurationUnder(trace, { ms: 5_000 })
  */
-export function assertTotalDurationUnder(source: TraceSource, options: { ms: number }): void {
+export function assertTotalDurationUnder(source: TraceSource, options: DurationOptions): void {
   const fn = 'assertTotalDurationUnder'
   const trace = toTrace(fn, source)
   const ms = requireLimit(fn, 'ms', requireOptions(fn, options, ['ms']).ms)

@@ -92,8 +92,15 @@ export function assertToolSucceeded(source: TraceSource, tool: string): void {
   }
 }
 
-/** How many calls `assertCalledTimes` accepts: exactly `n`, or between `min` and `max`. */
-export type CallCount = number | { min?: number; max?: number }
+/** How many calls `assertCalledTimes` accepts: exactly `n`, or between `min` and `max`. @example { min: 1, max: 3 } */
+export type CallCount =
+  | number
+  | {
+      /** The fewest calls allowed. Default: 0. */
+      min?: number
+      /** The most calls allowed. Default: no limit. */
+      max?: number
+    }
 
 /**
  * Passes when `tool` was called between `min` (default 0) and `max` (default

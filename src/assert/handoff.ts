@@ -9,7 +9,17 @@ import { matches } from './equality.js'
 import { closestName } from './facts.js'
 import { fail } from './fail.js'
 import { render } from './render.js'
-import { checkSchema, formatIssues, type AssertionSchema } from './schema.js'
+import { checkSchema, formatIssues, type SchemaOptions } from './schema.js'
+
+export interface AllowedFieldsOptions {
+  /** The keys `handoff_context` may have. Required. @example { allowed: ['order_id', 'reason'] } */
+  allowed: readonly string[]
+}
+
+export interface PreservedFieldsOptions {
+  /** The keys whose values must be equal on both sides. Required. @example { fields: ['order_id'] } */
+  fields: readonly string[]
+}
 
 const NO_CONTEXT_CAUSE = 'the session was opened without a handoff context: pass session(name, { handoffContext: { ... } }, fn)'
 
@@ -68,7 +78,7 @@ export function assertHandoffHasFields(source: TraceSource, fields: readonly str
  * Standard Schema (zod, valibot, arktype). The failure lists every issue.
  * @example assertHandoffMatches(trace, { schema: z.object({ order_id: z.string() }) })
  */
-export function assertHandoffMatches(source: TraceSource, options: { schema: AssertionSchema }): void {
+export function assertHandoffMatches(source: TraceSource, options: SchemaOptions): void {
   const fn = 'assertHandoffMatches'
   const trace = toTrace(fn, source)
   const { schema } = requireOptions(fn, options, ['schema'])
@@ -83,7 +93,7 @@ export function assertHandoffMatches(source: TraceSource, options: { schema: Ass
  * to the child agent that it should not see).
  * @example assertNoExtraFields(trace, { allowed: ['order_id', 'reason'] })
  */
-export function assertNoExtraFields(source: TraceSource, options: { allowed: readonly string[] }): void {
+export function assertNoExtraFields(source: TraceSource, options: AllowedFieldsOptions): void {
   const fn = 'assertNoExtraFields'
   const trace = toTrace(fn, source)
   const allowed = requireNames(fn, 'allowed', requireOptions(fn, options, ['allowed']).allowed)
@@ -101,7 +111,7 @@ export function assertNoExtraFields(source: TraceSource, options: { allowed: rea
 export function assertContextPreserved(
   sourceTrace: TraceSource,
   source: Readonly<Record<string, unknown>>,
-  options: { fields: readonly string[] },
+  options: PreservedFieldsOptions,
 ): void {
   const fn = 'assertContextPreserved'
   const trace = toTrace(fn, sourceTrace)

@@ -17,6 +17,11 @@ export type JsonSchema = { readonly [keyword: string]: unknown }
 /** What the schema assertions accept. */
 export type AssertionSchema = JsonSchema | StandardSchemaLike
 
+export interface SchemaOptions {
+  /** A JSON Schema object or a Standard Schema (zod, valibot, arktype). Required. @example { schema: z.object({ order_id: z.string() }) } */
+  schema: AssertionSchema
+}
+
 type StandardPathItem = PropertyKey | { key: PropertyKey }
 
 // Any of these at the top level makes an object a JSON Schema. Without the

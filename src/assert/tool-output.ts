@@ -3,7 +3,7 @@ import { oneLine } from '../report/format-value.js'
 import { toTrace, requireOptions, requireToolName, type TraceSource } from './arguments.js'
 import { didYouMean, whatWasCalled } from './facts.js'
 import { fail } from './fail.js'
-import { checkSchema, formatIssues, type AssertionSchema } from './schema.js'
+import { checkSchema, formatIssues, type SchemaOptions } from './schema.js'
 import { callsOf } from './tool-calls.js'
 
 /**
@@ -12,7 +12,7 @@ import { callsOf } from './tool-calls.js'
  * at least one successful result is required.
  * @example assertToolOutputMatches(trace, 'lookup_order', { schema: { type: 'object', required: ['amount'] } })
  */
-export function assertToolOutputMatches(source: TraceSource, tool: string, options: { schema: AssertionSchema }): void {
+export function assertToolOutputMatches(source: TraceSource, tool: string, options: SchemaOptions): void {
   const fn = 'assertToolOutputMatches'
   const trace = toTrace(fn, source)
   requireToolName(fn, 'tool', tool)

@@ -12,11 +12,19 @@ import { toTrace, type TraceSource } from './arguments.js'
 import { assertCalled, assertCalledBefore, assertCalledTimes, assertNeverCalled, assertToolSucceeded, type CallCount } from './calls.js'
 import { assertCalledWith } from './called-with.js'
 import { assertFlow } from './flow.js'
-import { assertContextPreserved, assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields } from './handoff.js'
-import { assertMaxTurns, assertTotalDurationUnder } from './budgets.js'
-import type { AssertionSchema } from './schema.js'
+import {
+  assertContextPreserved,
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertHandoffReceived,
+  assertNoExtraFields,
+  type AllowedFieldsOptions,
+  type PreservedFieldsOptions,
+} from './handoff.js'
+import { assertMaxTurns, assertTotalDurationUnder, type DurationOptions } from './budgets.js'
+import type { SchemaOptions } from './schema.js'
 import { assertToolOutputMatches } from './tool-output.js'
-import { assertCostUnder, assertTotalTokensUnder, type CostOptions } from './usage.js'
+import { assertCostUnder, assertTotalTokensUnder, type CostOptions, type TokenOptions } from './usage.js'
 
 export abstract class TraceAssertions {
   /** The trace the assertions read (for an open session, the live trace so far). */
@@ -48,7 +56,7 @@ export abstract class TraceAssertions {
   }
 
   /** The run took at most `ms` milliseconds. @example s.assertTotalDurationUnder({ ms: 5_000 }) */
-  assertTotalDurationUnder(options: { ms: number }): void {
+  assertTotalDurationUnder(options: DurationOptions): void {
     assertTotalDurationUnder(this.trace, options)
   }
 
@@ -78,27 +86,27 @@ export abstract class TraceAssertions {
   }
 
   /** `handoff_context` is valid against a JSON Schema or Standard Schema. @example s.assertHandoffMatches({ schema: HandoffSchema }) */
-  assertHandoffMatches(options: { schema: AssertionSchema }): void {
+  assertHandoffMatches(options: SchemaOptions): void {
     assertHandoffMatches(this.trace, options)
   }
 
   /** `handoff_context` has no key outside `allowed`. @example s.assertNoExtraFields({ allowed: ['order_id'] }) */
-  assertNoExtraFields(options: { allowed: readonly string[] }): void {
+  assertNoExtraFields(options: AllowedFieldsOptions): void {
     assertNoExtraFields(this.trace, options)
   }
 
   /** Every successful result of `tool` is valid against `schema`. @example s.assertToolOutputMatches('lookup_order', { schema: Order }) */
-  assertToolOutputMatches(tool: string, options: { schema: AssertionSchema }): void {
+  assertToolOutputMatches(tool: string, options: SchemaOptions): void {
     assertToolOutputMatches(this.trace, tool, options)
   }
 
   /** These fields of `source` reached `handoff_context` unchanged. @example child.assertContextPreserved(plan, { fields: ['order_id'] }) */
-  assertContextPreserved(source: Readonly<Record<string, unknown>>, options: { fields: readonly string[] }): void {
+  assertContextPreserved(source: Readonly<Record<string, unknown>>, options: PreservedFieldsOptions): void {
     assertContextPreserved(this.trace, source, options)
   }
 
   /** Input + output tokens of all turns are at most `n`. @example s.assertTotalTokensUnder(4_000) */
-  assertTotalTokensUnder(n: number, options?: { allowMissing?: boolean }): void {
+  assertTotalTokensUnder(n: number, options?: TokenOptions): void {
     assertTotalTokensUnder(this.trace, n, options)
   }
 

@@ -15,12 +15,17 @@ function turnList(turns: readonly Turn[]): string {
   return turns.map((turn) => turn.index).join(', ')
 }
 
+export interface TokenOptions {
+  /** Pass when no turn recorded token usage (instead of failing: the limit could not be checked). Default: false. @example { allowMissing: true } */
+  allowMissing?: boolean
+}
+
 /**
  * Passes when input + output tokens over all turns are at most `n`. Reads
  * `input_tokens`/`output_tokens`, or `prompt_tokens`/`completion_tokens`.
  * @example assertTotalTokensUnder(trace, 4_000)
  */
-export function assertTotalTokensUnder(source: TraceSource, n: number, options: { allowMissing?: boolean } = {}): void {
+export function assertTotalTokensUnder(source: TraceSource, n: number, options: TokenOptions = {}): void {
   const fn = 'assertTotalTokensUnder'
   const trace = toTrace(fn, source)
   const limit = requireLimit(fn, 'n', n)
@@ -57,16 +62,18 @@ export function assertTotalTokensUnder(source: TraceSource, n: number, options: 
 
 /** USD per 1 million tokens. */
 export interface ModelCost {
+  /** USD per 1M input (prompt) tokens. @example 2.5 */
   input: number
+  /** USD per 1M output (completion) tokens. @example 10 */
   output: number
 }
 
 export interface CostOptions {
-  /** The most the run may cost, in USD. */
+  /** The most the run may cost, in USD. Required. @example 0.05 */
   usd: number
   /** Prices per model-name prefix, USD per 1M tokens; the longest matching prefix wins. @example { 'gpt-4o': { input: 2.5, output: 10 } } */
   modelCosts: Readonly<Record<string, ModelCost>>
-  /** Pass when no turn could be priced (instead of failing). Default: false. */
+  /** Pass when no turn could be priced (instead of failing: the limit could not be checked). Default: false. @example { allowUnpriced: true } */
   allowUnpriced?: boolean
 }
 

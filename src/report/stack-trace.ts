@@ -11,8 +11,7 @@
  *         LLM -> “I cannot refund this order.”
  *
  *   ASSERTION FAILED: "issue_refund" was never called (2 turns, 1 tool calls)
- *   PROBABLE CAUSE: lookup_order last returned {"order_id":"42","eligible":false} (turn 0)
- *                   the agent called lookup_order (turn 0), and answered in turn 1: “I cannot refund this order.”
+ *   PROBABLE CAUSE: the agent called lookup_order (turn 0), and answered in turn 1: “I cannot refund this order.”
  *
  * Contents: formatStackTrace (layout), visibleTurns (long traces), traceCauses
  * (what the trace itself says went wrong).
