@@ -1,4 +1,19 @@
 export { session, Session } from './session.js'
+export { TraceAssertions, assertOn } from './assert/trace-assertions.js'
+export { assertCalled, assertNeverCalled, assertCalledBefore, assertToolSucceeded, assertCalledTimes } from './assert/calls.js'
+export { assertCalledWith } from './assert/called-with.js'
+export { assertFlow, ANY_CALLS } from './assert/flow.js'
+export { assertMaxTurns, assertTotalDurationUnder } from './assert/budgets.js'
+export { assertTotalTokensUnder, assertCostUnder } from './assert/usage.js'
+export {
+  assertHandoffReceived,
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertNoExtraFields,
+  assertContextPreserved,
+} from './assert/handoff.js'
+export { assertToolOutputMatches } from './assert/tool-output.js'
+export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
 export {
@@ -17,6 +32,14 @@ export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/re
 
 export type { SessionOptions, SessionFn } from './session.js'
 export type { RunContext } from './context.js'
+export type { TraceSource } from './assert/arguments.js'
+export type { CallCount } from './assert/calls.js'
+export type { DurationOptions } from './assert/budgets.js'
+export type { CostOptions, ModelCost, TokenOptions } from './assert/usage.js'
+export type { AllowedFieldsOptions, PreservedFieldsOptions } from './assert/handoff.js'
+export type { AssertionSchema, JsonSchema, SchemaOptions, StandardSchemaLike } from './assert/schema.js'
+export type { AsymmetricMatcher } from './assert/equality.js'
+export type { StackTraceOptions } from './report/stack-trace.js'
 export type { TraceToolOptions } from './trace-tool.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'

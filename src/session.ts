@@ -3,9 +3,10 @@
  * finalise and write its trace, whatever way `fn` ends.
  *
  * The Session records (logLlmCall, logToolResult) while open; once closed it
- * holds the finished trace, what `fn` returned, and (see assert/) answers
- * assertions about it.
+ * holds the finished trace and what `fn` returned. Its assertion methods are
+ * inherited from TraceAssertions (assert/trace-assertions.ts).
  */
+import { TraceAssertions } from './assert/trace-assertions.js'
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
 import { Recorder, recordError, type LlmCallInput, type ToolResultInput } from './recorder.js'
@@ -71,9 +72,9 @@ function isCancellation(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error.name === 'CanceledError')
 }
 
-export class Session<T = unknown> {
+export class Session<T = unknown> extends TraceAssertions {
   /** The trace being recorded; complete once the session has closed. */
-  readonly trace: Trace
+  override readonly trace: Trace
   readonly #recorder: Recorder
   readonly #options: SessionOptions
   readonly #warnedKinds = new Set<ValueIssueKind>()
@@ -84,6 +85,7 @@ export class Session<T = unknown> {
   #path: string | undefined
 
   constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession()) {
+    super()
     sanitizeName(name)
     this.#options = options
     const traceId = ulid()

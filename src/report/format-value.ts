@@ -1,5 +1,10 @@
 /** Short, single-line renderings of recorded values for terminal reports. */
 
+/** Cuts `text` to `max` characters, the last one an ellipsis when something was cut. */
+export function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
 /** JSON on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(value: unknown, max = 80): string {
   let text: string
@@ -8,7 +13,15 @@ export function oneLine(value: unknown, max = 80): string {
   } catch {
     text = String(value)
   }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+  return cut(text, max)
+}
+
+/**
+ * A model's text answer on one line: newlines and quotes escaped as in JSON,
+ * without the surrounding JSON quotes, cut to `max` characters.
+ */
+export function oneLineText(text: string, max = 80): string {
+  return cut(JSON.stringify(text).slice(1, -1), max)
 }
 
 /** `12ms`, `1.2s`, `85µs`: durations at a glance. */

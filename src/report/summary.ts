@@ -6,18 +6,36 @@
  *     Turn 0  1.3ms  gpt-4o
  *       → lookup_order({"order_id":"42"})
  *         ✓ {"order_id":"42","amount":19.99}  1.1ms
+ *
+ * The header and the turn blocks are shared with the agent stack trace of a
+ * failed assertion (stack-trace.ts), which draws turns in its own style.
  */
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
-import { formatDuration, oneLine } from './format-value.js'
+import { formatDuration, oneLine, oneLineText } from './format-value.js'
 
 export interface SummaryOptions {
   /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. */
   color?: boolean
 }
 
-function header(trace: Trace, c: Colors): string {
+/** How a turn block is drawn. */
+export interface TurnStyle {
+  /** Before the turn line. Default: two spaces. */
+  indent?: string
+  /** Before each tool call (`→ `, or `LLM -> ` in stack traces). */
+  callPrefix?: string
+  /** Before the model's text answer. */
+  textPrefix?: string
+  /** Characters of the text answer shown. Default: 100. */
+  textWidth?: number
+  /** A tool name to make stand out (the one an assertion is about). */
+  highlight?: string
+}
+
+/** `name  status · N turns · N tool calls · tokens · duration` */
+export function formatHeader(trace: Trace, c: Colors): string {
   const calls = trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
   const tokens = sumTokens(trace)
   const parts = [`${trace.turns.length} turn${trace.turns.length === 1 ? '' : 's'}`, `${calls} tool call${calls === 1 ? '' : 's'}`]
@@ -30,8 +48,9 @@ function header(trace: Trace, c: Colors): string {
   return `${c.bold(trace.name)}  ${statusText} · ${parts.join(' · ')}`
 }
 
-/** The lines of one turn, indented by `indent`. */
-export function formatTurnLines(turn: Turn, c: Colors, indent = '  '): string[] {
+/** The lines of one turn. */
+export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): string[] {
+  const { indent = '  ', callPrefix = `${c.cyan('→')} `, textPrefix = '', textWidth = 100, highlight } = style
   const call = turn.llm_call
   const failed = call.error !== undefined || turn.tool_results.some((r) => r.error !== null)
   const mark = failed ? c.red('✗') : c.green('✓')
@@ -40,7 +59,8 @@ export function formatTurnLines(turn: Turn, c: Colors, indent = '  '): string[] 
   const inner = `${indent}    `
   if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}`)
   for (const toolCall of call.tool_calls) {
-    lines.push(`${inner}${c.cyan('→')} ${c.bold(toolCall.name)}(${oneLine(toolCall.arguments, 100)})`)
+    const name = toolCall.name === highlight ? c.yellow(c.bold(toolCall.name)) : c.bold(toolCall.name)
+    lines.push(`${inner}${callPrefix}${name}(${oneLine(toolCall.arguments, 100)})`)
     for (const result of turn.tool_results.filter((r) => r.call_id === toolCall.call_id)) {
       const timing = result.duration_ms > 0 ? `  ${c.dim(formatDuration(result.duration_ms))}` : ''
       lines.push(
@@ -54,14 +74,16 @@ export function formatTurnLines(turn: Turn, c: Colors, indent = '  '): string[] 
     const result = turn.tool_results.find((r) => r.call_id === unmatched.call_id)
     lines.push(`${inner}${c.yellow('?')} ${unmatched.name} result with no matching call: ${oneLine(result?.error ?? result?.result)}`)
   }
-  if (call.response_text !== null) lines.push(`${inner}${c.magenta('“')}${oneLine(call.response_text, 100).slice(1, -1)}${c.magenta('”')}`)
+  if (call.response_text !== null) {
+    lines.push(`${inner}${textPrefix}${c.magenta('“')}${oneLineText(call.response_text, textWidth)}${c.magenta('”')}`)
+  }
   return lines
 }
 
 /** The whole summary as text, ending without a newline. */
 export function formatTraceSummary(trace: Trace, { color }: SummaryOptions = {}): string {
   const c = colors(color)
-  const lines = [header(trace, c)]
+  const lines = [formatHeader(trace, c)]
   if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) {
     lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
   }

@@ -63,6 +63,53 @@ export function describeSchemaError(error: ErrorObject): { path: string; rule: s
   return { path, rule: error.keyword, detail }
 }
 
+/** One broken rule of a user schema: where (JSON path, `""` for the value itself) and what. */
+export interface SchemaIssue {
+  path: string
+  message: string
+}
+
+function joinKey(path: string, key: string): string {
+  const suffix = toJsonPath(`/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`)
+  return path === '' || suffix.startsWith('[') ? `${path}${suffix}` : `${path}.${suffix}`
+}
+
+/** A user-schema error in the words of an assertion message (the trace-format wording would mislead here). */
+function describeUserError(error: ErrorObject): SchemaIssue {
+  const path = toJsonPath(error.instancePath)
+  const params = error.params as Record<string, unknown>
+  switch (error.keyword) {
+    case 'required':
+      return { path: joinKey(path, String(params.missingProperty)), message: 'is required' }
+    case 'additionalProperties':
+      return { path: joinKey(path, String(params.additionalProperty)), message: 'is not allowed (additionalProperties)' }
+    case 'type':
+      return { path, message: `must be ${String(params.type).replace(/,/g, ' or ')}` }
+    case 'const':
+      return { path, message: `must be ${JSON.stringify(params.allowedValue)}` }
+    case 'enum':
+      return { path, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` }
+    default:
+      return { path, message: error.message ?? `breaks the "${error.keyword}" rule` }
+  }
+}
+
+/**
+ * Validates `value` against a user-supplied JSON Schema and returns every
+ * broken rule (empty when it passes). Throws a TypeError when the schema
+ * itself does not compile.
+ */
+export function checkJsonSchema(schema: object, value: unknown, argument = 'schema'): SchemaIssue[] {
+  let validate: ValidateFunction
+  try {
+    validate = compileJsonSchema(schema)
+  } catch (error) {
+    throw new TypeError(`${argument} is not a valid JSON Schema: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (validate(value)) return []
+  return (validate.errors ?? []).map(describeUserError)
+}
+
 /**
  * Checks that a value is a format "1" trace. Returns it typed, or throws
  * `TraceFormatError` naming `file` (default `"<value>"`), the JSON path and the rule.

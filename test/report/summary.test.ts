@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from '../../src/index.js'
-import { formatTraceSummary } from '../../src/report/summary.js'
+import { colors } from '../../src/report/colors.js'
+import { formatTraceSummary, formatTurnLines } from '../../src/report/summary.js'
 import { formatDuration, oneLine } from '../../src/report/format-value.js'
 
 const fixture = (name: string): string => new URL(`../../fixtures/reagent-flow-py-0.5/${name}`, import.meta.url).pathname
@@ -42,5 +43,13 @@ describe('format helpers', () => {
 
   it('prints durations at a readable scale', () => {
     expect([0.085, 1.25, 12.4, 1500, 65_000].map(formatDuration)).toEqual(['85µs', '1.3ms', '12ms', '1.5s', '65s'])
+  })
+})
+
+describe('formatTurnLines()', () => {
+  it('keeps the ellipsis of a cut text answer', () => {
+    const turn = loadTrace(fixture('researcher.trace.json')).turns[0]!
+    turn.llm_call.response_text = `${'a'.repeat(120)}\n`
+    expect(formatTurnLines(turn, colors(false)).at(-1)).toBe(`      “${'a'.repeat(99)}…”`)
   })
 })

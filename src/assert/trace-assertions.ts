@@ -1,0 +1,134 @@
+/**
+ * Every assertion as a method, over `this.trace`.
+ *
+ * Why a base class: Session extends it, so `s.assertCalled('x')` works on a
+ * recorded session while session.ts keeps to recording; and `assertOn(trace)`
+ * gives a loaded trace (a golden, a file from the Python reagent-flow) the
+ * very same methods. Each method is one line over the pure function of the
+ * same name in this folder, so the two forms cannot drift apart.
+ */
+import type { Trace } from '../trace/types.js'
+import { toTrace, type TraceSource } from './arguments.js'
+import { assertCalled, assertCalledBefore, assertCalledTimes, assertNeverCalled, assertToolSucceeded, type CallCount } from './calls.js'
+import { assertCalledWith } from './called-with.js'
+import { assertFlow } from './flow.js'
+import {
+  assertContextPreserved,
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertHandoffReceived,
+  assertNoExtraFields,
+  type AllowedFieldsOptions,
+  type PreservedFieldsOptions,
+} from './handoff.js'
+import { assertMaxTurns, assertTotalDurationUnder, type DurationOptions } from './budgets.js'
+import type { SchemaOptions } from './schema.js'
+import { assertToolOutputMatches } from './tool-output.js'
+import { assertCostUnder, assertTotalTokensUnder, type CostOptions, type TokenOptions } from './usage.js'
+
+export abstract class TraceAssertions {
+  /** The trace the assertions read (for an open session, the live trace so far). */
+  abstract readonly trace: Trace
+
+  /** `tool` was called at least once. @example s.assertCalled('lookup_order') */
+  assertCalled(tool: string): void {
+    assertCalled(this.trace, tool)
+  }
+
+  /** `tool` was never called. @example s.assertNeverCalled('delete_account') */
+  assertNeverCalled(tool: string): void {
+    assertNeverCalled(this.trace, tool)
+  }
+
+  /** The first call of `first` comes before the first call of `second`. @example s.assertCalledBefore('check_policy', 'issue_refund') */
+  assertCalledBefore(first: string, second: string): void {
+    assertCalledBefore(this.trace, first, second)
+  }
+
+  /** Every call of `tool` has a result without an error. @example s.assertToolSucceeded('issue_refund') */
+  assertToolSucceeded(tool: string): void {
+    assertToolSucceeded(this.trace, tool)
+  }
+
+  /** At most `n` turns. @example s.assertMaxTurns(5) */
+  assertMaxTurns(n: number): void {
+    assertMaxTurns(this.trace, n)
+  }
+
+  /** The run took at most `ms` milliseconds. @example s.assertTotalDurationUnder({ ms: 5_000 }) */
+  assertTotalDurationUnder(options: DurationOptions): void {
+    assertTotalDurationUnder(this.trace, options)
+  }
+
+  /** Tool names in order match `pattern`; `'...'` is any run of calls. @example s.assertFlow(['lookup_order', '...', 'issue_refund']) */
+  assertFlow(pattern: readonly string[]): void {
+    assertFlow(this.trace, pattern)
+  }
+
+  /** `tool` was called exactly `times`, or between `min` and `max` times. @example s.assertCalledTimes('search', { max: 3 }) */
+  assertCalledTimes(tool: string, times: CallCount): void {
+    assertCalledTimes(this.trace, tool, times)
+  }
+
+  /** Some call of `tool` had these arguments (and maybe more). @example s.assertCalledWith('issue_refund', { amount: expect.any(Number) }) */
+  assertCalledWith(tool: string, partialArgs: Readonly<Record<string, unknown>>): void {
+    assertCalledWith(this.trace, tool, partialArgs)
+  }
+
+  /** This trace is a child of `parent` (a Session or a Trace). @example child.assertHandoffReceived(planner) */
+  assertHandoffReceived(parent: TraceSource): void {
+    assertHandoffReceived(this.trace, parent)
+  }
+
+  /** `handoff_context` has these fields, not null. @example s.assertHandoffHasFields(['order_id']) */
+  assertHandoffHasFields(fields: readonly string[]): void {
+    assertHandoffHasFields(this.trace, fields)
+  }
+
+  /** `handoff_context` is valid against a JSON Schema or Standard Schema. @example s.assertHandoffMatches({ schema: HandoffSchema }) */
+  assertHandoffMatches(options: SchemaOptions): void {
+    assertHandoffMatches(this.trace, options)
+  }
+
+  /** `handoff_context` has no key outside `allowed`. @example s.assertNoExtraFields({ allowed: ['order_id'] }) */
+  assertNoExtraFields(options: AllowedFieldsOptions): void {
+    assertNoExtraFields(this.trace, options)
+  }
+
+  /** Every successful result of `tool` is valid against `schema`. @example s.assertToolOutputMatches('lookup_order', { schema: Order }) */
+  assertToolOutputMatches(tool: string, options: SchemaOptions): void {
+    assertToolOutputMatches(this.trace, tool, options)
+  }
+
+  /** These fields of `source` reached `handoff_context` unchanged. @example child.assertContextPreserved(plan, { fields: ['order_id'] }) */
+  assertContextPreserved(source: Readonly<Record<string, unknown>>, options: PreservedFieldsOptions): void {
+    assertContextPreserved(this.trace, source, options)
+  }
+
+  /** Input + output tokens of all turns are at most `n`. @example s.assertTotalTokensUnder(4_000) */
+  assertTotalTokensUnder(n: number, options?: TokenOptions): void {
+    assertTotalTokensUnder(this.trace, n, options)
+  }
+
+  /** The estimated cost is at most `usd`. @example s.assertCostUnder({ usd: 0.05, modelCosts: { 'gpt-4o': { input: 2.5, output: 10 } } }) */
+  assertCostUnder(options: CostOptions): void {
+    assertCostUnder(this.trace, options)
+  }
+}
+
+class LoadedTrace extends TraceAssertions {
+  override readonly trace: Trace
+
+  constructor(trace: Trace) {
+    super()
+    this.trace = trace
+  }
+}
+
+/**
+ * The assertion methods over any trace, e.g. one read with `loadTrace()`.
+ * @example assertOn(loadTrace('.reagent/refund-agent.trace.json')).assertCalled('issue_refund')
+ */
+export function assertOn(trace: Trace): TraceAssertions {
+  return new LoadedTrace(toTrace('assertOn', trace))
+}

@@ -1,0 +1,155 @@
+/**
+ * Token and cost budgets. Turns without the data needed are skipped with one
+ * REAGENT_ASSERTION warning per assertion naming them; when no turn at all
+ * can be counted the assertion fails instead of passing on nothing, unless
+ * the test opts out (`allowMissing`, `allowUnpriced`).
+ */
+import { readTokens } from '../trace/tokens.js'
+import type { Trace, Turn } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { requireLimit, requireObject, requireOptions, toTrace, type TraceSource } from './arguments.js'
+import { fail } from './fail.js'
+import { formatApart } from './render.js'
+
+function turnList(turns: readonly Turn[]): string {
+  return turns.map((turn) => turn.index).join(', ')
+}
+
+export interface TokenOptions {
+  /** Pass when no turn recorded token usage (instead of failing: the limit could not be checked). Default: false. @example { allowMissing: true } */
+  allowMissing?: boolean
+}
+
+/**
+ * Passes when input + output tokens over all turns are at most `n`. Reads
+ * `input_tokens`/`output_tokens`, or `prompt_tokens`/`completion_tokens`.
+ * @example assertTotalTokensUnder(trace, 4_000)
+ */
+export function assertTotalTokensUnder(source: TraceSource, n: number, options: TokenOptions = {}): void {
+  const fn = 'assertTotalTokensUnder'
+  const trace = toTrace(fn, source)
+  const limit = requireLimit(fn, 'n', n)
+  const allowMissing = requireOptions(fn, options, ['allowMissing']).allowMissing === true
+  let total = 0
+  let top: { turn: Turn; input: number; output: number } | undefined
+  const missing: Turn[] = []
+  for (const turn of trace.turns) {
+    const usage = turn.llm_call.token_usage
+    if (usage === null || usage === undefined) {
+      missing.push(turn)
+      continue
+    }
+    const { input, output } = readTokens(usage)
+    total += input + output
+    if (top === undefined || input + output > top.input + top.output) top = { turn, input, output }
+  }
+  if (missing.length > 0) {
+    warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": turn(s) ${turnList(missing)} have no token_usage data and were skipped in the token count.`)
+  }
+  if (top === undefined && trace.turns.length > 0 && !allowMissing) {
+    fail(
+      trace,
+      `Cannot verify token limit: no token data recorded in ${trace.turns.length} turn(s). Fix instrumentation or pass allowMissing: true.`,
+      { causes: ['no LLM call recorded token_usage: record tokenUsage in logLlmCall, or use an adapter that does'] },
+    )
+  }
+  if (total <= limit) return
+  fail(trace, `Total tokens ${total} exceeds limit of ${limit}`, {
+    causes: [top && `turn ${top.turn.index} used the most tokens: ${top.input + top.output} (${top.input} in / ${top.output} out)`],
+    facts: [missing.length > 0 ? `turn(s) ${turnList(missing)} have no token_usage and were not counted` : undefined],
+  })
+}
+
+/** USD per 1 million tokens. */
+export interface ModelCost {
+  /** USD per 1M input (prompt) tokens. @example 2.5 */
+  input: number
+  /** USD per 1M output (completion) tokens. @example 10 */
+  output: number
+}
+
+export interface CostOptions {
+  /** The most the run may cost, in USD. Required. @example 0.05 */
+  usd: number
+  /** Prices per model-name prefix, USD per 1M tokens; the longest matching prefix wins. @example { 'gpt-4o': { input: 2.5, output: 10 } } */
+  modelCosts: Readonly<Record<string, ModelCost>>
+  /** Pass when no turn could be priced (instead of failing: the limit could not be checked). Default: false. @example { allowUnpriced: true } */
+  allowUnpriced?: boolean
+}
+
+function checkModelCosts(fn: string, value: unknown): Map<string, ModelCost> {
+  const costs = new Map<string, ModelCost>()
+  for (const [prefix, cost] of Object.entries(requireObject(fn, 'modelCosts', value))) {
+    const entry = requireObject(fn, `modelCosts[${JSON.stringify(prefix)}]`, cost)
+    costs.set(prefix, {
+      input: requireLimit(fn, `modelCosts[${JSON.stringify(prefix)}].input`, entry.input),
+      output: requireLimit(fn, `modelCosts[${JSON.stringify(prefix)}].output`, entry.output),
+    })
+  }
+  return costs
+}
+
+function priceOf(model: string, costs: Map<string, ModelCost>): { prefix: string; cost: ModelCost } | undefined {
+  let best: { prefix: string; cost: ModelCost } | undefined
+  for (const [prefix, cost] of costs) {
+    if (model.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { prefix, cost }
+  }
+  return best
+}
+
+/** `$0.0034` rather than reagent-flow 0.5's `$0.00` for sub-cent amounts. */
+function usdApart(a: number, b: number): [string, string] {
+  const [x, y] = formatApart(a, b, 2)
+  return [`$${x}`, `$${y}`]
+}
+
+function usd(amount: number): string {
+  return `$${amount >= 0.01 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`
+}
+
+/**
+ * Passes when the estimated cost of the run is at most `usd`. Each turn is
+ * priced from its model (longest matching prefix in `modelCosts`) and tokens.
+ * @example assertCostUnder(trace, { usd: 0.05, modelCosts: { 'gpt-4o': { input: 2.5, output: 10 } } })
+ */
+export function assertCostUnder(source: TraceSource, options: CostOptions): void {
+  const fn = 'assertCostUnder'
+  const trace = toTrace(fn, source)
+  const checked = requireOptions(fn, options, ['usd', 'modelCosts', 'allowUnpriced'])
+  const limitUsd = requireLimit(fn, 'usd', checked.usd)
+  const costs = checkModelCosts(fn, checked.modelCosts)
+  let total = 0
+  let top: { turn: Turn; usd: number; detail: string } | undefined
+  const skipped: string[] = []
+  for (const turn of trace.turns) {
+    const { model, token_usage: usage } = turn.llm_call
+    if (model === null || model === undefined) skipped.push(`turn ${turn.index} (no model)`)
+    else if (usage === null || usage === undefined) skipped.push(`turn ${turn.index} (no token_usage)`)
+    else {
+      const price = priceOf(model, costs)
+      if (price === undefined) {
+        skipped.push(`turn ${turn.index} (model "${model}" matches no modelCosts prefix)`)
+        continue
+      }
+      const { input, output } = readTokens(usage)
+      const cost = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
+      total += cost
+      if (top === undefined || cost > top.usd) top = { turn, usd: cost, detail: `${model} priced as "${price.prefix}": ${input} in / ${output} out` }
+    }
+  }
+  if (skipped.length > 0) warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": skipped in the cost estimate: ${skipped.join(', ')}.`)
+  if (top === undefined && trace.turns.length > 0 && checked.allowUnpriced !== true) {
+    fail(
+      trace,
+      `Cannot verify cost limit: no priced turns in ${trace.turns.length} turn(s). Check modelCosts keys match your models, or pass allowUnpriced: true.`,
+      { causes: [`skipped: ${skipped.join(', ')}`, `modelCosts prefixes: ${[...costs.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`] },
+    )
+  }
+  // Sums of per-token prices carry float noise (0.0012 + 0.00052 > 0.00172); a billionth of a dollar is not a real overrun.
+  if (total - limitUsd <= 1e-9) return
+  const [shown, limit] = usdApart(total, limitUsd)
+  fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
+    causes: [top && `turn ${top.turn.index} cost the most: ${usd(top.usd)} (${top.detail})`],
+    facts: [skipped.length > 0 ? `not priced: ${skipped.join(', ')}` : undefined],
+  })
+}

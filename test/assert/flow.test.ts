@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { assertFlow } from '../../src/index.js'
+import { buildTrace, failureOf } from '../helpers/trace-builder.js'
+
+// search, then two parallel fetches, a text-only turn, then summarize.
+const trace = buildTrace('research', [
+  { calls: [{ name: 'search' }] },
+  { calls: [{ name: 'fetch' }, { name: 'fetch' }] },
+  { text: 'Reading.' },
+  { calls: [{ name: 'summarize' }] },
+])
+
+describe('assertFlow()', () => {
+  it('matches the flat sequence of tool names exactly, across turns and parallel calls', () => {
+    expect(() => assertFlow(trace, ['search', 'fetch', 'fetch', 'summarize'])).not.toThrow()
+  })
+
+  it("lets '...' stand for any run of calls, also none", () => {
+    for (const pattern of [
+      ['search', '...', 'summarize'],
+      ['...', 'fetch', '...'],
+      ['search', '...', 'fetch', 'fetch', '...', 'summarize'],
+      ['...', 'summarize'],
+      ['search', '...'],
+      ['...', '...', 'search', '...', '...'],
+    ]) {
+      expect(() => assertFlow(trace, pattern), pattern.join(' ')).not.toThrow()
+    }
+  })
+
+  it("passes for an empty or all-'...' pattern", () => {
+    expect(() => assertFlow(trace, [])).not.toThrow()
+    expect(() => assertFlow(trace, ['...', '...'])).not.toThrow()
+    expect(() => assertFlow(buildTrace('empty', []), [])).not.toThrow()
+  })
+
+  it('fails at the first anchored mismatch, with the pattern and the actual names as a diff', () => {
+    const error = failureOf(() => assertFlow(trace, ['search', 'summarize', '...']))
+    expect(error.assertion).toBe(
+      'Flow mismatch: expected "summarize" at position 1, got "fetch". Pattern: ["search", "summarize", ...], actual: ["search", "fetch", "fetch", "summarize"]',
+    )
+    expect(error.expected).toEqual(['search', 'summarize', '...'])
+    expect(error.actual).toEqual(['search', 'fetch', 'fetch', 'summarize'])
+  })
+
+  it('fails when the calls end before the pattern', () => {
+    expect(failureOf(() => assertFlow(trace, ['search', 'fetch', 'fetch', 'summarize', 'reply'])).assertion).toBe(
+      'Flow mismatch: expected "reply" at position 4, got <end>. Pattern: ["search", "fetch", "fetch", "summarize", "reply"], actual: ["search", "fetch", "fetch", "summarize"]',
+    )
+  })
+
+  it('fails when a segment after a gap is not found', () => {
+    const error = failureOf(() => assertFlow(trace, ['search', '...', 'summarize', 'fetch']))
+    expect(error.assertion).toBe(
+      'Flow mismatch: could not find ["summarize", "fetch"] after position 1. Pattern: ["search", ..., "summarize", "fetch"], actual: ["search", "fetch", "fetch", "summarize"]',
+    )
+  })
+
+  it('fails on trailing calls when the pattern is anchored at the end', () => {
+    expect(failureOf(() => assertFlow(trace, ['search', 'fetch'])).assertion).toBe(
+      'Flow mismatch: unexpected trailing calls ["fetch", "summarize"]. Pattern: ["search", "fetch"], actual: ["search", "fetch", "fetch", "summarize"]',
+    )
+  })
+
+  it('points at pattern names that were never called, with the likely intended one', () => {
+    const error = failureOf(() => assertFlow(trace, ['search', '...', 'sumarize']))
+    expect(error.message).toContain('PROBABLE CAUSE: never called at all: "sumarize" (did you mean summarize?)')
+  })
+
+  it('rejects a pattern item that is not a string, naming its index', () => {
+    expect(() => assertFlow(trace, ['search', 42 as unknown as string])).toThrow(
+      new TypeError("assertFlow(): pattern[1] must be a tool name string or '...', got 42 (number)."),
+    )
+    expect(() => assertFlow(trace, 'search' as never)).toThrow(new TypeError(`assertFlow(): pattern must be an array of tool names and '...', got "search".`))
+  })
+})
