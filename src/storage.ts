@@ -5,12 +5,13 @@
  *   <traceDir>/<name>.trace.json          the latest recorded run of <name>
  *   <traceDir>/golden/<name>.trace.json   the golden baseline of <name>
  */
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ReagentError, TraceNotFoundError } from './errors.js'
 import { serializeGolden } from './trace/normalize.js'
 import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
+import { fieldsFromEnds, validateTraceFields, type TraceFields } from './trace/top-level.js'
 import type { JsonValue, Trace } from './trace/types.js'
 import { parseTrace } from './trace/validate.js'
 
@@ -133,4 +134,81 @@ export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { tra
     )
   }
   return parseTrace(text, path)
+}
+
+/**
+ * The recorded traces directly in `dir`: paths of its `*.trace.json` files,
+ * sorted, without dot files (temporary files of atomic writes) and without
+ * `golden/`. Null when `dir` does not exist.
+ */
+export function listTraceFiles(dir: string): string[] | null {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  return entries
+    .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
+    .map((entry) => join(dir, entry.name))
+    .sort()
+}
+
+/** Files up to this size are read whole: two partial reads would not save anything. */
+const WHOLE_FILE_BYTES = 16 * 1024
+const HEAD_BYTES = 2 * 1024
+const TAIL_BYTES = 8 * 1024
+
+function readAt(fd: number, position: number, length: number): string {
+  const buffer = Buffer.allocUnsafe(length)
+  const read = readSync(fd, buffer, 0, length, position)
+  return buffer.toString('utf8', 0, read)
+}
+
+/** The fields from the ends of the text, when its layout allows and they pass the schema. */
+function fieldsOrUndefined(head: string, tail: string, path: string): TraceFields | undefined {
+  const fields = fieldsFromEnds(head, tail)
+  if (fields === undefined) return undefined
+  try {
+    return validateTraceFields(fields, path)
+  } catch {
+    // The ends may say something the whole file does not: the full parse decides.
+    return undefined
+  }
+}
+
+/**
+ * The top-level fields of the trace file at `path` (all but `turns`),
+ * checked against the schema; the turns are neither parsed nor checked. A
+ * file in the usual layout is read at its two ends only when it is large
+ * (see trace/top-level.ts); anything else is read and parsed whole.
+ * Throws `TraceFormatError` naming the file, or the file system's error.
+ */
+export function readTraceFields(path: string): TraceFields {
+  const fd = openSync(path, 'r')
+  let text: string
+  try {
+    const size = fstatSync(fd).size
+    if (size > WHOLE_FILE_BYTES) {
+      const fields = fieldsOrUndefined(readAt(fd, 0, HEAD_BYTES), readAt(fd, size - TAIL_BYTES, TAIL_BYTES), path)
+      if (fields !== undefined) return fields
+    }
+    text = readAt(fd, 0, size)
+  } finally {
+    closeSync(fd)
+  }
+  const fields = fieldsOrUndefined(text, text, path)
+  if (fields !== undefined) return fields
+  const { turns: _turns, ...rest } = parseTrace(text, path)
+  return rest
+}
+
+/** Whether `path` is an existing file (not a directory). */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
