@@ -10,9 +10,9 @@ import type { Command, CommandInput, OptionSpec } from './command.js'
 
 /** The options every command takes. */
 export const COMMON_OPTIONS: Readonly<Record<string, OptionSpec>> = {
-  dir: { type: 'string', value: '<path>', description: `the trace directory (default: ${DEFAULT_TRACE_DIR})` },
+  dir: { type: 'string', value: '<path>', default: DEFAULT_TRACE_DIR, description: 'the trace directory' },
   json: { type: 'boolean', description: 'machine-readable output on stdout' },
-  help: { type: 'boolean', description: 'this help' },
+  help: { type: 'boolean', description: 'how to use the command' },
 }
 
 export interface ParsedCommandLine {

@@ -20,6 +20,8 @@ export interface OptionSpec {
   value?: string
   /** The valid values; anything else is a usage error naming them. */
   choices?: readonly string[]
+  /** The default, for help. */
+  default?: string
   description: string
 }
 

@@ -7,8 +7,9 @@ const EXIT_CODES = 'Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadabl
 function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
   const rows = Object.entries(options).map(([name, spec]) => {
     const value = spec.type === 'string' ? ` ${spec.value ?? '<value>'}` : ''
-    const choices = spec.choices === undefined ? '' : ` (${spec.choices.join(' | ')})`
-    return [`--${name}${value}`, `${spec.description}${choices}`] as const
+    const choices = spec.choices === undefined ? '' : `: ${spec.choices.join(' | ')}`
+    const fallback = spec.default === undefined ? '' : ` (default: ${spec.default})`
+    return [`--${name}${value}`, `${spec.description}${choices}${fallback}`] as const
   })
   const width = Math.max(...rows.map(([flag]) => flag.length))
   return rows.map(([flag, text]) => `  ${flag.padEnd(width)}  ${text}`)

@@ -19,32 +19,34 @@ type KnownKeys<T> = keyof { [K in keyof T as string extends K ? never : K]: T[K]
 /** A trace without its turns: what listing a directory needs. */
 export type TraceFields = Pick<Trace, Exclude<KnownKeys<Trace>, 'turns'>>
 
-const TURNS_KEY = '\n  "turns": ['
-const AFTER_TURNS = '\n  ],\n  "metadata": '
+const TURNS_KEY = Buffer.from('\n  "turns": [')
+const AFTER_TURNS = Buffer.from('\n  ],\n  "metadata": ')
+const TURNS_END = '\n  ],'.length
 
 /** The fields before `turns` in `head`, the first bytes of the file. */
-function fieldsBeforeTurns(head: string): Record<string, unknown> | undefined {
-  if (!head.startsWith('{')) return undefined
+function fieldsBeforeTurns(head: Buffer): Record<string, unknown> | undefined {
+  if (head[0] !== 0x7b /* { */) return undefined
   const at = head.indexOf(TURNS_KEY)
   if (at < 0) return undefined
-  const before = head.slice(1, at).replace(/,$/, '')
+  const before = head.toString('utf8', 1, at).replace(/,$/, '')
   return JSON.parse(`{${before}\n}`) as Record<string, unknown>
 }
 
 /** The fields after `turns` in `tail`, the last bytes of the file. */
-function fieldsAfterTurns(tail: string): Record<string, unknown> | undefined {
-  const at = tail.indexOf(AFTER_TURNS)
+function fieldsAfterTurns(tail: Buffer): Record<string, unknown> | undefined {
+  // Searched from the end: the fields after the turns are a few hundred bytes.
+  const at = tail.lastIndexOf(AFTER_TURNS)
   if (at < 0) return undefined
   // From the newline before "metadata" to the closing brace of the file.
-  return JSON.parse(`{${tail.slice(at + '\n  ],'.length)}`) as Record<string, unknown>
+  return JSON.parse(`{${tail.toString('utf8', at + TURNS_END)}`) as Record<string, unknown>
 }
 
 /**
- * The top-level fields from the head and tail of a trace file, or undefined
- * when the file's layout does not allow it (or the parts are not JSON).
- * The result is not validated: see `validateTraceFields`.
+ * The top-level fields from the head and tail of a trace file (its bytes),
+ * or undefined when the file's layout does not allow it (or the parts are
+ * not JSON). The result is not validated: see `validateTraceFields`.
  */
-export function fieldsFromEnds(head: string, tail: string): Record<string, unknown> | undefined {
+export function fieldsFromEnds(head: Buffer, tail: Buffer): Record<string, unknown> | undefined {
   try {
     const before = fieldsBeforeTurns(head)
     if (before === undefined) return undefined

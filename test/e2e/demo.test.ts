@@ -37,6 +37,8 @@ describe('npm run demo (reagent-flow demo, built)', () => {
       error = e as typeof error
     }
     expect(error?.status).toBe(2)
-    expect(error?.stderr).toBe('reagent-flow: unknown command "dmeo". Run "reagent-flow --help" for the list of commands.\n')
+    expect(error?.stderr).toBe(
+      'reagent-flow: unknown command "dmeo". Commands: list, show, get, diff, approve, grade, validate, tree, demo. Run "reagent-flow --help" for details.\n',
+    )
   })
 })

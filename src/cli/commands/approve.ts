@@ -55,7 +55,7 @@ function printApprovals(out: ApproveOutput, ctx: CommandContext): void {
 export const approveCommand: Command = {
   name: 'approve',
   args: '<name...>',
-  summary: 'promote the latest runs to golden baselines, in golden normal form (--all: every run)',
+  summary: 'promote the latest runs to golden baselines (--all: every run)',
   details: [
     'Writes <dir>/golden/<name>.trace.json in golden normal form (sorted keys, ids and times made',
     'deterministic, secrets redacted) and prints what changed; a golden that would not change is not rewritten.',

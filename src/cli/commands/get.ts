@@ -69,7 +69,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
 export const getCommand: Command = {
   name: 'get',
   args: '<run>',
-  summary: "one run's goal, status, final response, turns, tokens, cost, elapsed time and budgets",
+  summary: "one run's goal, outcome, tokens, cost, elapsed time and budgets",
   details: [
     'The goal is metadata.goal. Budgets are metadata.budget_usd (checked when --prices is given)',
     'and metadata.budget_seconds; get exits with 1 when the run went over one.',

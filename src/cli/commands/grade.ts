@@ -35,7 +35,7 @@ export const gradeCommand: Command = {
     'atomically. Grading again with the same verdict, source, reason and ref changes nothing.',
   ],
   options: {
-    source: { type: 'string', value: '<who>', description: `who gives the verdict: ci, reviewer, an eval's name... (default: ${DEFAULT_SOURCE})` },
+    source: { type: 'string', value: '<who>', default: DEFAULT_SOURCE, description: "who gives the verdict: ci, reviewer, an eval's name..." },
     reason: { type: 'string', value: '<text>', description: 'why' },
     ref: { type: 'string', value: '<ref>', description: 'a link: a CI job, a review, a ticket' },
   },

@@ -117,10 +117,10 @@ export const listCommand: Command = {
   options: {
     status: { type: 'string', value: '<status>', choices: STATUSES, description: 'only runs with this status' },
     q: { type: 'string', value: '<text>', description: 'only runs with <text> in the name, trace_id or metadata.goal (any case)' },
-    grade: { type: 'string', value: '<grade>', choices: GRADE_FILTERS, description: 'only runs graded so (see reagent-flow grade)' },
-    'order-by': { type: 'string', value: '<order>', choices: ORDERS, description: 'the order (default: started_desc)' },
-    limit: { type: 'string', value: '<n>', description: `runs per page, 1 to ${MAX_LIMIT} (default: ${DEFAULT_LIMIT})` },
-    offset: { type: 'string', value: '<n>', description: 'runs to skip (default: 0)' },
+    grade: { type: 'string', value: '<grade>', choices: GRADE_FILTERS, description: 'only runs with this grade (see reagent-flow grade)' },
+    'order-by': { type: 'string', value: '<order>', choices: ORDERS, default: 'started_desc', description: 'the order' },
+    limit: { type: 'string', value: '<n>', default: String(DEFAULT_LIMIT), description: `runs per page, 1 to ${MAX_LIMIT}` },
+    offset: { type: 'string', value: '<n>', default: '0', description: 'runs to skip' },
   },
   positionals: { min: 0, max: 0, names: '' },
   examples: [

@@ -60,7 +60,7 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
 export const showCommand: Command = {
   name: 'show',
   args: '<run>',
-  summary: 'one run as an agent stack trace: turns, calls, results, errors, tokens, its parent and children',
+  summary: 'one run as an agent stack trace (turns, calls, results, errors, tokens), with its parent and children',
   details: ['Traces longer than 40 turns show their first 10 and last 20 turns, and the turns with errors in between.'],
   options: {},
   positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },

@@ -54,7 +54,7 @@ function check(file: string): InvalidFile | undefined {
 export const validateCommand: Command = {
   name: 'validate',
   args: '[paths...]',
-  summary: 'check trace files against the trace format (default: every trace in the directory, goldens too)',
+  summary: "check trace files against the trace format (default: the directory's runs and goldens)",
   details: ['Each bad file is printed on one line with the JSON path and the rule it breaks; exit code 1 if any is bad.'],
   options: {},
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: 'paths' },
