@@ -50,16 +50,21 @@ describe('instrumentAnthropic()', () => {
     expect(s.trace.turns.map((turn) => turn.llm_call.model)).toEqual([MODEL])
   })
 
-  it('records client.beta.messages.create() as well', async () => {
-    const server = await startCannedServer(inOrder(toolUse))
+  it('records client.beta.messages.create() and client.beta.messages.stream() as well', async () => {
+    const server = await startCannedServer(inOrder(toolUse, { sse: fixtureText('anthropic/stream-text.sse') }))
     const client = instrumentedClient(server)
 
-    const s = await session('beta', { save: false }, () =>
-      client.beta.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, betas: ['token-efficient-tools-2025-02-19'] }),
-    )
+    const s = await session('beta', { save: false }, async () => {
+      await client.beta.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, betas: ['token-efficient-tools-2025-02-19'] })
+      return client.beta.messages.stream({ model: MODEL, max_tokens: 1024, messages: ASK }).finalText()
+    })
 
+    expect(s.output).toBe('Hello! How can I help you today?')
     expect(server.requests[0]!.headers['anthropic-beta']).toBe('token-efficient-tools-2025-02-19')
-    expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.name))).toEqual([['get_weather']])
+    expect(s.trace.turns.map((turn) => [turn.llm_call.tool_calls.map((call) => call.name), turn.llm_call.response_text])).toEqual([
+      [['get_weather'], "I'll check the current weather in Paris."],
+      [[], 'Hello! How can I help you today?'],
+    ])
   })
 
   it('never mixes two sessions running at once through one shared client', async () => {

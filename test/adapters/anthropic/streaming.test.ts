@@ -132,8 +132,8 @@ describe('instrumentAnthropic(): streamed responses', () => {
     expect(s.trace.turns[0]!.llm_call).toMatchObject({ response_text: 'The answer is', error: { name, message, stack } })
   })
 
-  it('records a teed stream once, whichever copy is read', async () => {
-    const server = await startCannedServer(inOrder(streamedToolUse))
+  it('records a teed stream once, and a stream read through toReadableStream()', async () => {
+    const server = await startCannedServer(inOrder(streamedToolUse, streamedToolUse))
     const client = instrumentedClient(server)
 
     const s = await session('stream-tee', { save: false }, async () => {
@@ -141,10 +141,18 @@ describe('instrumentAnthropic(): streamed responses', () => {
       const [left, right] = stream.tee()
       const [fromLeft, fromRight] = await Promise.all([drain(left), drain(right)])
       expect(fromLeft).toEqual(fromRight)
+
+      const readable = (await client.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, stream: true })).toReadableStream()
+      const reader = readable.getReader()
+      let bytes = 0
+      for (let chunk = await reader.read(); chunk.done !== true; chunk = await reader.read()) bytes += (chunk.value as Uint8Array).byteLength
+      expect(bytes).toBeGreaterThan(0)
     })
 
-    expect(s.trace.turns).toHaveLength(1)
-    expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.arguments)).toEqual([{ city: 'Paris', unit: 'celsius', days: 3 }])
+    expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.arguments))).toEqual([
+      [{ city: 'Paris', unit: 'celsius', days: 3 }],
+      [{ city: 'Paris', unit: 'celsius', days: 3 }],
+    ])
   })
 
   it('records messages.stream() once, while text events, finalMessage() and finalText() keep working', async () => {
