@@ -21,7 +21,9 @@ const ENDED_EARLY = 'the stream ended before message_stop: the response is incom
 const CLOSED_EARLY = 'the stream was closed by its reader before message_stop: the response is incomplete'
 
 function tap(inner: AsyncIterator<unknown>, recording: CallRecording, accumulator: MessageAccumulator): AsyncIterableIterator<unknown> {
-  const settle = (error?: unknown): void => recording.finish(accumulator.snapshot(), error)
+  const settle = (error?: unknown): void => {
+    if (!recording.done) recordSafely(ADAPTER, 'a stream', () => recording.finish(accumulator.snapshot(), error))
+  }
   const tapped: AsyncIterableIterator<unknown> = {
     async next() {
       let step: IteratorResult<unknown>

@@ -109,6 +109,22 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
     ])
   })
 
+  it('rethrows a connection failure unchanged and records it on the turn', async () => {
+    const server = await startCannedServer(inOrder())
+    const client = instrumentedClient(server)
+    await server.close()
+    let caught: unknown
+
+    const s = await session('unreachable', { save: false }, async () => {
+      caught = await client.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK }).catch((error: unknown) => error)
+    })
+
+    expect(caught).toBeInstanceOf(Anthropic.APIConnectionError)
+    const { name, message, stack } = caught as Error
+    expect(message).toBe('Connection error.')
+    expect(s.trace.turns.map((turn) => turn.llm_call.error)).toEqual([{ name, message, stack }])
+  })
+
   it("records a call the SDK's retries rescued as one turn, without the error", async () => {
     const server = await startCannedServer(inOrder({ ...overloaded, headers: { ...overloaded.headers, 'retry-after-ms': '1' } }, toolUse))
     const client = instrumentedClient(server, { maxRetries: 1 })

@@ -98,22 +98,30 @@ describe('instrumentAnthropic(): streamed responses', () => {
     })
   })
 
-  it('records what arrived when the agent aborts the stream through its controller', async () => {
+  it('records what the agent read when it aborts the stream through its controller', async () => {
     const server = await startCannedServer(inOrder(streamedToolUse))
     const client = instrumentedClient(server)
+    let text = ''
+    const tools: string[] = []
 
     const s = await session('stream-abort', { save: false }, async () => {
       const stream = await client.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, stream: true })
       for await (const event of stream) {
-        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') stream.controller.abort()
+        // Events already received before the abort are still handed out.
+        if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') tools.push(event.content_block.name)
+        if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') {
+          text += event.delta.text
+          stream.controller.abort()
+        }
       }
     })
 
+    expect(text.startsWith('Let me')).toBe(true)
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
-      response_text: 'Let me',
-      tool_calls: [],
+      response_text: text,
       error: { name: 'Error', message: 'the stream ended before message_stop: the response is incomplete (was the request aborted?)' },
     })
+    expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.name)).toEqual(tools)
   })
 
   it('records a stream the API breaks off with an error event, with the text so far; the agent gets the error unchanged', async () => {
