@@ -1,10 +1,12 @@
 export { session, Session } from './session.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
+export { loadChain, ChainNode } from './chain.js'
 export {
   ReagentError,
   SessionClosedError,
   AmbiguousToolCallError,
+  AmbiguousTraceError,
   TraceNotFoundError,
   TraceFormatError,
   AgentAssertionError,
@@ -18,6 +20,7 @@ export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/re
 export type { SessionOptions, SessionFn } from './session.js'
 export type { RunContext } from './context.js'
 export type { TraceToolOptions } from './trace-tool.js'
+export type { LoadChainOptions } from './chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'
 export type { RedactOption } from './trace/redact.js'
