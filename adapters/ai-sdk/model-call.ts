@@ -126,6 +126,7 @@ export class ModelCall {
     this.#logged = true
     const latencyMs = performance.now() - this.#started
     recordSafelyAiSdk('a model call', () => {
+      // A plain string (the V2 shape) is read too, from providers that do not quite follow V3.
       const reason = this.#finishReason as LanguageModelV3FinishReason | string | undefined
       s.logLlmCall({
         messages: promptMessages(this.#prompt),

@@ -96,7 +96,10 @@ describe('reagentMiddleware() with streamText', () => {
     }
     const plain = await run(streamingModel(weatherScript()))
     const withMiddleware = await session('ai-sdk-stream-same', { save: false }, () => run(record(streamingModel(weatherScript()))))
+    const outsideSession = await run(record(streamingModel(weatherScript())))
     expect(withMiddleware.output).toEqual(plain)
+    expect(withMiddleware.trace.turns).toHaveLength(2)
+    expect(outsideSession).toEqual(plain)
     expect(plain.chunks).toEqual(['Check', 'ing.', 'Sunny in Paris; Atla', 'ntis is not a city.'])
   })
 
