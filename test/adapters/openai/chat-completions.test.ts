@@ -6,8 +6,8 @@ import { captureWarnings } from '../../helpers/warnings.js'
 import { chatUsage, json, openaiClient, toolCall, toolResult } from './helpers.js'
 import { chatTools, getWeather, runChatAgent } from './weather-agent.js'
 
-const SYSTEM = { role: 'system', content: 'You are a weather assistant.' }
-const QUESTION = { role: 'user', content: 'What is the weather in Paris?' }
+const SYSTEM = { role: 'system' as const, content: 'You are a weather assistant.' }
+const QUESTION = { role: 'user' as const, content: 'What is the weather in Paris?' }
 
 /** What reached the server, minus the Host header (each server has its own port). */
 function sent(requests: readonly ReceivedRequest[]): unknown[] {
@@ -68,7 +68,7 @@ describe('instrumentOpenAI: chat.completions.create', () => {
     const server = await startCannedServer(inOrder({ ...json('chat/tool-call.json'), delayMs: 40 }, json('chat/final-answer.json')))
     const client = openaiClient(server)
     const s = await session('chat-timing', { save: false }, async () => {
-      const messages = [QUESTION] as Parameters<typeof client.chat.completions.create>[0]['messages']
+      const messages = [QUESTION]
       const first = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: chatTools })
       await new Promise((resolve) => setTimeout(resolve, 30))
       const call = first.choices[0]!.message.tool_calls![0]!

@@ -7,7 +7,7 @@ import type OpenAI from 'openai'
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions'
 import type { FunctionTool, ResponseInputItem } from 'openai/resources/responses/responses'
 
-const weatherParameters = {
+export const weatherParameters = {
   type: 'object',
   properties: { city: { type: 'string' } },
   required: ['city'],
