@@ -8,18 +8,15 @@
  */
 import { ChatChunkAccumulator } from './chat-stream.js'
 import { normalizeUsage } from './usage.js'
-import { field, stringOrNull, type ApiTranslator, type RecordedMessage, type ToolCallInput, type ToolOutput, type TurnData } from './types.js'
+import { field, stringOrNull, type ApiTranslator, type ToolCallInput, type ToolOutput, type TurnData } from './types.js'
 
 export const chatCompletions: ApiTranslator = {
   method: 'chat.completions.create',
 
   messages(body) {
+    // Chat messages already have the recorder's shape ({ role, content, ... }: it keeps those two keys).
     const messages = body['messages']
-    if (!Array.isArray(messages)) return null
-    return messages.map((message: unknown): RecordedMessage => {
-      const role = field(message, 'role')
-      return { role: typeof role === 'string' ? role : 'unknown', content: field(message, 'content') ?? null }
-    })
+    return Array.isArray(messages) ? messages.slice() : null
   },
 
   toolOutputs(body) {

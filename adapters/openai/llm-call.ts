@@ -8,14 +8,17 @@
 import { recordSafely, type Session } from '../../src/adapter-support.js'
 import { isStream, tapStream } from './stream-tap.js'
 import { noteRequested, recordToolOutputs } from './tool-outputs.js'
-import type { ApiTranslator, RecordedMessage, TurnData } from './types.js'
+import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
 
-export const ADAPTER = 'reagent-flow/openai'
+export const ADAPTER = 'instrumentOpenAI'
+
+/** Read once: `performance.timeOrigin` is a getter, and every recorded call needs it. */
+const TIME_ORIGIN = performance.timeOrigin
 
 export class LlmCall {
   readonly #session: Session
   readonly #api: ApiTranslator
-  readonly #messages: RecordedMessage[] | null
+  readonly #messages: readonly unknown[] | null
   readonly #requestModel: string | null
   readonly #startedAt = performance.now()
   #recorded = false
@@ -80,7 +83,7 @@ export class LlmCall {
     const endedAt = performance.now()
     recordSafely(ADAPTER, `a ${this.method} call`, () => {
       const turn = read()
-      const callIds = this.#session.logLlmCall({
+      const call: LlmCallInput = {
         messages: this.#messages,
         model: turn.model ?? this.#requestModel,
         toolCalls: turn.toolCalls,
@@ -88,9 +91,10 @@ export class LlmCall {
         tokenUsage: turn.tokenUsage,
         stopReason: turn.stopReason,
         latencyMs: endedAt - this.#startedAt,
-        timestamp: (performance.timeOrigin + this.#startedAt) / 1000,
-        ...(turn.error === undefined ? {} : { error: turn.error }),
-      })
+        timestamp: (TIME_ORIGIN + this.#startedAt) / 1000,
+      }
+      if (turn.error !== undefined) call.error = turn.error
+      const callIds = this.#session.logLlmCall(call)
       noteRequested(this.#session, callIds, endedAt)
     })
   }

@@ -104,21 +104,26 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
 /** Wraps the APIPromise an SDK `create` returned so that its outcome is recorded by `call`. */
 export function recordingPromise<T>(original: APIPromise<T>, client: Client, call: LlmCall): APIPromise<T> {
   const { responsePromise, parseResponse } = internalsOf(original)
-  const props = responsePromise.then(undefined, (error: unknown) => {
-    call.fail(error)
-    throw error
-  })
-  const parse: Parse = async (parseClient, responseProps) => {
-    let data: Awaited<ReturnType<Parse>>
-    try {
-      data = await parseResponse(parseClient, responseProps)
-    } catch (error) {
-      call.fail(error)
-      throw error
-    }
+  const received = (data: unknown): unknown => {
     call.receive(data)
     return data
   }
+  const failed = (error: unknown): never => {
+    call.fail(error)
+    throw error
+  }
+  // Not an async function: the SDK's parser may answer synchronously, and a
+  // recorded call should cost no more promises than it must.
+  const parse = ((parseClient, responseProps) => {
+    let data: unknown
+    try {
+      data = parseResponse(parseClient, responseProps)
+    } catch (error) {
+      return failed(error)
+    }
+    return data instanceof Promise ? data.then(received, failed) : received(data)
+  }) as Parse
+  const props = responsePromise.then(undefined, failed)
   const Recording = recordingClassOf(original.constructor as ApiPromiseClass)
   return new Recording<T>(client, props, parse, call, parse)
 }

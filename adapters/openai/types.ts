@@ -42,8 +42,12 @@ export interface StreamAccumulator {
 export interface ApiTranslator {
   /** The SDK method, as warnings name it: `chat.completions.create`. */
   readonly method: string
-  /** The request's messages, captured when the call starts (agents push to the array later). */
-  messages(body: Record<string, unknown>): RecordedMessage[] | null
+  /**
+   * The request's messages as `{ role, content }` objects (other keys are
+   * dropped by the recorder), captured when the call starts: agents push to
+   * their message array while a response streams.
+   */
+  messages(body: Record<string, unknown>): readonly unknown[] | null
   /** Tool outputs the request carries back (results of calls of earlier turns). */
   toolOutputs(body: Record<string, unknown>): ToolOutput[]
   /** A complete response body. */
