@@ -170,4 +170,18 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
     expect(s.trace.turns).toHaveLength(1)
     expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.arguments)).toEqual([{ city: 'Paris' }, { city: 'Rome' }])
   })
+
+  it('keeps toReadableStream(): the caller reads JSON lines, the turn is recorded from the same reading', async () => {
+    const server = await startCannedServer(inOrder(sse('chat/tool-call.sse')))
+    const client = openaiClient(server)
+
+    const s = await session('chat-stream-readable', { save: false }, async () => {
+      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], tools: chatTools, stream: true })
+      const text = await new Response(stream.toReadableStream()).text()
+      return text.trim().split('\n').length
+    })
+
+    expect(s.output).toBe(fixtureEvents('chat/tool-call.sse').length)
+    expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.arguments))).toEqual([[{ city: 'Paris' }, { city: 'Rome' }]])
+  })
 })

@@ -1,4 +1,4 @@
-import { BadRequestError, InternalServerError } from 'openai'
+import { APIConnectionError, BadRequestError, InternalServerError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { resetAdapterWarnings } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
@@ -52,6 +52,18 @@ describe('instrumentOpenAI: API errors', () => {
         duration_ms: expect.any(Number),
       },
     ])
+  })
+
+  it('records a request that never reached a server as an APIConnectionError', async () => {
+    const server = await startCannedServer(inOrder())
+    await server.close()
+    const client = openaiClient(server)
+
+    const s = await session('connection-error', { save: false }, async () => {
+      await expect(client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })).rejects.toBeInstanceOf(APIConnectionError)
+    })
+
+    expect(s.trace.turns[0]!.llm_call.error).toEqual({ name: 'APIConnectionError', message: 'Connection error.', stack: expect.any(String) })
   })
 
   it('records a failed Responses API call the same way', async () => {
