@@ -28,12 +28,9 @@ interface Internals {
   parseResponse: Parse
 }
 
-function internalsOf(promise: object): Internals {
+function internalsOf(promise: object): Internals | undefined {
   const { responsePromise, parseResponse } = promise as Partial<Internals>
-  if (!(responsePromise instanceof Promise) || typeof parseResponse !== 'function') {
-    throw new Error('this version of openai has an APIPromise without responsePromise/parseResponse')
-  }
-  return { responsePromise, parseResponse }
+  return responsePromise instanceof Promise && typeof parseResponse === 'function' ? { responsePromise, parseResponse } : undefined
 }
 
 type RecordingClass = new <T>(client: Client, props: Promise<ResponseProps>, parse: Parse, call: LlmCall, recordingParse: Parse) => APIPromise<T>
@@ -66,8 +63,10 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
 
     override _thenUnwrap<U>(transform: (data: T, props: ResponseProps) => U): APIPromise<U> {
       const derived = super._thenUnwrap(transform)
-      const { responsePromise, parseResponse } = internalsOf(derived)
-      return new RecordingAPIPromise<U>(this.#client, responsePromise, parseResponse, this.#call, this.#recordingParse)
+      const internals = internalsOf(derived)
+      // The derived promise records already (its parser calls ours); this only keeps asResponse() recorded too.
+      if (internals === undefined) return derived
+      return new RecordingAPIPromise<U>(this.#client, internals.responsePromise, internals.parseResponse, this.#call, this.#recordingParse)
     }
 
     override withResponse(): Promise<{ data: T; response: Response; request_id: string | null }> {
@@ -86,8 +85,14 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
     }
 
     #recordCopy(raw: Response): void {
-      if (!this.#call.takeCopy() || raw.bodyUsed) return
-      const copy = raw.clone()
+      if (raw.bodyUsed || !this.#call.takeCopy()) return
+      let copy: Response
+      try {
+        copy = raw.clone()
+      } catch {
+        // A body someone has started to read cannot be copied; the user's Response matters more.
+        return
+      }
       const work = this.#props.then(async (props) => {
         const data = await this.#recordingParse(this.#client, { ...props, response: copy, controller: new AbortController() })
         if (!isStream(data)) return
@@ -103,7 +108,9 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
 
 /** Wraps the APIPromise an SDK `create` returned so that its outcome is recorded by `call`. */
 export function recordingPromise<T>(original: APIPromise<T>, client: Client, call: LlmCall): APIPromise<T> {
-  const { responsePromise, parseResponse } = internalsOf(original)
+  const internals = internalsOf(original)
+  if (internals === undefined) throw new Error('this version of openai has an APIPromise without responsePromise/parseResponse')
+  const { responsePromise, parseResponse } = internals
   const received = (data: unknown): unknown => {
     call.receive(data)
     return data
