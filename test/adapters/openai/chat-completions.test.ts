@@ -116,6 +116,19 @@ describe('instrumentOpenAI: chat.completions.create', () => {
     })
   })
 
+  it('records the first of several choices (n: 2), and a custom tool call with its free-form input kept raw', async () => {
+    const server = await startCannedServer(inOrder(json('chat/two-choices-custom-tool.json')))
+    const client = openaiClient(server)
+
+    const s = await session('chat-two-choices', { save: false }, () => client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], n: 2 }))
+
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: null,
+      tool_calls: [toolCall('run_sql', { _raw_arguments: "SELECT temperature_c FROM weather WHERE city = 'Paris'" }, 'call_Cu5t0mQx8Lm2Vb7NkWs3hJ4d')],
+      stop_reason: 'tool_calls',
+    })
+  })
+
   it('sends exactly what the uninstrumented client sends, and returns the same results', async () => {
     const plainServer = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
     const recordedServer = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
