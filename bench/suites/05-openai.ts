@@ -21,8 +21,8 @@ import type { BenchSuite } from '../run.js'
 import type { Row } from '../lib/report.js'
 
 const CALLS = 1_000
-const BLOCK = 20
-const WARMUP_BLOCKS = 5
+const BLOCK = 10
+const WARMUP_BLOCKS = 10
 
 const completion = readFileSync(join(import.meta.dirname, '../../fixtures/openai/chat/tool-call.json'))
 
@@ -65,7 +65,7 @@ async function recordedCalls(client: OpenAI): Promise<void> {
 
 /**
  * Wall time per call of one block, µs. No forced GC before a block (unlike
- * the other suites): a full GC every 20 calls makes V8 drop and recompile
+ * the other suites): a full GC every few calls makes V8 drop and recompile
  * code, which costs the variant with more code (the recording one) most.
  */
 async function timeBlock(run: () => Promise<void>): Promise<number> {
