@@ -3,11 +3,19 @@ import { Completions } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../../adapters/openai/index.js'
 import { session, traceTool } from '../../../src/index.js'
-import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
-import { json, openaiClient, toolResult } from './helpers.js'
-import { chatTools, getWeather } from './weather-agent.js'
+import { inOrder, startCannedServer, type ReceivedRequest } from '../../helpers/canned-server.js'
+import { json, openaiClient, sse, toolResult } from './helpers.js'
+import { chatTools, getWeather, runChatAgent, runResponsesAgent } from './weather-agent.js'
 
 const QUESTION = { role: 'user' as const, content: 'What is the weather in Paris?' }
+
+/** What reached the server, minus the Host header (each server has its own port). */
+function sent(requests: readonly ReceivedRequest[]): unknown[] {
+  return requests.map(({ method, path, headers, body }) => {
+    const { host: _host, ...rest } = headers
+    return { method, path, headers: rest, body }
+  })
+}
 
 describe('instrumentOpenAI(client)', () => {
   it('returns the same client, still an OpenAI, its resources still the SDK classes', () => {
@@ -18,6 +26,29 @@ describe('instrumentOpenAI(client)', () => {
     expect(instrumented.chat.completions).toBeInstanceOf(Completions)
     expect(Completions.prototype.create).not.toBe(instrumented.chat.completions.create)
     expect(new OpenAI({ apiKey: 'sk-test-key' }).chat.completions.create).toBe(Completions.prototype.create)
+  })
+
+  it('sends exactly what the uninstrumented client sends, and returns the same results, for both APIs, streamed or not', async () => {
+    const canned = () =>
+      inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'), json('responses/function-call.json'), json('responses/final-answer.json'), sse('chat/tool-call.sse'))
+    const agent = async (client: OpenAI): Promise<unknown[]> => {
+      const stream = async (): Promise<unknown[]> => {
+        const chunks: unknown[] = []
+        const events = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], stream: true, stream_options: { include_usage: true } })
+        for await (const chunk of events) chunks.push(chunk)
+        return chunks
+      }
+      return [await runChatAgent(client, 'What is the weather in Paris?'), await runResponsesAgent(client, 'What is the weather in Paris?'), await stream()]
+    }
+    const plainServer = await startCannedServer(canned())
+    const recordedServer = await startCannedServer(canned())
+
+    const plain = await agent(openaiClient(plainServer, { instrument: false }))
+    const recorded = await session('unchanged', { save: false }, () => agent(openaiClient(recordedServer)))
+
+    expect(recorded.trace.turns).toHaveLength(5)
+    expect(recorded.output).toEqual(plain)
+    expect(sent(recordedServer.requests)).toEqual(sent(plainServer.requests))
   })
 
   it('is harmless twice: each call is still recorded once', async () => {
