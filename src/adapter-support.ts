@@ -7,9 +7,12 @@
  */
 import { currentSession } from './context.js'
 import type { Session } from './session.js'
+import { epochSeconds } from './trace/ids.js'
 import { warn } from './warnings.js'
 
 export { currentSession }
+/** The trace clock (epoch seconds, float): an adapter stamps a call with it when the call starts. */
+export { epochSeconds }
 export type { Session }
 
 const warned = new Set<string>()
