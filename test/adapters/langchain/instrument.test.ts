@@ -1,3 +1,4 @@
+import { CallbackManager } from '@langchain/core/callbacks/manager'
 import { AIMessage, AIMessageChunk, HumanMessage } from '@langchain/core/messages'
 import { RunnableLambda } from '@langchain/core/runnables'
 import { tool } from '@langchain/core/tools'
@@ -121,11 +122,16 @@ describe('instrumentLangChain()', () => {
     expect(byCall).toEqual({ call_a: { order_id: '1' }, call_b: { order_id: '2' } })
   })
 
-  it('records nothing outside a session', async () => {
+  it('records nothing outside a session, where LangChain runs get no handler at all', async () => {
+    expect(CallbackManager.configure()).toBeUndefined()
     const graph = refundGraph([{ toolCalls: [call('lookup_order', { order_id: '1' }, 'call_out')] }, 'Outside.'])
     const state = await graph.invoke({ messages: [new HumanMessage('Order 1?')] })
     expect(state.messages.at(-1)!.text).toBe('Outside.')
-    const s = await session('after', { save: false }, () => new FakeListChatModel({ responses: ['Inside.'] }).invoke('Hi'))
+
+    const s = await session('after', { save: false }, () => {
+      expect(CallbackManager.configure()!.handlers).toEqual([registered])
+      return new FakeListChatModel({ responses: ['Inside.'] }).invoke('Hi')
+    })
     expect(s.trace.turns.map((t) => t.llm_call.response_text)).toEqual(['Inside.'])
   })
 
