@@ -81,3 +81,32 @@ export function retainedBytes(build: () => unknown): number {
   if (kept === Symbol.for('never')) console.log(kept)
   return after - before
 }
+
+/** `compare()` for async work: `ours` and `baseline` awaited in turn (A, B, A, B, ...). */
+export async function compareAsync(
+  ours: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  { runs = 21, warmup = 3 } = {},
+): Promise<{ ours: Timing; baseline: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await ours()
+    await baseline()
+  }
+  const a: number[] = []
+  const b: number[] = []
+  for (let i = 0; i < runs; i++) {
+    gc?.()
+    let start = performance.now()
+    await ours()
+    a.push(performance.now() - start)
+    gc?.()
+    start = performance.now()
+    await baseline()
+    b.push(performance.now() - start)
+  }
+  const summary = (xs: number[]): Timing => {
+    xs.sort((x, y) => x - y)
+    return { medianMs: xs[Math.floor(xs.length / 2)]!, minMs: xs[0]!, runs }
+  }
+  return { ours: summary(a), baseline: summary(b) }
+}
