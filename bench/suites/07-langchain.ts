@@ -1,9 +1,10 @@
 /**
  * What ReagentCallbackHandler adds to LangChain calls, with fake chat models
- * (so the figures are LangChain's and ours, no network): the same calls with
- * our handler and with a no-op handler, interleaved. Any handler at all makes
- * LangChain build its callback managers and serialise the model for each
- * run; that cost is shown on its own, against no handler.
+ * (LangChain's cost and ours, no network): the same calls with our handler and
+ * with a no-op handler, alternating call by call. Any handler at all makes
+ * LangChain build callback managers and serialise the model for each run;
+ * that cost is shown on its own, against no handler, and it is what
+ * instrumentLangChain() spares runs outside a session.
  */
 import { AsyncResource } from 'node:async_hooks'
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base'
@@ -14,10 +15,8 @@ import { session } from 'reagent-flow'
 import { instrumentLangChain, ReagentCallbackHandler } from 'reagent-flow/langchain'
 import { z } from 'zod'
 import type { BenchSuite } from '../run.js'
-import { compareAsync } from '../lib/measure.js'
+import { compareCalls } from '../lib/measure.js'
 import type { Row } from '../lib/report.js'
-
-const CALLS = 200
 
 const model = new FakeListChatModel({ responses: ['Order 42 is refunded.'] })
 const lookupOrder = tool(async ({ order_id }) => ({ order_id, amount: 19.99, status: 'delivered' }), {
@@ -48,29 +47,18 @@ class NoopHandler extends BaseCallbackHandler {
 }
 
 type Work = () => Promise<unknown>
-type Step = (callbacks: BaseCallbackHandler[] | undefined) => Promise<unknown>
+type Handlers = BaseCallbackHandler[] | undefined
 
-const configOf = (callbacks: BaseCallbackHandler[] | undefined) => (callbacks === undefined ? {} : { callbacks })
-const chatCall: Step = (callbacks) => model.invoke(messages, configOf(callbacks))
-const agentTurn: Step = async (callbacks) => {
+const configOf = (callbacks: Handlers) => (callbacks === undefined ? {} : { callbacks })
+const chatCall = (callbacks: Handlers): Work => () => model.invoke(messages, configOf(callbacks))
+const agentTurn = (callbacks: Handlers): Work => async () => {
   const answer = await toolCallingModel.invoke(messages, configOf(callbacks))
   return lookupOrder.invoke(answer.tool_calls![0]!, configOf(callbacks))
 }
 
-function repeat(step: Step, callbacks: BaseCallbackHandler[] | undefined, inSession: boolean): Work {
-  const calls = async (): Promise<void> => {
-    for (let i = 0; i < CALLS; i++) await step(callbacks)
-  }
-  return inSession ? () => session('bench-langchain', { save: false }, calls) : calls
-}
+const inSession = { around: (round: () => Promise<void>) => session('bench-langchain', { save: false }, round).then(() => undefined) }
 
-/** µs per call of `ours` and `baseline`, measured interleaved. */
-async function perCall(ours: Work, baseline: Work): Promise<{ ours: number; baseline: number }> {
-  const timing = await compareAsync(ours, baseline, { runs: 21, warmup: 3 })
-  return { ours: (timing.ours.medianMs * 1000) / CALLS, baseline: (timing.baseline.medianMs * 1000) / CALLS }
-}
-
-/** A function that runs its argument in an async context where instrumentLangChain() was called (and only there). */
+/** Runs work in an async context where instrumentLangChain() was called, and only there. */
 function instrumentedContext(): Promise<(work: Work) => Promise<unknown>> {
   return new Promise((resolve) =>
     setImmediate(() => {
@@ -83,38 +71,23 @@ function instrumentedContext(): Promise<(work: Work) => Promise<unknown>> {
 export const suite: BenchSuite = {
   name: 'langchain',
   async run() {
-    const suiteName = `LangChain: cost per call of ReagentCallbackHandler (fake chat models, ${CALLS} calls per sample)`
+    const suiteName = 'LangChain: cost per call (fake chat models; median of single calls, alternating with the baseline)'
     const rows: Row[] = []
     const ours = [new ReagentCallbackHandler()]
     const noop = [new NoopHandler()]
-    const added = (name: string, figures: { ours: number; baseline: number }, baselineName: string): void => {
-      rows.push({ suite: suiteName, name, value: figures.ours, unit: 'µs', baseline: figures.baseline, baselineName })
-      rows.push({ suite: suiteName, name: '  added per call', value: figures.ours - figures.baseline, unit: 'µs' })
+    const add = (name: string, { oursUs, baselineUs }: { oursUs: number; baselineUs: number }, baselineName: string): void => {
+      rows.push({ suite: suiteName, name, value: oursUs, unit: 'µs', baseline: baselineUs, baselineName })
+      rows.push({ suite: suiteName, name: '  added per call', value: oursUs - baselineUs, unit: 'µs' })
     }
 
-    added('chat model call, recorded in a session', await perCall(repeat(chatCall, ours, true), repeat(chatCall, noop, true)), 'no-op handler')
-    added(
-      'agent turn (model asks for a tool, tool runs), recorded',
-      await perCall(repeat(agentTurn, ours, true), repeat(agentTurn, noop, true)),
-      'no-op handler',
-    )
-    added('chat model call outside a session', await perCall(repeat(chatCall, ours, false), repeat(chatCall, noop, false)), 'no-op handler')
-    added(
-      "LangChain's own cost of any handler (no-op handler)",
-      await perCall(repeat(chatCall, noop, true), repeat(chatCall, undefined, true)),
-      'no handler',
-    )
+    add('chat model call, recorded in a session', await compareCalls(chatCall(ours), chatCall(noop), inSession), 'no-op handler')
+    add('agent turn (tool call + tool run), recorded', await compareCalls(agentTurn(ours), agentTurn(noop), inSession), 'no-op handler')
+    add('chat model call outside a session', await compareCalls(chatCall(ours), chatCall(noop)), 'no-op handler')
+    add("LangChain's own cost of a (no-op) handler", await compareCalls(chatCall(noop), chatCall(undefined), inSession), 'no handler')
     const instrumented = await instrumentedContext()
-    added(
-      'instrumentLangChain(), chat model call outside a session',
-      await perCall(() => instrumented(repeat(chatCall, undefined, false)), repeat(chatCall, undefined, false)),
-      'not instrumented',
-    )
-    added(
-      'instrumentLangChain(), chat model call recorded in a session',
-      await perCall(() => instrumented(repeat(chatCall, undefined, true)), repeat(chatCall, undefined, true)),
-      'not instrumented',
-    )
+    const plain = chatCall(undefined)
+    // Outside a session only: the instrumented context carries no session (AsyncResource.bind restores the whole async context).
+    add('instrumentLangChain(): call outside a session', await compareCalls(() => instrumented(plain), plain), 'not instrumented')
     return rows
   },
 }
