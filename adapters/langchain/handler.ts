@@ -9,7 +9,7 @@ import type { LLMResult } from '@langchain/core/outputs'
 import { modelNameOf } from './messages.js'
 import { endRun, failRun, startModelRun, startToolRun } from './record.js'
 
-/** The handler's LangChain name; LangChain adds one handler of a name per run, so the global one and an explicit one do not stack. */
+/** The handler's LangChain name: the configure hook skips adding its handler to a run that already has one of this name. */
 export const HANDLER_NAME = 'reagent_flow'
 
 /**
