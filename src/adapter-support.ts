@@ -5,11 +5,16 @@
  *
  * Adapters import this module and the SDK they adapt, nothing else.
  */
-import { currentSession } from './context.js'
+import { currentSession, runInSession } from './context.js'
 import type { Session } from './session.js'
+import { epochSeconds } from './trace/ids.js'
 import { warn } from './warnings.js'
 
-export { currentSession }
+// epochSeconds: the recorder's clock, so an adapter's call timestamps and the
+// recorder's result times (turn durations) are read from the same clock.
+// runInSession: for work an SDK runs outside the async context of the session
+// it belongs to (a stream's callbacks run in the context of whoever fed it).
+export { currentSession, epochSeconds, runInSession }
 export type { Session }
 
 const warned = new Set<string>()

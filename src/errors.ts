@@ -68,6 +68,22 @@ export class TraceNotFoundError extends ReagentError {
   }
 }
 
+/** A trace name matches several trace files, so it does not say which one is meant. */
+export class AmbiguousTraceError extends ReagentError {
+  override name = 'AmbiguousTraceError' as const
+  readonly traceName: string
+  readonly files: readonly string[]
+
+  constructor(traceName: string, files: readonly string[]) {
+    super(
+      `The name "${traceName}" matches ${files.length} trace files (${files.join(', ')}). ` +
+        `Pass the trace_id of the one you mean instead, or remove the copies.`,
+    )
+    this.traceName = traceName
+    this.files = files
+  }
+}
+
 /** A trace file (or value) is not JSON, or does not follow trace format "1". */
 export class TraceFormatError extends ReagentError {
   override name = 'TraceFormatError' as const

@@ -16,10 +16,12 @@ export { assertToolOutputMatches } from './assert/tool-output.js'
 export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
+export { loadChain, ChainNode } from './chain.js'
 export {
   ReagentError,
   SessionClosedError,
   AmbiguousToolCallError,
+  AmbiguousTraceError,
   TraceNotFoundError,
   TraceFormatError,
   AgentAssertionError,
@@ -41,6 +43,7 @@ export type { AssertionSchema, JsonSchema, SchemaOptions, StandardSchemaLike } f
 export type { AsymmetricMatcher } from './assert/equality.js'
 export type { StackTraceOptions } from './report/stack-trace.js'
 export type { TraceToolOptions } from './trace-tool.js'
+export type { LoadChainOptions } from './chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'
 export type { RedactOption } from './trace/redact.js'

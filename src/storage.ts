@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { ReagentError, TraceNotFoundError } from './errors.js'
+import { ReagentError, TraceFormatError, TraceNotFoundError } from './errors.js'
 import { serializeGolden } from './trace/normalize.js'
 import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
@@ -214,4 +214,52 @@ export function isFile(path: string): boolean {
   } catch {
     return false
   }
+}
+
+export interface TraceFile {
+  path: string
+  trace: Trace
+}
+
+export interface SkippedFile {
+  path: string
+  /** Why it is not a trace, in a few words (`not JSON`, `at turns[0]: breaks the "required" rule`). */
+  reason: string
+}
+
+export interface TraceDirectory {
+  /** False when the directory does not exist (then both lists are empty). */
+  exists: boolean
+  traces: TraceFile[]
+  skipped: SkippedFile[]
+}
+
+function skipReason(error: unknown): string {
+  if (error instanceof TraceFormatError) {
+    if (error.rule === 'json') return 'not JSON'
+    return `${error.jsonPath === '' ? 'at the top level' : `at ${error.jsonPath}`}: breaks the "${error.rule}" rule of the trace format`
+  }
+  const code = (error as NodeJS.ErrnoException).code
+  return `unreadable (${code ?? (error instanceof Error ? error.message : String(error))})`
+}
+
+/**
+ * Every recorded trace directly in `dir` (not `golden/`), read and validated,
+ * in file name order. Dot files (temporary files of atomic writes) and files
+ * not named `*.trace.json` are ignored; a trace file that cannot be read or
+ * is not a valid trace is listed in `skipped` with the reason, never thrown.
+ */
+export function readTraceDirectory(dir: string): TraceDirectory {
+  const paths = listTraceFiles(dir)
+  if (paths === null) return { exists: false, traces: [], skipped: [] }
+  const traces: TraceFile[] = []
+  const skipped: SkippedFile[] = []
+  for (const path of paths) {
+    try {
+      traces.push({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) })
+    } catch (error) {
+      skipped.push({ path, reason: skipReason(error) })
+    }
+  }
+  return { exists: true, traces, skipped }
 }

@@ -12,6 +12,7 @@ export type ReagentWarningCode =
   | 'REAGENT_ADAPTER' // an adapter could not record a call (the call itself went on)
   | 'REAGENT_DUPLICATE_RESULT' // a second result arrived for a call that already has one
   | 'REAGENT_WRITE' // the trace could not be written
+  | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
 
 export function warn(code: ReagentWarningCode, message: string): void {

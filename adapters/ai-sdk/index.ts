@@ -1,0 +1,2 @@
+export { reagentMiddleware } from './middleware.js'
+export { instrumentTools } from './instrument-tools.js'

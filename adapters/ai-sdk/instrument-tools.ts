@@ -1,0 +1,154 @@
+/**
+ * `instrumentTools(tools)`: the tools object with each `execute` recording
+ * its execution as the result of the call that asked for it (the SDK passes
+ * the call's `toolCallId`): the value, or the error thrown, and the exact
+ * duration. The middleware cannot do this: it sees model calls only.
+ */
+import type { ToolExecutionOptions, ToolSet } from 'ai'
+import { currentSession, type Session } from '../../src/adapter-support.js'
+import { runTool } from '../../src/trace-tool.js'
+import { logOrHoldResult, type ToolOutcome } from './held-results.js'
+
+type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
+
+const wrappedExecutes = new WeakSet<object>()
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
+}
+
+interface Relay {
+  /** What the SDK reads: the tool's outputs, unchanged. */
+  iterable: AsyncIterable<unknown>
+  /** The last output once the SDK has read them all (the SDK's "final" output), or the error. */
+  last: Promise<unknown>
+}
+
+/** A tool that streams outputs (an async iterable): its result is the last one. */
+function relayLast(source: AsyncIterable<unknown>): Relay {
+  let settle!: { resolve: (value: unknown) => void; reject: (error: unknown) => void }
+  const last = new Promise<unknown>((resolve, reject) => (settle = { resolve, reject }))
+  async function* iterate(): AsyncGenerator<unknown> {
+    let latest: unknown
+    try {
+      for await (const output of source) {
+        latest = output
+        yield output
+      }
+    } catch (error) {
+      settle.reject(error)
+      throw error
+    } finally {
+      settle.resolve(latest)
+    }
+  }
+  return { iterable: iterate(), last }
+}
+
+/** The usual case: the call is in the trace; `runTool` records the execution. */
+function runRecorded(name: string, callId: string | undefined, input: unknown, execute: () => unknown): unknown {
+  const relayed: { relay?: Relay } = {}
+  const value = runTool(name, callId, input, () => {
+    const output = execute()
+    if (!isAsyncIterable(output)) return output
+    relayed.relay = relayLast(output)
+    return relayed.relay.last
+  })
+  if (relayed.relay === undefined) return value
+  // The SDK reads (and sees errors through) the iterable; this promise only feeds the recording.
+  ;(value as Promise<unknown>).catch(() => undefined)
+  return relayed.relay.iterable
+}
+
+/** The tool started before its call was in the trace (see held-results.ts): measure, then log or hold. */
+function runAheadOfCall(s: Session, name: string, callId: string, execute: () => unknown): unknown {
+  const started = performance.now()
+  const settle = (outcome: ToolOutcome): void => logOrHoldResult(s, callId, { name, outcome, durationMs: performance.now() - started })
+  let output: unknown
+  try {
+    output = execute()
+  } catch (error) {
+    settle({ error })
+    throw error
+  }
+  if (isAsyncIterable(output)) {
+    const relay = relayLast(output)
+    relay.last.then((result) => settle({ result }), (error: unknown) => settle({ error }))
+    return relay.iterable
+  }
+  if (!isThenable(output)) {
+    settle({ result: output })
+    return output
+  }
+  return Promise.resolve(output).then(
+    (result) => {
+      settle({ result })
+      return result
+    },
+    (error: unknown) => {
+      settle({ error })
+      throw error
+    },
+  )
+}
+
+/** Records one execution into `s`, in which the call is (or is about to be) recorded. */
+function runInto(s: Session, name: string, callId: string | undefined, input: unknown, run: () => unknown): unknown {
+  if (callId !== undefined && s.toolNameOf(callId) === undefined) return runAheadOfCall(s, name, callId, run)
+  return runRecorded(name, callId, input, run)
+}
+
+function instrumentExecute(name: string, execute: Execute): Execute {
+  const wrapped: Execute = function (this: unknown, input, options) {
+    const run = (): unknown => execute.call(this, input, options)
+    const callId = typeof options?.toolCallId === 'string' && options.toolCallId !== '' ? options.toolCallId : undefined
+    const s = currentSession()
+    if (s === undefined) return run()
+    return runInto(s, name, callId, input, run)
+  }
+  wrappedExecutes.add(wrapped)
+  return wrapped
+}
+
+function instrumentTool(name: string, tool: unknown): unknown {
+  if (tool === null || typeof tool !== 'object') return tool
+  const execute = (tool as { execute?: unknown }).execute
+  if (typeof execute !== 'function' || wrappedExecutes.has(execute)) return tool
+  // A copy with every property as it is (getters, symbols, prototype); only execute differs.
+  const copy = Object.create(Object.getPrototypeOf(tool) as object | null, Object.getOwnPropertyDescriptors(tool)) as object
+  Object.defineProperty(copy, 'execute', {
+    value: instrumentExecute(name, execute as Execute),
+    writable: true,
+    enumerable: true,
+    configurable: true,
+  })
+  return copy
+}
+
+/**
+ * Returns `tools` with each tool's `execute` recording, inside a session, the
+ * value it returned (the last one for a tool that streams outputs) or the
+ * error it threw (rethrown unchanged), with the exact duration, as the result
+ * of the call the SDK passes by `toolCallId`. Tools without `execute` and
+ * everything else on the tools are kept as they are; the given object is not
+ * modified. Outside a session the tools just run.
+ *
+ * @example
+ * await generateText({ model, tools: instrumentTools({ lookupOrder, issueRefund }), stopWhen: stepCountIs(5), prompt })
+ */
+export function instrumentTools<TOOLS extends ToolSet>(tools: TOOLS): TOOLS {
+  if (tools === null || typeof tools !== 'object' || Array.isArray(tools)) {
+    throw new TypeError(
+      `instrumentTools(tools) needs the tools object you pass to generateText or streamText ({ name: tool(...) }), got ${
+        tools === null ? 'null' : Array.isArray(tools) ? 'an array' : typeof tools
+      }.`,
+    )
+  }
+  const instrumented: Record<string, unknown> = {}
+  for (const [name, tool] of Object.entries(tools)) instrumented[name] = instrumentTool(name, tool)
+  return instrumented as TOOLS
+}

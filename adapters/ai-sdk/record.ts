@@ -1,0 +1,10 @@
+/** The adapter's name in warnings, and its guard around every recording. */
+import { recordSafely } from '../../src/adapter-support.js'
+
+/**
+ * Runs `record`; a failure warns once (naming `what`) and never reaches the
+ * user's model call or tool.
+ */
+export function recordSafelyAiSdk(what: string, record: () => void): void {
+  recordSafely('ai-sdk', what, record)
+}

@@ -1,0 +1,89 @@
+/**
+ * The recording of one `messages.create()` call, from the request to the end
+ * of its response. Whatever way the call ends (a message, the end of a
+ * stream, an API error, a stream cut short, the session closing first), it is
+ * recorded exactly once, as one turn.
+ */
+import { recordSafely, type Session } from '../../src/adapter-support.js'
+import { responseTextOf, serverToolResultsOf, toolCallsOf } from './response.js'
+import { stateOf, type AdapterState, type OpenCall } from './session-state.js'
+import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
+
+export const ADAPTER = 'instrumentAnthropic()'
+
+type LlmCallInput = Parameters<Session['logLlmCall']>[0]
+
+/** The request's system prompt and messages, each as `{ role, content }`; the array is copied so a later push by the agent does not change it. */
+function requestMessages(params: WireCreateParams): WireMessageParam[] {
+  const messages: WireMessageParam[] = []
+  if (params.system !== undefined && params.system !== null) messages.push({ role: 'system', content: params.system })
+  if (Array.isArray(params.messages)) messages.push(...params.messages)
+  return messages
+}
+
+export class CallRecording implements OpenCall {
+  readonly #session: Session
+  readonly #state: AdapterState
+  readonly #messages: WireMessageParam[]
+  readonly #model: string | undefined
+  /** Epoch seconds, as trace timestamps are. */
+  readonly #startedAt = (performance.timeOrigin + performance.now()) / 1000
+  readonly #started = performance.now()
+  #done = false
+  /** For a stream: what has arrived so far. */
+  partial: () => WireMessage | undefined = () => undefined
+
+  constructor(session: Session, params: WireCreateParams) {
+    this.#session = session
+    this.#state = stateOf(session)
+    this.#messages = requestMessages(params)
+    this.#model = typeof params.model === 'string' ? params.model : undefined
+    this.#state.open.add(this)
+  }
+
+  get done(): boolean {
+    return this.#done
+  }
+
+  /** Keeps the session open until `read` (a read of a response copy, which ends on its own) settles. */
+  trackRead(read: Promise<void>): void {
+    const { reads } = this.#state
+    reads.add(read)
+    const forget = (): void => void reads.delete(read)
+    read.then(forget, forget)
+  }
+
+  cutShort(reason: string): void {
+    this.finish(this.partial(), reason)
+  }
+
+  /** Records the call: the response (whole, or as far as it arrived) and the error that ended it, if any. Later calls do nothing. */
+  finish(response: WireMessage | undefined, error?: unknown): void {
+    if (this.#done) return
+    this.#done = true
+    this.#state.open.delete(this)
+    const latencyMs = performance.now() - this.#started
+    recordSafely(ADAPTER, 'a messages.create() call', () => this.#record(response ?? {}, latencyMs, error))
+  }
+
+  #record(response: WireMessage, latencyMs: number, error: unknown): void {
+    const toolCalls = toolCallsOf(response)
+    const call: LlmCallInput = {
+      messages: this.#messages,
+      responseText: responseTextOf(response),
+      toolCalls,
+      model: typeof response.model === 'string' ? response.model : (this.#model ?? null),
+      tokenUsage: response.usage ?? null,
+      stopReason: response.stop_reason ?? null,
+      timestamp: this.#startedAt,
+      latencyMs,
+    }
+    if (error !== undefined) call.error = error
+    const callIds = this.#session.logLlmCall(call)
+    const respondedAt = performance.now()
+    for (const id of callIds) this.#state.respondedAt.set(id, respondedAt)
+    for (const { name, callId, result, error: failure } of serverToolResultsOf(response)) {
+      this.#session.logToolResult(name, { callId, result, error: failure, durationMs: 0, skipIfRecorded: true })
+    }
+  }
+}

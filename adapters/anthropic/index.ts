@@ -1,0 +1,3 @@
+export { instrumentAnthropic } from './instrument.js'
+
+export type { AnthropicLike } from './instrument.js'

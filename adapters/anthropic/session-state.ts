@@ -1,0 +1,44 @@
+/**
+ * What the adapter remembers per session: the calls still waiting for their
+ * response (recorded with what arrived when the session closes first), the
+ * responses it is reading itself (awaited before the session closes), and
+ * when each tool call's response was received (for the duration of results
+ * that only show up in a later request).
+ *
+ * Kept in a WeakMap so a finished session and everything here is collected
+ * together.
+ */
+import type { Session } from '../../src/adapter-support.js'
+
+/** A call whose recording is not finished yet. */
+export interface OpenCall {
+  /** Records the call with what has arrived so far and `reason` as its error. */
+  cutShort(reason: string): void
+}
+
+export interface AdapterState {
+  readonly open: Set<OpenCall>
+  /** Reads of response copies in progress; they end on their own, so the session waits for them. */
+  readonly reads: Set<Promise<void>>
+  /** `performance.now()` when the response that made a tool call arrived, by call id. */
+  readonly respondedAt: Map<string, number>
+}
+
+const states = new WeakMap<Session, AdapterState>()
+
+export const SESSION_CLOSED =
+  'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
+
+export function stateOf(session: Session): AdapterState {
+  let state = states.get(session)
+  if (state === undefined) {
+    const created: AdapterState = { open: new Set(), reads: new Set(), respondedAt: new Map() }
+    states.set(session, created)
+    session.beforeClose(async () => {
+      while (created.reads.size > 0) await Promise.allSettled([...created.reads])
+      for (const call of [...created.open]) call.cutShort(SESSION_CLOSED)
+    })
+    state = created
+  }
+  return state
+}

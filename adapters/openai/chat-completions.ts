@@ -1,0 +1,64 @@
+/**
+ * `chat.completions.create` in the recorder's terms: the request's messages
+ * and tool messages, and a `chat.completion` (or its streamed chunks) as the
+ * LLM call of one turn.
+ *
+ * With `n > 1` the model answers several times; the first choice is the one
+ * recorded, as it is the one agent loops (and the SDK's helpers) go on with.
+ */
+import { ChatChunkAccumulator } from './chat-stream.js'
+import { normalizeUsage } from './usage.js'
+import { field, stringOrNull, type ApiTranslator, type ToolCallInput, type ToolOutput, type TurnData } from './types.js'
+
+export const chatCompletions: ApiTranslator = {
+  method: 'chat.completions.create',
+
+  messages(body) {
+    // Chat messages already have the recorder's shape ({ role, content, ... }: it keeps those two keys).
+    const messages = body['messages']
+    return Array.isArray(messages) ? messages.slice() : null
+  },
+
+  toolOutputs(body) {
+    const messages = body['messages']
+    const outputs: ToolOutput[] = []
+    if (!Array.isArray(messages)) return outputs
+    for (const message of messages) {
+      const callId = field(message, 'tool_call_id')
+      if (field(message, 'role') === 'tool' && typeof callId === 'string') outputs.push({ callId, output: field(message, 'content') })
+    }
+    return outputs
+  },
+
+  fromResponse(completion) {
+    const choice = firstChoice(field(completion, 'choices'))
+    const message = field(choice, 'message')
+    const toolCalls = field(message, 'tool_calls')
+    return {
+      toolCalls: Array.isArray(toolCalls) ? toolCalls.map(toolCallOf) : [],
+      responseText: stringOrNull(field(message, 'content')),
+      model: stringOrNull(field(completion, 'model')),
+      tokenUsage: normalizeUsage(field(completion, 'usage')),
+      stopReason: stringOrNull(field(choice, 'finish_reason')),
+    } satisfies TurnData
+  },
+
+  accumulator: () => new ChatChunkAccumulator(),
+}
+
+function firstChoice(choices: unknown): unknown {
+  if (!Array.isArray(choices)) return undefined
+  return choices.find((choice) => (field(choice, 'index') ?? 0) === 0) ?? choices[0]
+}
+
+/** A function tool call, or a custom tool call (free-form input, kept raw when it is not JSON). */
+function toolCallOf(call: unknown): ToolCallInput {
+  const custom = field(call, 'custom')
+  const fn = custom === undefined ? field(call, 'function') : custom
+  const id = field(call, 'id')
+  return {
+    name: stringOrNull(field(fn, 'name')) ?? 'unknown',
+    arguments: custom === undefined ? field(fn, 'arguments') : field(custom, 'input'),
+    ...(typeof id === 'string' ? { callId: id } : {}),
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * `instrumentOpenAI(client)`: the public entry of the adapter. It patches
+ * this client instance (never a Proxy around it: the SDK's `#private` fields
+ * would break) and returns the same object.
+ */
+import type { OpenAI } from 'openai'
+import { chatCompletions } from './chat-completions.js'
+import { patchCreate } from './patch-create.js'
+import { responses } from './responses.js'
+
+/** Shared by every copy of this adapter in the process, so two copies never patch one client twice. */
+const INSTRUMENTED = Symbol.for('reagent-flow.openai.instrumented')
+
+interface Patchable {
+  [INSTRUMENTED]?: true
+  chat?: { completions?: object }
+  responses?: object
+  withOptions?: (...args: unknown[]) => unknown
+}
+
+/**
+ * Instruments an OpenAI client so that every `chat.completions.create` and
+ * `responses.create` made inside a `session()` is recorded into it (and the
+ * SDK's `parse`, `stream`, `runTools` helpers, which call them). Outside a
+ * session the client behaves exactly as before. Returns the same client;
+ * instrumenting it again changes nothing, and `client.withOptions()` returns
+ * an instrumented client too.
+ *
+ * @example
+ * const openai = instrumentOpenAI(new OpenAI())
+ * const s = await session('weather-agent', () => runAgent(openai, 'Weather in Paris?'))
+ * s.assertCalled('get_weather')
+ */
+export function instrumentOpenAI<Client extends OpenAI>(client: Client): Client {
+  const target = client as unknown as Patchable | null | undefined
+  if (target === null || typeof target !== 'object' || typeof target.chat?.completions !== 'object') {
+    const got = target === null ? 'null' : typeof target === 'object' ? 'an object without chat.completions' : typeof target
+    throw new TypeError(`instrumentOpenAI(client) needs an OpenAI client (new OpenAI() from "openai"), got ${got}.`)
+  }
+  if (target[INSTRUMENTED] === true) return client
+  Object.defineProperty(target, INSTRUMENTED, { value: true })
+  patchCreate(client, target.chat.completions, chatCompletions)
+  patchCreate(client, target.responses, responses)
+  const withOptions = target.withOptions
+  if (typeof withOptions === 'function') {
+    Object.defineProperty(target, 'withOptions', {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]): unknown {
+        return instrumentOpenAI(withOptions.apply(this, args) as OpenAI)
+      },
+    })
+  }
+  return client
+}

@@ -1,0 +1,113 @@
+/**
+ * One SDK call inside a session, from request to recorded turn. The session
+ * is the one active when the call was made, so concurrent sessions sharing a
+ * client never mix. The turn is recorded once: when the response is parsed,
+ * when a streamed response ends (or the session closes before anyone read it
+ * to the end), or when the call fails.
+ */
+import { recordSafely, type Session } from '../../src/adapter-support.js'
+import { isStream, tapStream } from './stream-tap.js'
+import { noteRequested, recordToolOutputs } from './tool-outputs.js'
+import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
+
+export const ADAPTER = 'instrumentOpenAI'
+
+/** Read once: `performance.timeOrigin` is a getter, and every recorded call needs it. */
+const TIME_ORIGIN = performance.timeOrigin
+
+export class LlmCall {
+  readonly #session: Session
+  readonly #api: ApiTranslator
+  readonly #messages: readonly unknown[] | null
+  readonly #requestModel: string | null
+  readonly #startedAt = performance.now()
+  #recorded = false
+  #isCopyTaken = false
+
+  /** Starts a call: records the tool results its request carries, keeps its messages. */
+  constructor(session: Session, api: ApiTranslator, body: Record<string, unknown>) {
+    this.#session = session
+    this.#api = api
+    this.#messages = api.messages(body)
+    this.#requestModel = typeof body['model'] === 'string' ? body['model'] : null
+    recordToolOutputs(session, api.toolOutputs(body), this.#startedAt)
+  }
+
+  get method(): string {
+    return this.#api.method
+  }
+
+  /** Takes the parsed response: a stream is watched until it ends, anything else recorded now. */
+  receive(data: unknown): void {
+    if (!isStream(data)) {
+      this.#record(() => this.#api.fromResponse(data))
+      return
+    }
+    const events = this.#api.accumulator()
+    let isBroken = false
+    const end = tapStream(
+      data,
+      (event) => {
+        if (isBroken) return
+        const added = recordSafely(ADAPTER, `a streamed event of ${this.method}`, () => {
+          events.add(event)
+          return true
+        })
+        if (added === undefined) isBroken = true
+      },
+      (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error: copyError(error) })),
+    )
+    this.#session.beforeClose(() => end())
+  }
+
+  /** The call failed (an API error, a broken connection, an unreadable body). */
+  fail(error: unknown): void {
+    this.#record(() => ({ toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null, error: copyError(error) }))
+  }
+
+  /** True the first time it is asked, while nothing is recorded yet: one copy of a raw response is read per call. */
+  takeCopy(): boolean {
+    if (this.#recorded || this.#isCopyTaken) return false
+    this.#isCopyTaken = true
+    return true
+  }
+
+  /** Work the session must wait for before it closes (reading a copy of a raw response). */
+  track(work: Promise<unknown>): void {
+    this.#session.track(work)
+  }
+
+  #record(read: () => TurnData): void {
+    if (this.#recorded) return
+    this.#recorded = true
+    const endedAt = performance.now()
+    recordSafely(ADAPTER, `a ${this.method} call`, () => {
+      const turn = read()
+      const call: LlmCallInput = {
+        messages: this.#messages,
+        model: turn.model ?? this.#requestModel,
+        toolCalls: turn.toolCalls,
+        responseText: turn.responseText,
+        tokenUsage: turn.tokenUsage,
+        stopReason: turn.stopReason,
+        latencyMs: endedAt - this.#startedAt,
+        timestamp: (TIME_ORIGIN + this.#startedAt) / 1000,
+      }
+      if (turn.error !== undefined) call.error = turn.error
+      const callIds = this.#session.logLlmCall(call)
+      noteRequested(this.#session, callIds, endedAt)
+    })
+  }
+}
+
+/**
+ * The SDK's errors all have `name` "Error"; the trace names them by class
+ * (`BadRequestError: 400 ...`). The user's error object is left untouched.
+ */
+function copyError(error: unknown): unknown {
+  if (!(error instanceof Error) || error.name !== 'Error' || error.constructor === Error) return error
+  const copy = new Error(error.message)
+  copy.name = error.constructor.name
+  if (error.stack !== undefined) copy.stack = error.stack
+  return copy
+}

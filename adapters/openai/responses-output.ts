@@ -1,0 +1,60 @@
+/**
+ * A Responses API `response` object as a turn: its `function_call` and
+ * `custom_tool_call` output items are the tool calls, the `output_text` parts
+ * of its messages the response text.
+ */
+import { normalizeUsage } from './usage.js'
+import { field, stringOrNull, type ToolCallInput, type TurnData } from './types.js'
+
+export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])
+
+/** A `response` object (complete, or the one a stream's last event carries) as a turn. */
+export function turnOfResponse(response: unknown): TurnData {
+  const output = field(response, 'output')
+  const items: unknown[] = Array.isArray(output) ? output : []
+  const toolCalls: ToolCallInput[] = []
+  const texts: string[] = []
+  for (const item of items) {
+    const type = field(item, 'type')
+    if (CALL_ITEMS.has(type)) toolCalls.push(toolCallOfItem(item))
+    else if (type === 'message') texts.push(...textsOf(field(item, 'content')))
+  }
+  const turn: TurnData = {
+    toolCalls,
+    responseText: texts.length === 0 ? null : texts.join(''),
+    model: stringOrNull(field(response, 'model')),
+    tokenUsage: normalizeUsage(field(response, 'usage')),
+    stopReason: stringOrNull(field(field(response, 'incomplete_details'), 'reason')) ?? stringOrNull(field(response, 'status')),
+  }
+  const error = field(response, 'error')
+  if (error !== null && error !== undefined) turn.error = responseError(error)
+  return turn
+}
+
+export function toolCallOfItem(item: unknown): ToolCallInput {
+  const callId = field(item, 'call_id')
+  return {
+    name: stringOrNull(field(item, 'name')) ?? 'unknown',
+    arguments: field(item, 'type') === 'custom_tool_call' ? field(item, 'input') : field(item, 'arguments'),
+    ...(typeof callId === 'string' ? { callId } : {}),
+  }
+}
+
+function textsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return []
+  const texts: string[] = []
+  for (const part of content) {
+    const text = field(part, 'text')
+    if (field(part, 'type') === 'output_text' && typeof text === 'string') texts.push(text)
+  }
+  return texts
+}
+
+/** The error a failed response (or an `error` stream event) reports, as an Error named by its code. */
+export function responseError(error: unknown): Error {
+  const code = stringOrNull(field(error, 'code'))
+  const message = stringOrNull(field(error, 'message')) ?? JSON.stringify(error)
+  const recorded = new Error(code === null ? message : `${code}: ${message}`)
+  recorded.name = 'ResponseError'
+  return recorded
+}

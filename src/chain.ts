@@ -1,0 +1,196 @@
+/**
+ * Multi-agent chains: a trace together with the traces of the agents it
+ * started (sessions opened inside it: sub-agents, handoffs), read from a
+ * trace directory and linked by `parent_trace_id`, as a tree.
+ *
+ *   loadChain(idOrName, { traceDir })   finds the root, links its descendants
+ *   ChainNode                           one trace in the tree: find, get, flatten, toolCalls
+ */
+import { join } from 'node:path'
+import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors.js'
+import { DEFAULT_TRACE_DIR, readTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFile } from './storage.js'
+import type { ToolCall, Trace } from './trace/types.js'
+import { warn } from './warnings.js'
+
+export interface LoadChainOptions {
+  /** Directory of the trace files. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */
+  traceDir?: string
+}
+
+const OPTION_NAMES: ReadonlySet<string> = new Set(['traceDir'])
+
+/** Links a child to its parent (set by ChainNode, which keeps its children private); only loadChain builds trees. */
+let adopt: (parent: ChainNode, child: ChainNode) => void
+
+/** One trace of a chain, with the traces of the agents it started. */
+export class ChainNode {
+  readonly trace: Trace
+  /** The file the trace was read from. */
+  readonly path: string
+  /** The trace that started this one; undefined for the node `loadChain` returned. */
+  readonly parent: ChainNode | undefined
+  readonly #children: ChainNode[] = []
+
+  constructor(file: TraceFile, parent: ChainNode | undefined) {
+    this.trace = file.trace
+    this.path = file.path
+    this.parent = parent
+  }
+
+  get name(): string {
+    return this.trace.name
+  }
+
+  get traceId(): string {
+    return this.trace.trace_id
+  }
+
+  /** The agents this one started, in the order they started. */
+  get children(): readonly ChainNode[] {
+    return this.#children
+  }
+
+  /** 0 for the root, 1 for its children, and so on. */
+  get depth(): number {
+    return this.parent === undefined ? 0 : this.parent.depth + 1
+  }
+
+  /** This node and all its descendants: depth first, each parent before its children, siblings in start order. */
+  flatten(): ChainNode[] {
+    const out: ChainNode[] = []
+    const visit = (node: ChainNode): void => {
+      out.push(node)
+      for (const child of node.#children) visit(child)
+    }
+    visit(this)
+    return out
+  }
+
+  /** The first node, in `flatten()` order, whose name or trace_id is `nameOrId`. */
+  find(nameOrId: string): ChainNode | undefined {
+    return this.flatten().find((node) => node.name === nameOrId || node.traceId === nameOrId)
+  }
+
+  /**
+   * Like `find`, for tests: an agent missing from the chain fails with an
+   * `AssertionError` that lists the agents that are in it.
+   * @example expect(chain.get('billing-agent').toolNames()).toContain('issue_refund')
+   */
+  get(nameOrId: string): ChainNode {
+    const found = this.find(nameOrId)
+    if (found !== undefined) return found
+    const agents = this.flatten().map((node) => (node.parent === undefined ? node.name : `${node.name} (under ${node.parent.name})`))
+    throw new AgentAssertionError(
+      `The chain of "${this.name}" has no agent named "${nameOrId}" (nor a trace with that id). ` +
+        `Its agents: ${agents.join(', ')}. Check the name the sub-agent's session() was given, and that it ran inside this agent.`,
+      { traceName: this.name, assertion: `no agent "${nameOrId}" in the chain of "${this.name}"` },
+    )
+  }
+
+  /** The tool calls this agent's model made, in order; only those of `toolName` when given. */
+  toolCalls(toolName?: string): ToolCall[] {
+    const calls = this.trace.turns.flatMap((turn) => turn.llm_call.tool_calls)
+    return toolName === undefined ? calls : calls.filter((call) => call.name === toolName)
+  }
+
+  /** The names of the tools this agent's model called, in order (repeats kept). */
+  toolNames(): string[] {
+    return this.toolCalls().map((call) => call.name)
+  }
+
+  static {
+    adopt = (parent, child) => void parent.#children.push(child)
+  }
+}
+
+function checkArguments(idOrName: unknown, options: unknown): LoadChainOptions {
+  if (typeof idOrName !== 'string' || idOrName === '') {
+    throw new TypeError(`loadChain(idOrName) needs a trace_id or a trace name (a non-empty string), got ${JSON.stringify(idOrName) ?? typeof idOrName}.`)
+  }
+  if (options === undefined) return {}
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`loadChain() options must be an object, got ${options === null ? 'null' : typeof options}.`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown loadChain() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
+  }
+  return options as LoadChainOptions
+}
+
+function warnSkipped(dir: string, skipped: readonly SkippedFile[]): void {
+  if (skipped.length === 0) return
+  warn(
+    'REAGENT_READ',
+    `loadChain: skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
+      `${skipped.map((file) => `${file.path} (${file.reason})`).join(', ')}. ` +
+      `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
+  )
+}
+
+/** The root's file: a trace_id first, else a trace name; several matches are ambiguous. */
+function findRoot(files: readonly TraceFile[], idOrName: string, dir: string): TraceFile {
+  const byId = files.filter((file) => file.trace.trace_id === idOrName)
+  const matches = byId.length > 0 ? byId : files.filter((file) => file.trace.name === idOrName)
+  const [only] = matches
+  if (only !== undefined && matches.length === 1) return only
+  if (matches.length > 1) throw new AmbiguousTraceError(idOrName, matches.map((file) => file.path))
+  const names = files.map((file) => file.trace.name)
+  const listed = names.length > 20 ? `${names.slice(0, 20).join(', ')}, …` : names.join(', ')
+  throw new TraceNotFoundError(
+    join(dir, `*${TRACE_FILE_SUFFIX}`),
+    `None of the ${files.length} trace${files.length === 1 ? '' : 's'} in ${dir} has the trace_id or name "${idOrName}"` +
+      `${files.length === 0 ? '' : ` (names: ${listed})`}. A session's trace is written when session() closes; check the name and traceDir.`,
+    idOrName,
+  )
+}
+
+/**
+ * Reads the trace `idOrName` from `traceDir` with every trace it started,
+ * recursively (children by `parent_trace_id`), and returns it as the root of
+ * a tree of `ChainNode`s. `idOrName` is a trace_id, or else a trace name; a
+ * name matching several files is an `AmbiguousTraceError`, none a
+ * `TraceNotFoundError` naming the directory searched. Files in the directory
+ * that are not readable traces are skipped with one `REAGENT_READ` warning.
+ *
+ * @example
+ * const chain = loadChain('support-agent', { traceDir: 'test/.traces' })
+ * expect(chain.get('billing-agent').toolNames()).toContain('issue_refund')
+ */
+export function loadChain(idOrName: string, options?: LoadChainOptions): ChainNode {
+  const { traceDir = DEFAULT_TRACE_DIR } = checkArguments(idOrName, options)
+  const directory = readTraceDirectory(traceDir)
+  if (!directory.exists) {
+    throw new TraceNotFoundError(
+      join(traceDir, `*${TRACE_FILE_SUFFIX}`),
+      `The directory ${traceDir} does not exist: record the sessions with { traceDir: ${JSON.stringify(traceDir)} }, or check traceDir (default ${DEFAULT_TRACE_DIR}).`,
+      idOrName,
+    )
+  }
+  warnSkipped(traceDir, directory.skipped)
+  const rootFile = findRoot(directory.traces, idOrName, traceDir)
+
+  const childrenOf = new Map<string, TraceFile[]>()
+  for (const file of directory.traces) {
+    const parentId = file.trace.parent_trace_id
+    if (typeof parentId !== 'string' || parentId === file.trace.trace_id) continue
+    const siblings = childrenOf.get(parentId)
+    if (siblings === undefined) childrenOf.set(parentId, [file])
+    else siblings.push(file)
+  }
+  for (const siblings of childrenOf.values()) {
+    siblings.sort((a, b) => a.trace.started_at - b.trace.started_at || a.trace.name.localeCompare(b.trace.name))
+  }
+
+  // `linked` guards against damaged files whose parent links form a loop.
+  const linked = new Set<TraceFile>([rootFile])
+  const build = (file: TraceFile, parent: ChainNode | undefined): ChainNode => {
+    const node = new ChainNode(file, parent)
+    for (const child of childrenOf.get(file.trace.trace_id) ?? []) {
+      if (linked.has(child)) continue
+      linked.add(child)
+      adopt(node, build(child, node))
+    }
+    return node
+  }
+  return build(rootFile, undefined)
+}
