@@ -7,4 +7,11 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   throw error
 })
 
+// Warnings (a skipped unreadable file) become plain lines on stderr, without
+// Node's "(node:1234)" prefix and its hint about --trace-warnings.
+process.removeAllListeners('warning')
+process.on('warning', (warning) => {
+  process.stderr.write(`${warning.name === 'ReagentWarning' ? '' : `${warning.name}: `}${warning.message}\n`)
+})
+
 process.exitCode = await main(process.argv.slice(2))

@@ -12,6 +12,7 @@ import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { listCommand } from './commands/list.js'
 import { showCommand } from './commands/show.js'
+import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
 import { commandHelp, globalHelp } from './help.js'
 
@@ -25,6 +26,7 @@ export const COMMANDS: readonly Command[] = [
   approveCommand,
   gradeCommand,
   validateCommand,
+  treeCommand,
   demoCommand,
 ]
 

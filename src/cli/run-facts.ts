@@ -14,9 +14,9 @@ export function goalOf(fields: TraceFields): string | null {
   return typeof goal === 'string' ? goal : null
 }
 
-/** From start to end; null while the run has no end. */
+/** From start to end, to the microsecond (epoch-second floats carry noise below it); null while the run has no end. */
 export function durationMs(fields: TraceFields): number | null {
-  return fields.ended_at === null ? null : Math.max(0, (fields.ended_at - fields.started_at) * 1000)
+  return fields.ended_at === null ? null : Math.max(0, Math.round((fields.ended_at - fields.started_at) * 1_000_000) / 1000)
 }
 
 export function toolCallCount(trace: Trace): number {
