@@ -4,6 +4,10 @@
  *
  *   <traceDir>/<name>.trace.json          the latest recorded run of <name>
  *   <traceDir>/golden/<name>.trace.json   the golden baseline of <name>
+ *
+ * Contents: names and paths (sanitizeName, tracePath); writing (writeFileAtomic,
+ * renderTrace, saveTrace); reading one trace (loadTrace, loadGolden); reading a
+ * directory (listTraceFiles, readTraceFields, readTraceDirectory, isFile).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
