@@ -13,6 +13,8 @@ export {
 export { loadTrace, loadGolden, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
 export { validateTrace } from './trace/validate.js'
 export { normalizeTrace } from './trace/normalize.js'
+export { diffTraces } from './diff/diff-traces.js'
+export { formatDiff } from './diff/format.js'
 export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/redact.js'
 
 export type { SessionOptions, SessionFn } from './session.js'
@@ -21,6 +23,20 @@ export type { TraceToolOptions } from './trace-tool.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
 export type { SaveOptions, TraceLocation } from './storage.js'
 export type { RedactOption } from './trace/redact.js'
+export type {
+  DiffOptions,
+  MatchMode,
+  ArgsMode,
+  ArgsOptions,
+  ArgsMatcher,
+  ToolArgsRule,
+  TraceDiff,
+  TraceChange,
+  ChangeSubject,
+  TurnPair,
+  IndexPair,
+} from './diff/types.js'
+export type { FormatDiffOptions } from './diff/format.js'
 export type { ReagentWarningCode } from './warnings.js'
 export type {
   Trace,
