@@ -8,7 +8,7 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ReagentError, TraceNotFoundError } from './errors.js'
-import { serializeGolden } from './trace/normalize.js'
+import { normalizeTrace, stringifyTraceStable } from './trace/normalize.js'
 import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
 import type { JsonValue, Trace } from './trace/types.js'
@@ -86,13 +86,21 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
+/**
+ * `trace` as its golden file holds it: redacted, in normal form (see
+ * trace/normalize.ts), as an object and as the file's bytes.
+ */
+export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; text: string } {
+  const policy = resolveRedactPolicy(redact)
+  const redacted = policy === undefined ? trace : (redactValue(trace as unknown as JsonValue, policy) as unknown as Trace)
+  const normal = normalizeTrace(redacted)
+  return { trace: normal, text: stringifyTraceStable(normal) }
+}
+
 /** The bytes written for `trace`: redacted, and in golden normal form when `golden`. */
 export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveOptions, 'golden' | 'redact'> = {}): string {
+  if (golden) return renderGolden(trace, redact).text
   const policy = resolveRedactPolicy(redact)
-  if (golden) {
-    const redacted = policy === undefined ? trace : (redactValue(trace as unknown as JsonValue, policy) as unknown as Trace)
-    return serializeGolden(redacted)
-  }
   const text = stringifyTrace(trace)
   if (policy === undefined || !mayNeedRedaction(text, policy)) return text
   return stringifyTrace(redactValue(JSON.parse(text) as JsonValue, policy) as object)
@@ -133,4 +141,27 @@ export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { tra
     )
   }
   return parseTrace(text, path)
+}
+
+/**
+ * Where golden baselines live, and their reads and writes: the golden engine
+ * (golden.ts) goes through this, never through `fs`, as vitest's snapshot
+ * engine goes through its SnapshotEnvironment.
+ */
+export interface GoldenStore {
+  /** The file of the golden baseline of trace `name`. */
+  resolvePath(name: string): string
+  /** The file's text, or null when it does not exist. */
+  read(path: string): string | null
+  /** Writes `text` atomically; returns false, touching nothing, when the file already holds exactly `text`. */
+  save(path: string, text: string): boolean
+}
+
+/** Golden files under `<traceDir>/golden/`. */
+export function fileGoldenStore(traceDir: string = DEFAULT_TRACE_DIR): GoldenStore {
+  return {
+    resolvePath: (name) => tracePath(name, { traceDir, golden: true }),
+    read: readTextOrNull,
+    save: (path, text) => writeFileAtomic(path, text, { skipIfUnchanged: true }),
+  }
 }
