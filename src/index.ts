@@ -16,6 +16,7 @@ export { normalizeTrace } from './trace/normalize.js'
 export { diffTraces } from './diff/diff-traces.js'
 export { formatDiff } from './diff/format.js'
 export { matchGolden, resolveUpdateMode, UPDATE_MODES } from './golden.js'
+export { assertMatchesBaseline } from './assert/baseline.js'
 export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/redact.js'
 
 export type { SessionOptions, SessionFn } from './session.js'
@@ -39,6 +40,7 @@ export type {
 } from './diff/types.js'
 export type { FormatDiffOptions } from './diff/format.js'
 export type { UpdateMode, UpdateModeSources, MatchGoldenOptions, MatchGoldenResult } from './golden.js'
+export type { BaselineOptions } from './assert/baseline.js'
 export type { ReagentWarningCode } from './warnings.js'
 export type {
   Trace,
