@@ -22,8 +22,13 @@ function callLevels(options: ResolvedDiffOptions): Level<CallView>[] {
  */
 export function turnLevels(options: ResolvedDiffOptions): Level<TurnView>[] {
   const [sameCall, sameTool] = callLevels(options) as [Level<CallView>, Level<CallView>]
-  const sameCalls = (same: Level<CallView>) => (e: TurnView, a: TurnView) =>
-    e.calls.length === a.calls.length && e.calls.every((call, i) => same(call, a.calls[i]!))
+  const sameCalls =
+    (same: Level<CallView>) =>
+    (e: TurnView, a: TurnView): boolean => {
+      if (e.calls.length !== a.calls.length) return false
+      for (let i = 0; i < e.calls.length; i++) if (!same(e.calls[i]!, a.calls[i]!)) return false
+      return true
+    }
   const toolInCommon = (e: TurnView, a: TurnView): boolean => e.calls.some((call) => a.calls.some((other) => other.name === call.name))
   return [sameCalls(sameCall), sameCalls(sameTool), toolInCommon]
 }

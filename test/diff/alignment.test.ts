@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffTraces } from '../../src/index.js'
+import { diffTraces, Session, type Trace } from '../../src/index.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 
 const refund: ScriptedTurn[] = [
@@ -135,6 +135,31 @@ describe('diffTraces() alignment', () => {
     const actual = scriptTrace([{ name: 'lookup', args: { id: 1 }, noResult: true }])
     expect(diffTraces(expected, actual).changes.map((c) => [c.kind, c.subject, c.path, c.expected])).toEqual([
       ['removed', 'tool_result', 'turns[0].tool_results[0]', { result: { ok: true }, error: null }],
+    ])
+  })
+
+  it('finds each result by call id when parallel calls were answered out of order', () => {
+    const record = (weather: unknown): Trace => {
+      const s = new Session('agent', { save: false })
+      const [search, forecast] = s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'a' } }, { name: 'weather', arguments: { city: 'paris' } }] })
+      s.logToolResult('weather', { callId: forecast!, result: weather })
+      s.logToolResult('search', { callId: search!, result: 'hits' })
+      return s.trace
+    }
+    expect(diffTraces(record({ c: 21 }), record({ c: 22 })).changes.map((c) => [c.tool, c.call, c.path])).toEqual([
+      ['weather', { expected: 1, actual: 1 }, 'turns[0].tool_results[0].result.c'],
+    ])
+  })
+
+  it('compares results that belong to no call by position', () => {
+    const record = (value: string): Trace => {
+      const s = new Session('agent', { save: false })
+      s.logLlmCall({ responseText: 'hi' })
+      s.logToolResult('webhook', { result: value })
+      return s.trace
+    }
+    expect(diffTraces(record('a'), record('b')).changes.map((c) => [c.kind, c.subject, c.path, c.expected, c.actual])).toEqual([
+      ['changed', 'tool_result', 'turns[0].tool_results[0].result', 'a', 'b'],
     ])
   })
 
