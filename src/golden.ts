@@ -53,10 +53,10 @@ export function resolveUpdateMode({ vitestUpdate, env = process.env }: UpdateMod
   return isCi(env) ? 'none' : 'new'
 }
 
-/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold. */
+/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold (made when read). */
 export interface GoldenRecording {
   trace: Trace
-  text: string
+  readonly text: string
 }
 
 export type Reconciliation =

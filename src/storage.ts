@@ -87,14 +87,24 @@ export interface SaveOptions extends TraceLocation {
 }
 
 /**
- * `trace` as its golden file holds it: redacted, in normal form (see
- * trace/normalize.ts), as an object and as the file's bytes.
+ * `trace` as its golden file holds it: in normal form (see
+ * trace/normalize.ts) and redacted. The file's bytes are only produced when
+ * read (`text`): comparing a run with its golden needs the object alone.
  */
-export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; text: string } {
+export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; readonly text: string } {
   const policy = resolveRedactPolicy(redact)
-  const redacted = policy === undefined ? trace : (redactValue(trace as unknown as JsonValue, policy) as unknown as Trace)
-  const normal = normalizeTrace(redacted)
-  return { trace: normal, text: stringifyTraceStable(normal) }
+  let normal = normalizeTrace(trace)
+  // Normalised first, so the quick scan reads a smaller text and ids are renumbered before any redaction.
+  if (policy !== undefined && mayNeedRedaction(JSON.stringify(normal), policy)) {
+    normal = redactValue(normal as unknown as JsonValue, policy) as unknown as Trace
+  }
+  let text: string | undefined
+  return {
+    trace: normal,
+    get text() {
+      return (text ??= stringifyTraceStable(normal))
+    },
+  }
 }
 
 /** The bytes written for `trace`: redacted, and in golden normal form when `golden`. */
