@@ -26,57 +26,58 @@ export type Level<T> = (expected: T, actual: T) => boolean
 
 const MAX_EDITS = 1000
 
-class Aligner<T> {
-  readonly pairs: Pair[] = []
-  readonly #expected: readonly T[]
-  readonly #actual: readonly T[]
-  readonly #levels: readonly Level<T>[]
+// Plain functions and module-level comparators: a class instance or closures
+// made per diff let V8 embed objects that die at the next GC, throwing away
+// its optimised code each time ("weak objects" deopts).
 
-  constructor(expected: readonly T[], actual: readonly T[], levels: readonly Level<T>[]) {
-    this.#expected = expected
-    this.#actual = actual
-    this.#levels = levels
-  }
-
-  #unpaired(e0: number, e1: number, a0: number, a1: number): void {
-    for (let e = e0; e < e1; e++) this.pairs.push({ expected: e, actual: null, level: -1 })
-    for (let a = a0; a < a1; a++) this.pairs.push({ expected: null, actual: a, level: -1 })
-  }
-
-  #byPosition(e0: number, e1: number, a0: number, a1: number): void {
-    const both = Math.min(e1 - e0, a1 - a0)
-    for (let i = 0; i < both; i++) this.pairs.push({ expected: e0 + i, actual: a0 + i, level: -1 })
-    this.#unpaired(e0 + both, e1, a0 + both, a1)
-  }
-
-  align(level: number, e0: number, e1: number, a0: number, a1: number): void {
-    const comparator = this.#levels[level]
-    if (comparator === undefined || e0 === e1 || a0 === a1) return this.#unpaired(e0, e1, a0, a1)
-    const runs = diffArrays(this.#expected.slice(e0, e1), this.#actual.slice(a0, a1), { comparator, maxEditLength: MAX_EDITS })
-    if (runs === undefined) {
-      return level + 1 < this.#levels.length ? this.align(level + 1, e0, e1, a0, a1) : this.#byPosition(e0, e1, a0, a1)
-    }
-    let e = e0
-    let a = a0
-    let gapE = e0
-    let gapA = a0
-    for (const run of runs) {
-      if (run.removed) e += run.count
-      else if (run.added) a += run.count
-      else {
-        this.align(level + 1, gapE, e, gapA, a)
-        for (let i = 0; i < run.count; i++) this.pairs.push({ expected: e++, actual: a++, level })
-        gapE = e
-        gapA = a
-      }
-    }
-    this.align(level + 1, gapE, e1, gapA, a1)
-  }
+interface Job<T> {
+  expected: readonly T[]
+  actual: readonly T[]
+  levels: readonly Level<T>[]
+  pairs: Pair[]
 }
 
-/** Pairs the items of two sequences, in order; in each stretch, unpaired items come as removed, then added. */
+function unpaired(pairs: Pair[], e0: number, e1: number, a0: number, a1: number): void {
+  for (let e = e0; e < e1; e++) pairs.push({ expected: e, actual: null, level: -1 })
+  for (let a = a0; a < a1; a++) pairs.push({ expected: null, actual: a, level: -1 })
+}
+
+function byPosition(pairs: Pair[], e0: number, e1: number, a0: number, a1: number): void {
+  const both = Math.min(e1 - e0, a1 - a0)
+  for (let i = 0; i < both; i++) pairs.push({ expected: e0 + i, actual: a0 + i, level: -1 })
+  unpaired(pairs, e0 + both, e1, a0 + both, a1)
+}
+
+function alignRange<T>(job: Job<T>, level: number, e0: number, e1: number, a0: number, a1: number): void {
+  const comparator = job.levels[level]
+  if (comparator === undefined || e0 === e1 || a0 === a1) return unpaired(job.pairs, e0, e1, a0, a1)
+  const runs = diffArrays(job.expected.slice(e0, e1), job.actual.slice(a0, a1), { comparator, maxEditLength: MAX_EDITS })
+  if (runs === undefined) {
+    return level + 1 < job.levels.length ? alignRange(job, level + 1, e0, e1, a0, a1) : byPosition(job.pairs, e0, e1, a0, a1)
+  }
+  let e = e0
+  let a = a0
+  let gapE = e0
+  let gapA = a0
+  for (const run of runs) {
+    if (run.removed) e += run.count
+    else if (run.added) a += run.count
+    else {
+      alignRange(job, level + 1, gapE, e, gapA, a)
+      for (let i = 0; i < run.count; i++) job.pairs.push({ expected: e++, actual: a++, level })
+      gapE = e
+      gapA = a
+    }
+  }
+  alignRange(job, level + 1, gapE, e1, gapA, a1)
+}
+
+/**
+ * Pairs the items of two sequences, in order; in each stretch, unpaired items
+ * come as removed, then added. `levels` should be module-level functions (see above).
+ */
 export function align<T>(expected: readonly T[], actual: readonly T[], levels: readonly Level<T>[]): Pair[] {
-  const aligner = new Aligner(expected, actual, levels)
-  aligner.align(0, 0, expected.length, 0, actual.length)
-  return aligner.pairs
+  const job: Job<T> = { expected, actual, levels, pairs: [] }
+  alignRange(job, 0, 0, expected.length, 0, actual.length)
+  return job.pairs
 }

@@ -5,7 +5,6 @@
  */
 import type { JsonValue } from '../trace/types.js'
 import { diffArgs, diffValues, equalValues, type ValueChangeKind } from './compare-values.js'
-import type { ArgsRule } from './options.js'
 import type { ChangeSubject, IndexPair, TraceChange } from './types.js'
 import { IGNORED, showCall, showTurn, type CallView, type Maybe, type ResultView, type TurnView } from './view.js'
 
@@ -54,10 +53,11 @@ export class ChangeLog {
   }
 
   /**
-   * Arguments (under `rule`) and results of two calls taken as the same call.
+   * Arguments (under the tool's rule) and results of two calls taken as the same call.
    * `argsAreSame`: the alignment already found the arguments identical.
    */
-  compareCalls(expected: CallView, actual: CallView, turn: IndexPair, rule: ArgsRule, argsAreSame = false): void {
+  compareCalls(expected: CallView, actual: CallView, turn: IndexPair, argsAreSame = false): void {
+    const rule = actual.rule
     const about = (): Pick<TraceChange, 'turn' | 'call' | 'tool'> => ({ turn, call: { expected: expected.index, actual: actual.index }, tool: actual.name })
     const onValue =
       (subject: ChangeSubject, field: string, expectedBase: () => string, actualBase: () => string) =>

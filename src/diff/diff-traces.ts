@@ -8,7 +8,7 @@ import type { Trace } from '../trace/types.js'
 import { align } from './align.js'
 import { ChangeLog } from './changes.js'
 import { resolveDiffOptions, type ResolvedDiffOptions } from './options.js'
-import { compareStrict, turnLevels } from './strict.js'
+import { compareStrict, TURN_LEVELS } from './strict.js'
 import type { DiffOptions, TraceChange, TraceDiff, TurnPair } from './types.js'
 import { compareUnordered } from './unordered.js'
 import { buildViews, type TurnView } from './view.js'
@@ -55,12 +55,12 @@ function turnPairs(pairs: ReturnType<typeof align>, expected: readonly TurnView[
 
 /** `diffTraces` with options already checked (the golden engine resolves them once). */
 export function diffResolved(expected: Trace, actual: Trace, options: ResolvedDiffOptions): TraceDiff {
-  const expectedTurns = buildViews(expected, options.ignore)
-  const actualTurns = buildViews(actual, options.ignore)
-  const pairs = align(expectedTurns, actualTurns, turnLevels(options))
+  const expectedTurns = buildViews(expected, options)
+  const actualTurns = buildViews(actual, options)
+  const pairs = align(expectedTurns, actualTurns, TURN_LEVELS)
   const log = new ChangeLog()
-  if (options.mode === 'strict') compareStrict(expectedTurns, actualTurns, pairs, options, log)
-  else compareUnordered(options.mode, expectedTurns, actualTurns, pairs, options, log)
+  if (options.mode === 'strict') compareStrict(expectedTurns, actualTurns, pairs, log)
+  else compareUnordered(options.mode, expectedTurns, actualTurns, pairs, log)
   const turns = turnPairs(pairs, expectedTurns, actualTurns, log.list)
   const changes = options.mode === 'strict' ? log.list : sortByTurn(log.list, turns)
   return { equal: changes.length === 0, mode: options.mode, turns, changes }

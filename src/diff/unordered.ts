@@ -16,7 +16,6 @@
 import type { Pair } from './align.js'
 import type { ChangeLog } from './changes.js'
 import { argsKey, argsMatch } from './compare-values.js'
-import type { ResolvedDiffOptions } from './options.js'
 import type { IndexPair, MatchMode } from './types.js'
 import type { CallView, TurnView } from './view.js'
 
@@ -27,22 +26,20 @@ class CallIndex {
   readonly #byName = new Map<string, number[]>()
   /** Per candidate list, how many of its first entries are used (so long runs of one call stay linear). */
   readonly #cursor = new Map<number[], number>()
-  readonly #options: ResolvedDiffOptions
 
-  constructor(calls: readonly CallView[], options: ResolvedDiffOptions) {
+  constructor(calls: readonly CallView[]) {
     this.#calls = calls
     this.#used = new Uint8Array(calls.length)
-    this.#options = options
     calls.forEach((call, i) => {
       push(this.#byName, call.name, i)
-      const key = argsKey(options.argsRule(call.name), call.args)
+      const key = argsKey(call.rule, call.args)
       if (key !== undefined) push(this.#byKey, `${call.name}\u0000${key}`, i)
     })
   }
 
   /** Takes the first unused call that matches `expected`; -1 when none does. */
   take(expected: CallView): number {
-    const rule = this.#options.argsRule(expected.name)
+    const rule = expected.rule
     const key = argsKey(rule, expected.args)
     const candidates = key === undefined ? this.#byName.get(expected.name) : this.#byKey.get(`${expected.name}\u0000${key}`)
     if (candidates === undefined) return -1
@@ -81,7 +78,6 @@ export function compareUnordered(
   expectedTurns: readonly TurnView[],
   actualTurns: readonly TurnView[],
   pairs: readonly Pair[],
-  options: ResolvedDiffOptions,
   log: ChangeLog,
 ): void {
   // Which turn each turn was aligned with, so a change can name both sides.
@@ -97,19 +93,19 @@ export function compareUnordered(
 
   const expected = expectedTurns.flatMap((t) => t.calls)
   const actual = actualTurns.flatMap((t) => t.calls)
-  const index = new CallIndex(actual, options)
+  const index = new CallIndex(actual)
   const missing: CallView[] = []
   for (const call of expected) {
     const i = index.take(call)
     if (i === -1) missing.push(call)
-    else log.compareCalls(call, actual[i]!, { expected: call.turn, actual: actual[i]!.turn }, options.argsRule(call.name))
+    else log.compareCalls(call, actual[i]!, { expected: call.turn, actual: actual[i]!.turn })
   }
 
   const extraByName = new Map<string, CallView[]>()
   for (const i of index.unused()) push(extraByName, actual[i]!.name, actual[i]!)
   for (const call of missing) {
     const counterpart = extraByName.get(call.name)?.shift()
-    if (counterpart !== undefined) log.compareCalls(call, counterpart, { expected: call.turn, actual: counterpart.turn }, options.argsRule(call.name))
+    if (counterpart !== undefined) log.compareCalls(call, counterpart, { expected: call.turn, actual: counterpart.turn })
     else if (counts[mode].missing) log.call('removed', call, turnOfExpected(call.turn))
   }
   if (counts[mode].extra) {

@@ -7,7 +7,7 @@
  */
 import type { JsonObject, JsonValue, ToolResult, Trace } from '../trace/types.js'
 import { ANY, coversPath, patternBelow, type PatternSegment, type Segment } from './json-path.js'
-import type { IgnoreRules } from './options.js'
+import type { ArgsRule, IgnoreRules, ResolvedDiffOptions } from './options.js'
 
 /** A field left out of the comparison. */
 export const IGNORED = Symbol('ignored')
@@ -27,6 +27,8 @@ export interface CallView {
   index: number
   name: string
   args: Maybe<JsonObject>
+  /** How this tool's arguments are compared. */
+  rule: ArgsRule
   /** The result recorded for this call; null when none was. */
   result: Maybe<ResultView | null>
 }
@@ -125,7 +127,8 @@ function claim(ignore: IgnoreRules, byId: ReadonlyMap<string, PooledResult[]>, c
  * unused result with the call's id, in any turn); what is left belongs to no
  * call and is kept as a stray of its turn.
  */
-export function buildViews(trace: Trace, ignore: IgnoreRules): TurnView[] {
+export function buildViews(trace: Trace, options: ResolvedDiffOptions): TurnView[] {
+  const { ignore, argsRule } = options
   const turns = trace.turns
   const paths = ignore.paths.length > 0
   const inPlace: boolean[] = []
@@ -150,7 +153,7 @@ export function buildViews(trace: Trace, ignore: IgnoreRules): TurnView[] {
       const call = llmCall.tool_calls[j]!
       const result = inPlace[t] ? resultView(ignore, results[j]!, t, j) : claim(ignore, byId, call.call_id)
       if (paths && covered(ignore, ['turns', t, 'llm_call', 'tool_calls', j])) continue
-      calls.push({ turn: t, index: j, name: call.name, args: argsView(ignore, call.name, call.arguments, t, j), result })
+      calls.push({ turn: t, index: j, name: call.name, args: argsView(ignore, call.name, call.arguments, t, j), rule: argsRule(call.name), result })
     }
     views.push({ index: t, calls, strays: NONE, responseText: textView(ignore, llmCall.response_text, t) })
   }
