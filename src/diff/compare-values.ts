@@ -123,7 +123,13 @@ export function argsMatch(rule: ArgsRule, expected: Maybe<JsonObject>, actual: M
 export function argsKey(rule: ArgsRule, args: Maybe<JsonObject>): string | undefined {
   if (args === IGNORED || rule.kind === 'ignore') return ''
   if (rule.kind === 'exact') return stringify(args)
-  if (rule.kind === 'keys') return stringify(rule.keys.map((keys) => valueAt(args, keys) ?? null))
+  if (rule.kind === 'keys') {
+    // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
+    return stringify(rule.keys.map((keys) => {
+      const value = valueAt(args, keys)
+      return value === undefined ? [0] : [1, value]
+    }))
+  }
   return undefined
 }
 

@@ -59,6 +59,12 @@ describe('diffTraces() argument modes', () => {
     expect(diff.equal).toBe(true)
   })
 
+  it('tells a missing listed key from a null one', () => {
+    const withNull = scriptTrace([['search', { q: null }, 1]])
+    const without = scriptTrace([['search', {}, 1]])
+    expect(diffTraces(withNull, without, { mode: 'unordered', args: { tools: { search: ['q'] } } }).equal).toBe(false)
+  })
+
   it.each<[string, unknown, Error]>([
     ['an unknown mode', 'fuzzy', new RangeError('diffTraces() option "args" must be one of "exact", "subset", "superset", "ignore"; got "fuzzy".')],
     ['a number', 3, new TypeError('diffTraces() option "args" must be one of "exact", "subset", "superset", "ignore" or { default, tools }; got number.')],
