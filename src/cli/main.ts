@@ -8,6 +8,7 @@ import { parseCommandLine } from './args.js'
 import { EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
 import { demoCommand } from './commands/demo.js'
+import { diffCommand } from './commands/diff.js'
 import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { listCommand } from './commands/list.js'
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   listCommand,
   showCommand,
   getCommand,
+  diffCommand,
   approveCommand,
   gradeCommand,
   validateCommand,

@@ -1,6 +1,12 @@
 /** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
+import { diffTraces } from '../../diff/diff-traces.js'
+import { formatDiff } from '../../diff/format.js'
+import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { loadTrace, readTextOrNull, renderTrace, tracePath, writeFileAtomic } from '../../storage.js'
+import { loadTrace, readTextOrNull, renderGolden, tracePath, writeFileAtomic } from '../../storage.js'
+import { normalizeTrace } from '../../trace/normalize.js'
+import type { Trace } from '../../trace/types.js'
+import { parseTrace } from '../../trace/validate.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
 import { plural } from '../format.js'
 import { scanRuns, type UnreadableFile } from '../ledger.js'
@@ -15,6 +21,8 @@ export interface Approval {
   /** Its golden baseline. */
   golden: string
   status: ApproveStatus
+  /** For `updated`: the previous golden (expected) against the new one (actual); null otherwise, or when the previous one was not a readable trace. */
+  diff: TraceDiff | null
 }
 
 /** `approve --json` */
@@ -23,15 +31,34 @@ export interface ApproveOutput {
   unreadable: Array<{ file: string; reason: string }>
 }
 
+/** The previous golden against the new one; null when the previous one is not a readable trace. */
+function changesOf(before: string, golden: string, after: Trace): TraceDiff | null {
+  try {
+    return diffTraces(normalizeTrace(parseTrace(before, golden)), after)
+  } catch {
+    return null
+  }
+}
+
 /** Writes the golden normal form of the run in `file`, unless the golden already holds exactly that. */
 function approve(file: string, dir: string): Approval {
-  const trace = loadTrace(file)
-  const golden = tracePath(trace.name, { traceDir: dir, golden: true })
+  const rendered = renderGolden(loadTrace(file))
+  const { name } = rendered.trace
+  const golden = tracePath(name, { traceDir: dir, golden: true })
   const before = readTextOrNull(golden)
-  const text = renderTrace(trace, { golden: true })
-  const status: ApproveStatus = before === text ? 'unchanged' : before === null ? 'created' : 'updated'
-  if (status !== 'unchanged') writeFileAtomic(golden, text)
-  return { name: trace.name, file, golden, status }
+  const status: ApproveStatus = before === rendered.text ? 'unchanged' : before === null ? 'created' : 'updated'
+  if (status !== 'unchanged') writeFileAtomic(golden, rendered.text)
+  const diff = status === 'updated' ? changesOf(before!, golden, rendered.trace) : null
+  return { name, file, golden, status, diff }
+}
+
+/** What an update changed, indented under its line. */
+function changeLines(approval: Approval, ctx: CommandContext): string[] {
+  if (approval.status !== 'updated') return []
+  const { diff } = approval
+  if (diff === null) return [ctx.c.dim('  the previous golden was not a readable trace')]
+  if (diff.equal) return [ctx.c.dim('  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)')]
+  return formatDiff(diff, { color: ctx.c.isColorSupported }).split('\n').map((line) => (line === '' ? '' : `  ${line}`))
 }
 
 /** The runs to approve: the named ones, or with --all every readable run in the directory. */
@@ -47,7 +74,10 @@ function targets(names: readonly string[], all: boolean, dir: string, unreadable
 function printApprovals(out: ApproveOutput, ctx: CommandContext): void {
   const { c } = ctx
   const paint = { created: c.green, updated: c.yellow, unchanged: c.dim } as const
-  for (const approval of out.approved) ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}`)
+  for (const approval of out.approved) {
+    ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}`)
+    for (const line of changeLines(approval, ctx)) ctx.print(line)
+  }
   const counts = (['created', 'updated', 'unchanged'] as const).map((status) => `${out.approved.filter((a) => a.status === status).length} ${status}`)
   ctx.print(c.dim(`${plural(out.approved.length, 'golden')}: ${counts.join(', ')}`))
 }
@@ -58,7 +88,8 @@ export const approveCommand: Command = {
   summary: 'promote the latest runs to golden baselines (--all: every run)',
   details: [
     'Writes <dir>/golden/<name>.trace.json in golden normal form (sorted keys, ids and times made',
-    'deterministic, secrets redacted) and prints what changed; a golden that would not change is not rewritten.',
+    'deterministic, secrets redacted) and prints what changed, as reagent-flow diff does (the previous',
+    'golden is "expected"). A golden that would not change is not rewritten.',
   ],
   options: {
     all: { type: 'boolean', description: 'approve every run in the directory' },
