@@ -23,45 +23,46 @@ const TURNS_KEY = Buffer.from('\n  "turns": [')
 const AFTER_TURNS = Buffer.from('\n  ],\n  "metadata": ')
 const TURNS_END = '\n  ],'.length
 
-/** The fields before `turns` in `head`, the first bytes of the file. */
-function fieldsBeforeTurns(head: Buffer): Record<string, unknown> | undefined {
+/** The text of the fields before `turns` in `head`, the first bytes of the file, without braces. */
+function textBeforeTurns(head: Buffer): string | undefined {
   if (head[0] !== 0x7b /* { */) return undefined
   const at = head.indexOf(TURNS_KEY)
-  if (at < 0) return undefined
-  const before = head.toString('utf8', 1, at).replace(/,$/, '')
-  return JSON.parse(`{${before}\n}`) as Record<string, unknown>
+  return at < 0 ? undefined : head.toString('utf8', 1, at).replace(/,$/, '')
 }
 
-/** The fields after `turns` in `tail`, the last bytes of the file. */
-function fieldsAfterTurns(tail: Buffer): Record<string, unknown> | undefined {
+/** The text of the fields after `turns` in `tail`, the last bytes of the file, with the closing brace. */
+function textAfterTurns(tail: Buffer): string | undefined {
   // Searched from the end: the fields after the turns are a few hundred bytes.
   const at = tail.lastIndexOf(AFTER_TURNS)
-  if (at < 0) return undefined
   // From the newline before "metadata" to the closing brace of the file.
-  return JSON.parse(`{${tail.toString('utf8', at + TURNS_END)}`) as Record<string, unknown>
+  return at < 0 ? undefined : tail.toString('utf8', at + TURNS_END)
 }
 
 /**
  * The top-level fields from the head and tail of a trace file (its bytes),
- * or undefined when the file's layout does not allow it (or the parts are
- * not JSON). The result is not validated: see `validateTraceFields`.
+ * with `turns` empty, or undefined when the file's layout does not allow it
+ * (or the parts are not JSON). Not validated: see `validateTraceFields`.
  */
 export function fieldsFromEnds(head: Buffer, tail: Buffer): Record<string, unknown> | undefined {
+  const before = textBeforeTurns(head)
+  const after = before === undefined ? undefined : textAfterTurns(tail)
+  if (after === undefined) return undefined
   try {
-    const before = fieldsBeforeTurns(head)
-    if (before === undefined) return undefined
-    const after = fieldsAfterTurns(tail)
-    return after === undefined ? undefined : { ...before, ...after }
+    // One parse of one object: merging two parsed objects cost more than both parses.
+    return JSON.parse(`{${before}${before === '' ? '' : ','}\n  "turns": [],${after}`) as Record<string, unknown>
   } catch {
     return undefined
   }
 }
 
 /**
- * Checks the top-level fields against the trace schema (the turns are not
- * looked at). Throws `TraceFormatError` naming `file`, as `validateTrace` does.
+ * Checks the top-level fields of `fields` against the trace schema, with its
+ * turns taken out first (they are not looked at), and returns them. Throws
+ * `TraceFormatError` naming `file`, as `validateTrace` does.
  */
 export function validateTraceFields(fields: Record<string, unknown>, file: string): TraceFields {
-  const { turns: _turns, ...rest } = validateTrace({ ...fields, turns: [] }, file)
-  return rest
+  fields.turns = []
+  validateTrace(fields, file)
+  delete fields.turns
+  return fields as unknown as TraceFields
 }
