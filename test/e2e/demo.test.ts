@@ -23,6 +23,12 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     expect(trace.metadata).toEqual({ goal: 'Refund order 42' })
   })
 
+  it('prints { file, answer } with --json', () => {
+    const dir = tempDir()
+    const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir, '--json'], { encoding: 'utf8' })
+    expect(JSON.parse(stdout)).toEqual({ file: join(dir, 'demo-refund-agent.trace.json'), answer: 'Refunded $19.99 for order 42. The money is back in 3-5 days.' })
+  })
+
   it('prints no colour codes when NO_COLOR is set', () => {
     const dir = tempDir()
     const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '1' } })
