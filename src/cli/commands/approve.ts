@@ -3,7 +3,7 @@ import { diffTraces } from '../../diff/diff-traces.js'
 import { formatDiff } from '../../diff/format.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { loadTrace, readTextOrNull, renderGolden, tracePath, writeFileAtomic } from '../../storage.js'
+import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
 import { normalizeTrace } from '../../trace/normalize.js'
 import type { Trace } from '../../trace/types.js'
 import { parseTrace } from '../../trace/validate.js'
@@ -44,10 +44,11 @@ function changesOf(before: string, golden: string, after: Trace): TraceDiff | nu
 function approve(file: string, dir: string): Approval {
   const rendered = renderGolden(loadTrace(file))
   const { name } = rendered.trace
-  const golden = tracePath(name, { traceDir: dir, golden: true })
-  const before = readTextOrNull(golden)
-  const status: ApproveStatus = before === rendered.text ? 'unchanged' : before === null ? 'created' : 'updated'
-  if (status !== 'unchanged') writeFileAtomic(golden, rendered.text)
+  // The golden engine's own store: the same path, and no rewrite of identical bytes.
+  const store = fileGoldenStore(dir)
+  const golden = store.resolvePath(name)
+  const before = store.read(golden)
+  const status: ApproveStatus = !store.save(golden, rendered.text) ? 'unchanged' : before === null ? 'created' : 'updated'
   const diff = status === 'updated' ? changesOf(before!, golden, rendered.trace) : null
   return { name, file, golden, status, diff }
 }
