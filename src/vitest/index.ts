@@ -1,0 +1,8 @@
+import './register.js'
+import './types.js'
+
+export { test, it } from './fixture.js'
+export { reagentMatchers } from './matchers.js'
+
+export type { AgentSession, AgentSessionOptions, ReagentFixtures } from './fixture.js'
+export type { MatcherOutcome } from './outcome.js'
