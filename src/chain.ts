@@ -6,6 +6,7 @@
  *   loadChain(idOrName, { traceDir })   finds the root, links its descendants
  *   ChainNode                           one trace in the tree: find, get, flatten, toolCalls
  */
+import { TraceAssertions } from './assert/trace-assertions.js'
 import { join } from 'node:path'
 import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors.js'
 import { DEFAULT_TRACE_DIR, readTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFile } from './storage.js'
@@ -23,7 +24,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set(['traceDir'])
 let adopt: (parent: ChainNode, child: ChainNode) => void
 
 /** One trace of a chain, with the traces of the agents it started. */
-export class ChainNode {
+export class ChainNode extends TraceAssertions {
   readonly trace: Trace
   /** The file the trace was read from. */
   readonly path: string
@@ -32,6 +33,8 @@ export class ChainNode {
   readonly #children: ChainNode[] = []
 
   constructor(file: TraceFile, parent: ChainNode | undefined) {
+    // Every assertion works on any agent of the chain: chain.get('billing-agent').assertCalled('issue_refund').
+    super()
     this.trace = file.trace
     this.path = file.path
     this.parent = parent

@@ -81,3 +81,41 @@ export function retainedBytes(build: () => unknown): number {
   if (kept === Symbol.for('never')) console.log(kept)
   return after - before
 }
+
+/**
+ * For async calls of a few microseconds to a millisecond: `ours` and
+ * `baseline` alternate call by call (the first of each pair alternating too),
+ * and each side's figure is the median of its single calls, so a burst of
+ * load from elsewhere on the machine lands on both sides alike and does not
+ * move the median. `around` wraps each round of `calls` pairs (a session, say).
+ */
+export async function compareCalls(
+  ours: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  { calls = 200, rounds = 12, warmupRounds = 2, around = (round: () => Promise<void>) => round() } = {},
+): Promise<{ oursUs: number; baselineUs: number }> {
+  const a: number[] = []
+  const b: number[] = []
+  const timed = async (fn: () => Promise<unknown>, into: number[] | undefined): Promise<void> => {
+    const start = performance.now()
+    await fn()
+    into?.push((performance.now() - start) * 1000)
+  }
+  for (let round = 0; round < warmupRounds + rounds; round++) {
+    const keep = round >= warmupRounds
+    gc?.()
+    await around(async () => {
+      for (let i = 0; i < calls; i++) {
+        if (i % 2 === 0) {
+          await timed(ours, keep ? a : undefined)
+          await timed(baseline, keep ? b : undefined)
+        } else {
+          await timed(baseline, keep ? b : undefined)
+          await timed(ours, keep ? a : undefined)
+        }
+      }
+    })
+  }
+  const median = (xs: number[]): number => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
+  return { oursUs: median(a), baselineUs: median(b) }
+}

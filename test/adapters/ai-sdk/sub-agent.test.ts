@@ -81,4 +81,31 @@ describe('an AI SDK sub-agent used as a tool', () => {
     expect(parent.output).toBe('Your refund is on its way.')
     expectHandoff(parent, opened[0]!)
   })
+
+  it('is checked with the ordinary assertions: the child called its tool, received the handoff, kept the context', async () => {
+    const traceDir = tempDir()
+    const opened: Session[] = []
+    const parent = await session('support-agent', { traceDir }, async () => {
+      const { text: reply } = await generateText({ model: record(generatingModel(supportScript(), 'support-model')), tools: supportTools(traceDir, opened), prompt: 'My order 42 arrived broken', stopWhen: stepCountIs(3) })
+      return reply
+    })
+    const child = opened[0]!
+
+    parent.assertFlow(['ask_billing'])
+    parent.assertToolSucceeded('ask_billing')
+    parent.assertNeverCalled('issue_refund')
+    child.assertHandoffReceived(parent)
+    child.assertHandoffHasFields(['order_id', 'reason'])
+    child.assertHandoffMatches({ schema: { type: 'object', required: ['order_id'], properties: { order_id: { type: 'string' } } } })
+    child.assertContextPreserved({ order_id: '42' }, { fields: ['order_id'] })
+    child.assertCalledWith('issue_refund', { order_id: '42', amount: expect.any(Number) })
+    child.assertToolSucceeded('issue_refund')
+
+    // The same across the chain loaded from disk, as a test that only has the files would do it.
+    const chain = loadChain(parent.traceId, { traceDir })
+    chain.get('billing-agent').assertCalled('issue_refund')
+    expect(() => chain.get('billing-agent').assertCalled('cancel_order')).toThrowError(
+      '"cancel_order" was never called (2 turns, 1 tool calls)',
+    )
+  })
 })

@@ -1,0 +1,2 @@
+export { ReagentCallbackHandler } from './handler.js'
+export { instrumentLangChain } from './instrument.js'

@@ -1,0 +1,123 @@
+import { HumanMessage, SystemMessage } from '@langchain/core/messages'
+import { tool } from '@langchain/core/tools'
+import { createReactAgent } from '@langchain/langgraph/prebuilt'
+import { ChatOpenAI } from '@langchain/openai'
+import { describe, expect, it } from 'vitest'
+import { z } from 'zod'
+import { instrumentLangChain } from '../../../adapters/langchain/index.js'
+import { session } from '../../../src/index.js'
+import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
+import { captureWarnings } from '../../helpers/warnings.js'
+
+instrumentLangChain()
+
+const lookupOrder = tool(async ({ order_id }) => ({ order_id, amount: 19.99, status: 'delivered' }), {
+  name: 'lookup_order',
+  description: 'Look an order up by id.',
+  schema: z.object({ order_id: z.string() }),
+})
+const issueRefund = tool(async ({ order_id, amount }) => `Refunded $${amount} on order ${order_id}.`, {
+  name: 'issue_refund',
+  description: 'Refund an order.',
+  schema: z.object({ order_id: z.string(), amount: z.number() }),
+})
+
+function chatOpenAI(url: string): ChatOpenAI {
+  return new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-test-not-a-key', maxRetries: 0, configuration: { baseURL: `${url}/v1` } })
+}
+
+describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', () => {
+  it('records a createReactAgent run: model, token usage, stop reason, tool calls with their OpenAI ids, and results', async () => {
+    const warnings = captureWarnings()
+    const server = await startCannedServer(
+      inOrder(
+        { json: fixtureJson('langchain/openai-chat-tool-call.json') },
+        { json: fixtureJson('langchain/openai-chat-tool-call-refund.json') },
+        { json: fixtureJson('langchain/openai-chat-final-answer.json') },
+      ),
+    )
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [lookupOrder, issueRefund] })
+    const s = await session('refund-agent', { save: false }, async () => {
+      const state = await agent.invoke({ messages: [new SystemMessage('You handle refunds.'), new HumanMessage('Refund order 42, please.')] })
+      return state.messages.at(-1)!.text
+    })
+
+    expect(s.output).toBe('Order 42 is refunded: $19.99 is on its way back to your card.')
+    expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions'])
+    const usage = (input: number, output: number, cached: number) => ({
+      input_tokens: input,
+      output_tokens: output,
+      total_tokens: input + output,
+      input_token_details: { audio: 0, cache_read: cached },
+      output_token_details: { audio: 0, reasoning: 0 },
+    })
+    const history = [
+      { role: 'system', content: 'You handle refunds.' },
+      { role: 'user', content: 'Refund order 42, please.' },
+    ]
+    const lookupResult = { order_id: '42', amount: 19.99, status: 'delivered' }
+    expect(
+      s.trace.turns.map(({ llm_call: { timestamp: _t, latency_ms: _l, tool_calls, ...call }, tool_results }) => ({
+        ...call,
+        tool_calls: tool_calls.map(({ timestamp: _ts, ...rest }) => rest),
+        tool_results: tool_results.map(({ duration_ms: _d, ...rest }) => rest),
+      })),
+    ).toEqual([
+      {
+        messages: history,
+        response_text: null,
+        tool_calls: [{ name: 'lookup_order', arguments: { order_id: '42' }, call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }],
+        model: 'gpt-4o-mini',
+        token_usage: usage(112, 17, 0),
+        stop_reason: 'tool_calls',
+        tool_results: [{ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: lookupResult, error: null }],
+      },
+      {
+        messages: [...history, { role: 'assistant', content: '' }, { role: 'tool', content: JSON.stringify(lookupResult) }],
+        response_text: null,
+        tool_calls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ' }],
+        model: 'gpt-4o-mini',
+        token_usage: usage(171, 24, 0),
+        stop_reason: 'tool_calls',
+        tool_results: [{ call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ', result: 'Refunded $19.99 on order 42.', error: null }],
+      },
+      {
+        messages: [
+          ...history,
+          { role: 'assistant', content: '' },
+          { role: 'tool', content: JSON.stringify(lookupResult) },
+          { role: 'assistant', content: '' },
+          { role: 'tool', content: 'Refunded $19.99 on order 42.' },
+        ],
+        response_text: 'Order 42 is refunded: $19.99 is on its way back to your card.',
+        tool_calls: [],
+        model: 'gpt-4o-mini',
+        token_usage: usage(222, 19, 128),
+        stop_reason: 'stop',
+        tool_results: [],
+      },
+    ])
+    expect(await warnings.seen()).toEqual([])
+  })
+
+  it('records a streamed ChatOpenAI answer once, with the usage OpenAI sends in its last chunk', async () => {
+    const server = await startCannedServer(inOrder({ sse: fixtureText('langchain/openai-chat-stream-answer.sse') }))
+    const model = chatOpenAI(server.url)
+    const s = await session('stream', { save: false }, async () => {
+      const pieces: string[] = []
+      for await (const chunk of await model.stream('When does order 42 ship?')) pieces.push(chunk.text)
+      return pieces.join('')
+    })
+    expect(s.output).toBe('Order 42 ships tomorrow.')
+    expect((server.requests[0]!.body as { stream_options?: unknown }).stream_options).toEqual({ include_usage: true })
+    expect(s.trace.turns).toHaveLength(1)
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      messages: [{ role: 'user', content: 'When does order 42 ship?' }],
+      response_text: 'Order 42 ships tomorrow.',
+      tool_calls: [],
+      model: 'gpt-4o-mini',
+      token_usage: { input_tokens: 38, output_tokens: 6, total_tokens: 44 },
+      stop_reason: 'stop',
+    })
+  })
+})
