@@ -17,6 +17,18 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     expect(stdout).toContain('      → issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
     expect(stdout).toContain('      “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
     expect(stdout).toContain(`Trace written to ${join(dir, 'demo-refund-agent.trace.json')}`)
+    expect(stdout).toContain(
+      [
+        'Assertions on the recorded run',
+        "  ✓ s.assertCalled('issue_refund')",
+        "  ✓ s.assertCalledBefore('check_policy', 'issue_refund')",
+        "  ✓ s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 })",
+        "  ✓ s.assertFlow(['lookup_order', '...', 'issue_refund'])",
+        "  ✓ s.assertToolSucceeded('issue_refund')",
+        '  ✓ s.assertMaxTurns(5)',
+        '  ✓ s.assertTotalTokensUnder(2_000)',
+      ].join('\n'),
+    )
 
     const trace = loadTrace(join(dir, 'demo-refund-agent.trace.json'))
     expect(trace.turns.flatMap((t) => t.llm_call.tool_calls.map((c) => c.name))).toEqual(['lookup_order', 'check_policy', 'issue_refund'])
