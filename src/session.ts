@@ -7,9 +7,11 @@
  * inherited from TraceAssertions (assert/trace-assertions.ts).
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
+import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
-import { Recorder, recordError, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { recordError } from './trace/recorded-error.js'
 import { saveTrace } from './storage.js'
 import { sanitizeName } from './storage.js'
 import { epochSeconds, ulid } from './trace/ids.js'
@@ -239,6 +241,21 @@ export class Session<T = unknown> extends TraceAssertions {
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
       warn('REAGENT_WRITE', `session "${trace.name}": the trace could not be written (${String(error)}); it is kept in memory on session.trace.`)
     }
+  }
+
+  /**
+   * Asserts that this run matches its golden baseline
+   * (`<traceDir>/golden/<name>.trace.json`), compared through `diffTraces`
+   * with `options`. Throws `AgentAssertionError` with the diff, or
+   * `TraceNotFoundError` when there is no golden. Defaults: the session's
+   * `traceDir` and `redact`. Returns the session.
+   *
+   * @example
+   * s.assertMatchesBaseline({ ignoreFields: ['response_text'], args: { tools: { search: 'ignore' } } })
+   */
+  assertMatchesBaseline(options: BaselineOptions = {}): this {
+    assertMatchesBaseline(this.trace, { traceDir: this.#options.traceDir, redact: this.#options.redact, ...options })
+    return this
   }
 }
 

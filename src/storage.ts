@@ -8,7 +8,7 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ReagentError, TraceFormatError, TraceNotFoundError } from './errors.js'
-import { serializeGolden } from './trace/normalize.js'
+import { normalizeTrace, stringifyTraceStable } from './trace/normalize.js'
 import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
 import type { JsonValue, Trace } from './trace/types.js'
@@ -86,13 +86,31 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
+/**
+ * `trace` as its golden file holds it: in normal form (see
+ * trace/normalize.ts) and redacted. The file's bytes are only produced when
+ * read (`text`): comparing a run with its golden needs the object alone.
+ */
+export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; readonly text: string } {
+  const policy = resolveRedactPolicy(redact)
+  let normal = normalizeTrace(trace)
+  // Normalised first, so the quick scan reads a smaller text and ids are renumbered before any redaction.
+  if (policy !== undefined && mayNeedRedaction(JSON.stringify(normal), policy)) {
+    normal = redactValue(normal as unknown as JsonValue, policy) as unknown as Trace
+  }
+  let text: string | undefined
+  return {
+    trace: normal,
+    get text() {
+      return (text ??= stringifyTraceStable(normal))
+    },
+  }
+}
+
 /** The bytes written for `trace`: redacted, and in golden normal form when `golden`. */
 export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveOptions, 'golden' | 'redact'> = {}): string {
+  if (golden) return renderGolden(trace, redact).text
   const policy = resolveRedactPolicy(redact)
-  if (golden) {
-    const redacted = policy === undefined ? trace : (redactValue(trace as unknown as JsonValue, policy) as unknown as Trace)
-    return serializeGolden(redacted)
-  }
   const text = stringifyTrace(trace)
   if (policy === undefined || !mayNeedRedaction(text, policy)) return text
   return stringifyTrace(redactValue(JSON.parse(text) as JsonValue, policy) as object)
@@ -190,4 +208,27 @@ export function readTraceDirectory(dir: string): TraceDirectory {
     }
   }
   return { exists: true, traces, skipped }
+}
+
+/**
+ * Where golden baselines live, and their reads and writes: the golden engine
+ * (golden.ts) goes through this, never through `fs`, as vitest's snapshot
+ * engine goes through its SnapshotEnvironment.
+ */
+export interface GoldenStore {
+  /** The file of the golden baseline of trace `name`. */
+  resolvePath(name: string): string
+  /** The file's text, or null when it does not exist. */
+  read(path: string): string | null
+  /** Writes `text` atomically; returns false, touching nothing, when the file already holds exactly `text`. */
+  save(path: string, text: string): boolean
+}
+
+/** Golden files under `<traceDir>/golden/`. */
+export function fileGoldenStore(traceDir: string = DEFAULT_TRACE_DIR): GoldenStore {
+  return {
+    resolvePath: (name) => tracePath(name, { traceDir, golden: true }),
+    read: readTextOrNull,
+    save: (path, text) => writeFileAtomic(path, text, { skipIfUnchanged: true }),
+  }
 }

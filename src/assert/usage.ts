@@ -5,7 +5,7 @@
  * the test opts out (`allowMissing`, `allowUnpriced`).
  */
 import { readTokens } from '../trace/tokens.js'
-import type { Trace, Turn } from '../trace/types.js'
+import type { Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { requireLimit, requireObject, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'

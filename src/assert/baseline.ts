@@ -1,0 +1,76 @@
+/**
+ * `assertMatchesBaseline(trace)`: reagent-flow 0.5's baseline assertion. The
+ * run and its golden are compared in normal form through `diffTraces`; it
+ * reads the golden but never writes one (record with `session(name, { golden: true })`).
+ */
+import { diffResolved } from '../diff/diff-traces.js'
+import { resolveDiffOptions } from '../diff/options.js'
+import type { DiffOptions } from '../diff/types.js'
+import { AgentAssertionError, TraceNotFoundError } from '../errors.js'
+import { mismatchMessage } from '../golden.js'
+import { fileGoldenStore, renderGolden } from '../storage.js'
+import { normalizeTrace } from '../trace/normalize.js'
+import type { RedactOption } from '../trace/redact.js'
+import type { Trace } from '../trace/types.js'
+import { parseTrace } from '../trace/validate.js'
+
+export interface BaselineOptions extends DiffOptions {
+  /** Directory of traces; the golden is `<traceDir>/golden/<name>.trace.json`. Default: `".reagent"`. */
+  traceDir?: string | undefined
+  /**
+   * reagent-flow 0.5's name for `ignore` (both are applied).
+   * @example { ignoreFields: ['results', 'lookup.timestamp'] }
+   */
+  ignoreFields?: readonly string[] | ReadonlySet<string> | undefined
+  /** Secrets removed from the golden when it was written, removed from the run alike. Default: the built-in secret shapes. */
+  redact?: RedactOption | undefined
+}
+
+const BASELINE_OPTIONS = ['traceDir', 'ignoreFields', 'redact']
+
+/** The options with `ignoreFields` merged into `ignore`. */
+function mergeIgnoreFields(options: BaselineOptions): object {
+  const { ignoreFields, ...rest } = options
+  if (ignoreFields === undefined) return rest
+  if (!(ignoreFields instanceof Set) && !Array.isArray(ignoreFields)) {
+    throw new TypeError(`assertMatchesBaseline() option "ignoreFields" must be an array or a Set of strings; got ${typeof ignoreFields}.`)
+  }
+  // A malformed `ignore` is left as it is, for the option check to report.
+  if (rest.ignore !== undefined && !Array.isArray(rest.ignore)) return rest
+  return { ...rest, ignore: [...(rest.ignore ?? []), ...ignoreFields] }
+}
+
+/**
+ * Throws `AgentAssertionError` when `trace` does not match its golden
+ * baseline: the message names the trace and the file, followed by the diff,
+ * and `actual`/`expected` hold both traces in normal form. A missing golden is
+ * a `TraceNotFoundError` naming the path.
+ *
+ * @example
+ * assertMatchesBaseline(s.trace, { traceDir: '.reagent', ignoreFields: ['response_text'] })
+ */
+export function assertMatchesBaseline(trace: Trace, options: BaselineOptions = {}): void {
+  const resolved = resolveDiffOptions(mergeIgnoreFields(options), 'assertMatchesBaseline()', BASELINE_OPTIONS)
+  const store = fileGoldenStore(options.traceDir)
+  const path = store.resolvePath(trace.name)
+  const text = store.read(path)
+  if (text === null) {
+    throw new TraceNotFoundError(
+      path,
+      `There is no golden baseline for "${trace.name}" to compare with. Record one with ` +
+        `session(${JSON.stringify(trace.name)}, { golden: true }, ...) from a run you trust, then commit ${path}.`,
+      trace.name,
+    )
+  }
+  const expected = normalizeTrace(parseTrace(text, path))
+  const actual = renderGolden(trace, options.redact).trace
+  const diff = diffResolved(expected, actual, resolved)
+  if (diff.equal) return
+  const count = diff.changes.length
+  throw new AgentAssertionError(mismatchMessage(trace.name, path, diff), {
+    traceName: trace.name,
+    assertion: `"${trace.name}" does not match its golden baseline (${count} difference${count === 1 ? '' : 's'})`,
+    actual,
+    expected,
+  })
+}
