@@ -4,6 +4,7 @@
  */
 import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from './tool-matchers.js'
 import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
+import { toMatchGolden } from './golden-matcher.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -11,4 +12,5 @@ export const reagentMatchers = {
   toHaveCalledToolTimes,
   toMatchFlow,
   toHaveSucceeded,
+  toMatchGolden,
 }

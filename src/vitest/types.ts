@@ -6,6 +6,7 @@
  * merge as overloads instead of clashing.
  */
 import type { CallCount } from '../assert/calls.js'
+import type { GoldenMatcherOptions } from './golden-matcher.js'
 
 declare module 'vitest' {
   // Declared with the same type parameter as vitest's, or the interfaces would not merge.
@@ -36,5 +37,14 @@ declare module 'vitest' {
      * @example expect(s).toHaveSucceeded()
      */
     toHaveSucceeded(): void
+    /**
+     * The run matches its golden baseline, `<traceDir>/golden/<name>.trace.json`
+     * (the name is the session's: the test's, with the fixture). A missing
+     * golden is written, except under CI; `vitest -u` or `REAGENT_UPDATE=all`
+     * rewrites it. Options: the `diffTraces` options, `traceDir`, `redact`.
+     * Await it.
+     * @example await expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
+     */
+    toMatchGolden(options?: GoldenMatcherOptions): Promise<void>
   }
 }

@@ -20,6 +20,8 @@ export function matcherTypes(): void {
   expect(trace).toMatchFlow(['lookup_order', '...', 'issue_refund'])
   expect(trace).toHaveSucceeded()
   expect.soft(trace).toHaveSucceeded()
+  expectTypeOf(expect(s).toMatchGolden()).toEqualTypeOf<Promise<void>>()
+  void expect(s).toMatchGolden({ traceDir: 'test/.traces', mode: 'superset', args: { tools: { search: 'ignore' } }, ignore: ['response_text'] })
 
   // @ts-expect-error a tool name is a string
   expect(trace).toHaveCalledTool(42)
@@ -33,6 +35,10 @@ export function matcherTypes(): void {
   expect(trace).toMatchFlow('lookup_order')
   // @ts-expect-error toHaveSucceeded takes no argument
   expect(trace).toHaveSucceeded(true)
+  // @ts-expect-error the update mode comes from vitest -u, REAGENT_UPDATE and CI, not from an option
+  void expect(s).toMatchGolden({ update: 'all' })
+  // @ts-expect-error an unknown match mode
+  void expect(s).toMatchGolden({ mode: 'loose' })
   // @ts-expect-error not a reagent-flow matcher
   expect(trace).toHaveCalledTools('search')
 }
