@@ -31,7 +31,7 @@ export function runAssertions(s: Session, c: Colors): { lines: string[]; passed:
     } catch (error) {
       passed = false
       const message = error instanceof Error ? error.message : String(error)
-      return `  ${c.red('✗')} ${code}\n${message.replace(/^/gm, '    ')}`
+      return `  ${c.red('✗')} ${code}\n${message.replace(/^(?=.)/gm, '    ')}`
     }
   })
   return { lines, passed }
