@@ -45,6 +45,24 @@ export interface ReagentFixtures {
   agentSession: AgentSession
 }
 
+/** What the fixture reads of a vitest task. */
+export interface NamedTask {
+  name: string
+  /** vitest 4.1 and later: the names of the describe blocks and the test, joined by ` > `. */
+  fullTestName?: string | undefined
+  suite?: NamedTask | undefined
+  file?: unknown
+}
+
+/** The test's name with its describe blocks, `refund agent > refunds order 42`; built from the suites where vitest (4.0) has no `fullTestName`. */
+export function fullTestName(task: NamedTask): string {
+  if (typeof task.fullTestName === 'string') return task.fullTestName
+  const names = [task.name]
+  // The file is a suite too, named after its path: stop below it.
+  for (let suite = task.suite; suite !== undefined && suite !== task.file && suite.file !== suite; suite = suite.suite) names.unshift(suite.name)
+  return names.join(' > ')
+}
+
 function mergeOptions(defaults: SessionOptions, options: SessionOptions): SessionOptions {
   const merged = { ...defaults, ...options }
   if (defaults.metadata !== undefined && options.metadata !== undefined) merged.metadata = { ...defaults.metadata, ...options.metadata }
@@ -70,7 +88,8 @@ export const test = vitestTest.extend<ReagentFixtures>({
       }
       const { name, ...options } = given as AgentSessionOptions
       const sub = checkName(name)
-      const base = sub === undefined ? task.fullTestName : `${task.fullTestName} > ${sub}`
+      const testName = fullTestName(task)
+      const base = sub === undefined ? testName : `${testName} > ${sub}`
       const count = (opened.get(base) ?? 0) + 1
       opened.set(base, count)
       return session(count === 1 ? base : `${base} #${count}`, mergeOptions(reagentOptions, options), fn)

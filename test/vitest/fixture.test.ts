@@ -1,9 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { test } from '../../src/vitest/index.js'
 import { loadTrace } from '../../src/index.js'
+import { fullTestName } from '../../src/vitest/fixture.js'
 
 const traceDir = mkdtempSync(join(tmpdir(), 'reagent-fixture-'))
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }))
@@ -62,4 +63,19 @@ test('uses the default options outside an override', async ({ agentSession, reag
   expect(reagentOptions).toEqual({})
   const s = await agentSession({ save: false }, () => 1)
   expect(s.name).toBe('uses the default options outside an override')
+})
+
+describe('fullTestName()', () => {
+  it("is vitest's fullTestName where there is one", () => {
+    expect(fullTestName({ name: 'b', fullTestName: 'a > b' })).toBe('a > b')
+  })
+
+  it('is built from the describe blocks below the file where vitest has none (4.0)', () => {
+    const file = { name: 'test/refund.test.ts' } as { name: string; file?: unknown }
+    file.file = file
+    const outer = { name: 'refund agent', suite: file, file }
+    const inner = { name: 'damaged items', suite: outer, file }
+    expect(fullTestName({ name: 'refunds order 42', suite: inner, file })).toBe('refund agent > damaged items > refunds order 42')
+    expect(fullTestName({ name: 'refunds order 42', suite: file, file })).toBe('refunds order 42')
+  })
 })
