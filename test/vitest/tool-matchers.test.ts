@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import '../../src/vitest/index.js'
-import { assertCalled, assertCalledTimes, assertCalledWith, session } from '../../src/index.js'
+import { assertCalled, assertCalledTimes, assertCalledWith, loadChain, session } from '../../src/index.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { failureOf } from '../helpers/trace-builder.js'
 import { matcherFailure, refund, REFUND_TURNS } from './helpers.js'
 
@@ -14,6 +15,18 @@ describe('toHaveCalledTool()', () => {
     })
     expect(s).toHaveCalledTool('lookup_order')
     expect(s).not.toHaveCalledTool('issue_refund')
+  })
+
+  it('passes on an agent of a loaded chain', async () => {
+    const traceDir = tempDir()
+    await session('support-agent', { traceDir }, async () => {
+      await session('billing-agent', { traceDir }, (s) => {
+        s.logLlmCall({ toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42' } }] })
+      })
+    })
+    const chain = loadChain('support-agent', { traceDir })
+    expect(chain).not.toHaveCalledTool('issue_refund')
+    expect(chain.get('billing-agent')).toHaveCalledTool('issue_refund')
   })
 
   it('fails with the agent stack trace of assertCalled()', () => {
