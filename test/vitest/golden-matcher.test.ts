@@ -18,14 +18,23 @@ const skipsPolicy: ScriptedTurn[] = [refund[0]!, refund[2]!, refund[3]!]
 
 const goldenPath = (traceDir: string, name = 'refund-agent'): string => join(traceDir, 'golden', `${name}.trace.json`)
 
+type SnapshotState = ReturnType<typeof expect.getState>['snapshotState']
+
+/** Makes the matcher see vitest's snapshot update state as `mode` (what `vitest -u` sets to 'all'). */
+const setVitestUpdate = (mode: 'all' | 'new'): void => expect.setState({ snapshotState: { snapshotUpdateState: mode } as SnapshotState })
+
 let info: ReturnType<typeof vi.spyOn>
+let vitestState: SnapshotState
 beforeEach(() => {
-  // The update mode of this test run must not leak in: each test sets the variables it means.
+  // The update mode of this test run (CI, REAGENT_UPDATE, even `vitest -u`) must not leak in: each test sets what it means.
   vi.stubEnv('CI', '')
   vi.stubEnv('REAGENT_UPDATE', '')
+  vitestState = expect.getState().snapshotState
+  setVitestUpdate('new')
   info = vi.spyOn(console, 'info').mockImplementation(() => undefined)
 })
 afterEach(() => {
+  expect.setState({ snapshotState: vitestState })
   vi.unstubAllEnvs()
   vi.restoreAllMocks()
 })
@@ -102,13 +111,8 @@ describe('toMatchGolden()', () => {
     const traceDir = tempDir()
     await expect(run(refund)).toMatchGolden({ traceDir })
     vi.stubEnv('CI', 'true')
-    const { snapshotState } = expect.getState()
-    expect.setState({ snapshotState: { snapshotUpdateState: 'all' } as typeof snapshotState })
-    try {
-      await expect(run(skipsPolicy)).toMatchGolden({ traceDir })
-    } finally {
-      expect.setState({ snapshotState })
-    }
+    setVitestUpdate('all')
+    await expect(run(skipsPolicy)).toMatchGolden({ traceDir })
     expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(renderGolden(run(skipsPolicy)).text)
   })
 
