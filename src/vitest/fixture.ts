@@ -79,7 +79,7 @@ export const test = vitestTest.extend<ReagentFixtures>({
   reagentOptions: {},
   agentSession: async ({ task, reagentOptions }, use) => {
     const opened = new Map<string, number>()
-    const agentSession = <T>(optionsOrFn: AgentSessionOptions | SessionFn<T>, maybeFn?: SessionFn<T>): Promise<Session<T>> => {
+    const agentSession = async <T>(optionsOrFn: AgentSessionOptions | SessionFn<T>, maybeFn?: SessionFn<T>): Promise<Session<T>> => {
       const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
       if (typeof fn !== 'function') throw new TypeError('agentSession() needs a function to run, as its last argument.')
       const given: unknown = typeof optionsOrFn === 'function' ? {} : optionsOrFn

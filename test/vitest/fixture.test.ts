@@ -52,9 +52,11 @@ describe('agentSession', () => {
   })
 
   test('rejects bad arguments with the option named', async ({ agentSession }) => {
-    expect(() => agentSession({ name: '' }, () => 1)).toThrow(new TypeError('agentSession(): options.name must be a non-empty string, got "".'))
-    expect(() => agentSession(null as never, () => 1)).toThrow(new TypeError('agentSession() options must be an object, got null.'))
-    expect(() => (agentSession as (options: object) => unknown)({})).toThrow(new TypeError('agentSession() needs a function to run, as its last argument.'))
+    await expect(agentSession({ name: '' }, () => 1)).rejects.toThrow(new TypeError('agentSession(): options.name must be a non-empty string, got "".'))
+    await expect(agentSession(null as never, () => 1)).rejects.toThrow(new TypeError('agentSession() options must be an object, got null.'))
+    await expect((agentSession as (options: object) => Promise<unknown>)({})).rejects.toThrow(
+      new TypeError('agentSession() needs a function to run, as its last argument.'),
+    )
     await expect(agentSession({ tracedir: 'x' } as never, () => 1)).rejects.toThrow(/^Unknown session\(\) option "tracedir"\. Valid options: traceDir, /)
   })
 })
