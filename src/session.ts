@@ -12,8 +12,7 @@ import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
 import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
 import { recordError } from './trace/recorded-error.js'
-import { saveTrace } from './storage.js'
-import { sanitizeName } from './storage.js'
+import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
 import { epochSeconds, ulid } from './trace/ids.js'
 import type { RedactOption } from './trace/redact.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
@@ -133,6 +132,16 @@ export class Session<T = unknown> extends TraceAssertions {
   /** The file the trace was written to; undefined while open, with `save: false`, or if writing failed. */
   get path(): string | undefined {
     return this.#path
+  }
+
+  /** The directory of this session's trace file and golden baseline (the `traceDir` option, default `".reagent"`). */
+  get traceDir(): string {
+    return this.#options.traceDir ?? DEFAULT_TRACE_DIR
+  }
+
+  /** The `redact` option the session was opened with; what it writes, goldens included, is redacted by it. */
+  get redact(): RedactOption | undefined {
+    return this.#options.redact
   }
 
   get status(): TraceStatus {

@@ -11,7 +11,7 @@ export const EXIT_USAGE = 2
 const HELP = `Usage: reagent-flow <command> [options]
 
 Commands:
-  demo          record a scripted example agent and print its trace
+  demo          record a scripted example agent, assert on it, compare it with a golden
 
 Options:
   --help        show this help
@@ -38,7 +38,7 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
   }
   if (command === 'demo') {
     if (rest.includes('--help')) {
-      io.stdout('Usage: reagent-flow demo [--dir <traceDir>]\n\nRecords a scripted refund agent (no API key, no network) and prints its trace.\n')
+      io.stdout('Usage: reagent-flow demo [--dir <traceDir>]\n\nRecords a scripted refund agent (no API key, no network), prints its trace, asserts on it\nand compares it with a golden baseline (<traceDir>/golden/demo-refund-agent.trace.json).\n')
       return EXIT_OK
     }
     const dirAt = rest.indexOf('--dir')
