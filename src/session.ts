@@ -11,53 +11,14 @@ import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.j
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
 import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { checkOptions, type SessionOptions } from './session-options.js'
+import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
 import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
 import { epochSeconds, ulid } from './trace/ids.js'
-import type { RedactOption } from './trace/redact.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
-
-export interface SessionOptions {
-  /** Where trace files go. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */
-  traceDir?: string
-  /** Write the trace as the golden baseline (`<traceDir>/golden/<name>.trace.json`, normal form). Default: false. */
-  golden?: boolean
-  /**
-   * The parent run of this one (multi-agent chains). Default: the session this
-   * one was opened inside, if any. `null` opts out of that.
-   */
-  parentTraceId?: string | null
-  /** What the parent handed over to this agent; checked by the handoff assertions. Default: null. */
-  handoffContext?: Readonly<Record<string, unknown>> | null
-  /** Free-form facts about the run (goal, suite, budget). Default: `{}`. @example { goal: 'refund order 42' } */
-  metadata?: Readonly<Record<string, unknown>>
-  /** Your application's conversation or session id, kept on the trace. */
-  sessionId?: string
-  /** Your application's user id, kept on the trace. */
-  userId?: string
-  /**
-   * Secrets to remove from the written file (the in-memory trace keeps them).
-   * Default: provider API keys, bearer tokens and credential keys. `false`: none.
-   * @example { redact: ['ssn', /^x-internal-/] }
-   */
-  redact?: RedactOption
-  /** Write the trace file. `false` keeps it in memory only. Default: true. */
-  save?: boolean
-}
-
-const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'traceDir',
-  'golden',
-  'parentTraceId',
-  'handoffContext',
-  'metadata',
-  'sessionId',
-  'userId',
-  'redact',
-  'save',
-])
 
 export type SessionFn<T> = (session: Session<T>) => T | PromiseLike<T>
 
@@ -266,19 +227,6 @@ export class Session<T = unknown> extends TraceAssertions {
     assertMatchesBaseline(this.trace, { traceDir: this.#options.traceDir, redact: this.#options.redact, ...options })
     return this
   }
-}
-
-function checkOptions(options: unknown): SessionOptions {
-  if (options === undefined) return {}
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`session() options must be an object, got ${options === null ? 'null' : typeof options}.`)
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.has(key)) {
-      throw new TypeError(`Unknown session() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
-    }
-  }
-  return options as SessionOptions
 }
 
 /**

@@ -10,7 +10,8 @@
  *   })
  */
 import { test as vitestTest } from 'vitest'
-import { session, type Session, type SessionFn, type SessionOptions } from '../session.js'
+import { session, type Session, type SessionFn } from '../session.js'
+import type { SessionOptions } from '../session-options.js'
 
 export interface AgentSessionOptions extends SessionOptions {
   /**
