@@ -10,8 +10,10 @@
 import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from './errors.js'
 import { epochSeconds } from './trace/ids.js'
+import { describeError, recordError } from './trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
-import type { JsonObject, JsonValue, LLMCall, Message, RecordedError, TokenUsage, ToolResult, Turn } from './trace/types.js'
+import { normalizeTokenUsage } from './trace/tokens.js'
+import type { JsonObject, JsonValue, LLMCall, Message, ToolResult, Turn } from './trace/types.js'
 import { warn } from './warnings.js'
 
 export interface ToolCallInput {
@@ -59,46 +61,6 @@ interface CallSlot {
 function stableKey(value: unknown): string {
   const json = copyIfPlain(value)
   return json === NOT_PLAIN ? stringify(toJsonValue(value)) : stringify(json)
-}
-
-const TOKEN_ALIASES: Record<string, string> = {
-  prompt_tokens: 'input_tokens',
-  completion_tokens: 'output_tokens',
-}
-
-function snakeCase(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
-}
-
-/** `{ prompt_tokens, completionTokens, ... }` -> `{ input_tokens, output_tokens, ... }`; non-numbers kept as JSON. */
-export function normalizeTokenUsage(raw: unknown, onIssue?: ValueIssueHandler): TokenUsage | null {
-  if (raw === null || typeof raw !== 'object') return null
-  const out: TokenUsage = {}
-  const aliased: Record<string, number> = {}
-  for (const [rawKey, value] of Object.entries(raw)) {
-    if (value === undefined || value === null) continue
-    const key = snakeCase(rawKey)
-    const canonical = TOKEN_ALIASES[key]
-    if (canonical !== undefined && typeof value === 'number') aliased[canonical] = value
-    else out[key] = toJsonValue(value, onIssue)
-  }
-  for (const [key, value] of Object.entries(aliased)) if (typeof out[key] !== 'number') out[key] = value
-  return out
-}
-
-export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`
-  if (typeof error === 'string') return error
-  try {
-    return JSON.stringify(error) ?? String(error)
-  } catch {
-    return String(error)
-  }
-}
-
-export function recordError(error: unknown): RecordedError {
-  if (error instanceof Error) return { name: error.name, message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
-  return { name: 'Error', message: describeError(error) }
 }
 
 export class Recorder {

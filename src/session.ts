@@ -10,54 +10,15 @@ import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
-import { Recorder, recordError, type LlmCallInput, type ToolResultInput } from './recorder.js'
-import { saveTrace } from './storage.js'
-import { sanitizeName } from './storage.js'
-import { epochSeconds, ulid } from './trace/ids.js'
+import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
+import { recordError } from './trace/recorded-error.js'
+import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
+import { epochSeconds, ulid } from './trace/ids.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
-
-export interface SessionOptions {
-  /** Where trace files go. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */
-  traceDir?: string
-  /** Write the trace as the golden baseline (`<traceDir>/golden/<name>.trace.json`, normal form). Default: false. */
-  golden?: boolean
-  /**
-   * The parent run of this one (multi-agent chains). Default: the session this
-   * one was opened inside, if any. `null` opts out of that.
-   */
-  parentTraceId?: string | null
-  /** What the parent handed over to this agent; checked by the handoff assertions. Default: null. */
-  handoffContext?: Readonly<Record<string, unknown>> | null
-  /** Free-form facts about the run (goal, suite, budget). Default: `{}`. @example { goal: 'refund order 42' } */
-  metadata?: Readonly<Record<string, unknown>>
-  /** Your application's conversation or session id, kept on the trace. */
-  sessionId?: string
-  /** Your application's user id, kept on the trace. */
-  userId?: string
-  /**
-   * Secrets to remove from the written file (the in-memory trace keeps them).
-   * Default: provider API keys, bearer tokens and credential keys. `false`: none.
-   * @example { redact: ['ssn', /^x-internal-/] }
-   */
-  redact?: RedactOption
-  /** Write the trace file. `false` keeps it in memory only. Default: true. */
-  save?: boolean
-}
-
-const OPTION_NAMES: ReadonlySet<string> = new Set([
-  'traceDir',
-  'golden',
-  'parentTraceId',
-  'handoffContext',
-  'metadata',
-  'sessionId',
-  'userId',
-  'redact',
-  'save',
-])
 
 export type SessionFn<T> = (session: Session<T>) => T | PromiseLike<T>
 
@@ -132,6 +93,16 @@ export class Session<T = unknown> extends TraceAssertions {
   /** The file the trace was written to; undefined while open, with `save: false`, or if writing failed. */
   get path(): string | undefined {
     return this.#path
+  }
+
+  /** The directory of this session's trace file and golden baseline (the `traceDir` option, default `".reagent"`). */
+  get traceDir(): string {
+    return this.#options.traceDir ?? DEFAULT_TRACE_DIR
+  }
+
+  /** The `redact` option the session was opened with; what it writes, goldens included, is redacted by it. */
+  get redact(): RedactOption | undefined {
+    return this.#options.redact
   }
 
   get status(): TraceStatus {
@@ -256,19 +227,6 @@ export class Session<T = unknown> extends TraceAssertions {
     assertMatchesBaseline(this.trace, { traceDir: this.#options.traceDir, redact: this.#options.redact, ...options })
     return this
   }
-}
-
-function checkOptions(options: unknown): SessionOptions {
-  if (options === undefined) return {}
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`session() options must be an object, got ${options === null ? 'null' : typeof options}.`)
-  }
-  for (const key of Object.keys(options)) {
-    if (!OPTION_NAMES.has(key)) {
-      throw new TypeError(`Unknown session() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
-    }
-  }
-  return options as SessionOptions
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AmbiguousToolCallError } from '../src/index.js'
-import { Recorder, normalizeTokenUsage } from '../src/recorder.js'
+import { Recorder } from '../src/recorder.js'
+import { normalizeTokenUsage } from '../src/trace/tokens.js'
 import { captureWarnings } from './helpers/warnings.js'
 
 function recorder(): Recorder {

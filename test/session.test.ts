@@ -84,6 +84,13 @@ describe('session()', () => {
     expect(readFileSync(s.path!, 'utf8')).toContain('"trace_id": "golden"')
   })
 
+  it('tells its traceDir (default ".reagent") and redact option, for goldens written later', async () => {
+    const s = await session('settings', { save: false, redact: ['ssn'] }, () => undefined)
+    expect([s.traceDir, s.redact]).toEqual(['.reagent', ['ssn']])
+    const elsewhere = await session('settings', { save: false, traceDir: 'test/.traces' }, () => undefined)
+    expect([elsewhere.traceDir, elsewhere.redact]).toEqual(['test/.traces', undefined])
+  })
+
   it('keeps the trace in memory only with save: false', async () => {
     const traceDir = tempDir()
     const s = await session('memory', { traceDir, save: false }, (s) => void s.logLlmCall({ responseText: 'ok' }))

@@ -6,7 +6,7 @@
  */
 import { estimateCost, formatUsd, type ModelCost } from '../trace/cost.js'
 import { readTokens } from '../trace/tokens.js'
-import type { Trace, Turn } from '../trace/types.js'
+import type { Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { requireLimit, requireObject, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'

@@ -1,8 +1,10 @@
 /**
- * Reading token counts from any trace, ours or reagent-flow 0.5's: presence
+ * Token usage: normalising what providers send (`normalizeTokenUsage`), and
+ * reading token counts from any trace, ours or reagent-flow 0.5's: presence
  * decides (a recorded 0 is a real 0), `input_tokens`/`output_tokens` first,
  * then OpenAI's `prompt_tokens`/`completion_tokens`.
  */
+import { toJsonValue, type ValueIssueHandler } from './serialize.js'
 import type { TokenUsage, Trace } from './types.js'
 
 export interface TokenCounts {
@@ -32,4 +34,29 @@ export function sumTokens(trace: Trace): TokenCounts & { measuredTurns: number }
     total.measuredTurns += 1
   }
   return total
+}
+
+const TOKEN_ALIASES: Record<string, string> = {
+  prompt_tokens: 'input_tokens',
+  completion_tokens: 'output_tokens',
+}
+
+function snakeCase(key: string): string {
+  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+}
+
+/** `{ prompt_tokens, completionTokens, ... }` -> `{ input_tokens, output_tokens, ... }`; non-numbers kept as JSON. */
+export function normalizeTokenUsage(raw: unknown, onIssue?: ValueIssueHandler): TokenUsage | null {
+  if (raw === null || typeof raw !== 'object') return null
+  const out: TokenUsage = {}
+  const aliased: Record<string, number> = {}
+  for (const [rawKey, value] of Object.entries(raw)) {
+    if (value === undefined || value === null) continue
+    const key = snakeCase(rawKey)
+    const canonical = TOKEN_ALIASES[key]
+    if (canonical !== undefined && typeof value === 'number') aliased[canonical] = value
+    else out[key] = toJsonValue(value, onIssue)
+  }
+  for (const [key, value] of Object.entries(aliased)) if (typeof out[key] !== 'number') out[key] = value
+  return out
 }

@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process'
+import { readFileSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
+import { renderGolden } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = join(import.meta.dirname, '../../dist/src/cli/index.js')
 
 describe('npm run demo (reagent-flow demo, built)', () => {
-  it('records the scripted agent, writes its trace and prints a summary of turns, calls and results', () => {
+  it('records the scripted agent, prints a summary, assertions that pass, and golden comparisons, one failing with its diff', () => {
     const dir = tempDir()
     const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
     const lines = stdout.split('\n')
@@ -17,6 +19,36 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     expect(stdout).toContain('      → issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
     expect(stdout).toContain('      “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
     expect(stdout).toContain(`Trace written to ${join(dir, 'demo-refund-agent.trace.json')}`)
+    expect(stdout).toContain(
+      [
+        'Assertions on the recorded run',
+        "  ✓ s.assertCalled('issue_refund')",
+        "  ✓ s.assertCalledBefore('check_policy', 'issue_refund')",
+        "  ✓ s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 })",
+        "  ✓ s.assertFlow(['lookup_order', '...', 'issue_refund'])",
+        "  ✓ s.assertToolSucceeded('issue_refund')",
+        '  ✓ s.assertMaxTurns(5)',
+        '  ✓ s.assertTotalTokensUnder(2_000)',
+      ].join('\n'),
+    )
+    const golden = join(dir, 'golden', 'demo-refund-agent.trace.json')
+    expect(stdout.slice(stdout.indexOf('Golden baseline\n'))).toBe(
+      [
+        'Golden baseline',
+        `  ✓ the run above, recorded as the golden baseline: ${golden}`,
+        '  ✓ the same agent, run again: matches its golden',
+        '  ✗ the agent after a prompt change that drops the policy check: differs from its golden',
+        '',
+        '    1 difference (strict) · - expected: 4 turns · + actual: 3 turns',
+        '',
+        '    - Turn 1 (expected)',
+        '    -   check_policy({"days_since_delivery":3})',
+        '',
+        '  (This failure is part of the demo: a golden comparison catches the skipped policy check.)',
+        '',
+      ].join('\n'),
+    )
+    expect(readFileSync(golden, 'utf8')).toBe(renderGolden(loadTrace(join(dir, 'demo-refund-agent.trace.json'))).text)
 
     const trace = loadTrace(join(dir, 'demo-refund-agent.trace.json'))
     expect(trace.turns.flatMap((t) => t.llm_call.tool_calls.map((c) => c.name))).toEqual(['lookup_order', 'check_policy', 'issue_refund'])
@@ -27,6 +59,18 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     const dir = tempDir()
     const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir, '--json'], { encoding: 'utf8' })
     expect(JSON.parse(stdout)).toEqual({ file: join(dir, 'demo-refund-agent.trace.json'), answer: 'Refunded $19.99 for order 42. The money is back in 3-5 days.' })
+  })
+
+  it('exits 0 and prints the same on a second run, leaving the golden as it was', () => {
+    const dir = tempDir()
+    const run = (): string => execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    const first = run()
+    const golden = join(dir, 'golden', 'demo-refund-agent.trace.json')
+    utimesSync(golden, new Date(1_000_000), new Date(1_000_000))
+    const second = run()
+    const goldenPart = (out: string): string => out.slice(out.indexOf('Golden baseline\n'))
+    expect(goldenPart(second)).toBe(goldenPart(first))
+    expect(statSync(golden).mtimeMs).toBe(1_000_000)
   })
 
   it('prints no colour codes when NO_COLOR is set', () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 
 const root = new URL('../../', import.meta.url)
@@ -24,6 +24,13 @@ describe('the published package (built dist/, resolved by its public name)', () 
       console.log(schema.title)
     `)
     expect(out).toBe('reagent-flow trace, format_version "1"\n')
+  })
+
+  it('declares the files whose import registers the vitest matchers as side effects, so bundlers keep the import', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+    expect(pkg.sideEffects).toEqual(['./dist/src/vitest/index.js', './dist/src/vitest/register.js'])
+    for (const file of pkg.sideEffects) expect(existsSync(new URL(file, root))).toBe(true)
+    expect(readFileSync(new URL('dist/src/vitest/index.js', root), 'utf8')).toContain("import './register.js';")
   })
 
   it('declares ESM, Node 20+, typed exports for every subpath, and the CLI', () => {

@@ -11,7 +11,11 @@ export interface DemoOutput {
 export const demoCommand: Command = {
   name: 'demo',
   args: '',
-  summary: 'record a scripted example agent (no API key, no network) and print its trace',
+  summary: 'record a scripted example agent (no API key, no network), assert on it, compare it with a golden',
+  details: [
+    'Writes <dir>/demo-refund-agent.trace.json and its golden <dir>/golden/demo-refund-agent.trace.json;',
+    'exits 1 if an assertion on the run fails. With --json it records the run only, and prints { file, answer }.',
+  ],
   options: {},
   positionals: { min: 0, max: 0, names: '' },
   examples: ['npx reagent-flow demo', 'npx reagent-flow demo --dir /tmp/traces && npx reagent-flow show demo-refund-agent --dir /tmp/traces'],

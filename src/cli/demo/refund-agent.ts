@@ -36,30 +36,36 @@ interface ModelReply {
   usage: { input_tokens: number; output_tokens: number }
 }
 
+const PLAN: ReadonlyArray<ModelReply['toolCalls'][number]> = [
+  { name: 'lookup_order', arguments: { order_id: '42' }, callId: 'call_lookup' },
+  { name: 'check_policy', arguments: { days_since_delivery: 3 }, callId: 'call_policy' },
+  { name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, callId: 'call_refund' },
+]
+
+/** How the scripted model behaves: as trained, or after a prompt change that drops the policy check. */
+export interface AgentVariant {
+  /** Refund without calling check_policy. Default: false. */
+  skipPolicy?: boolean
+}
+
 /** A scripted stand-in for an LLM: one reply per step, like a recorded conversation. */
-function scriptedModel(step: number, messages: readonly Message[]): ModelReply {
+function scriptedModel(step: number, messages: readonly Message[], { skipPolicy = false }: AgentVariant): ModelReply {
   const usage = { input_tokens: 90 + messages.length * 40, output_tokens: 18 }
-  switch (step) {
-    case 0:
-      return { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, callId: 'call_lookup' }], text: null, usage }
-    case 1:
-      return { toolCalls: [{ name: 'check_policy', arguments: { days_since_delivery: 3 }, callId: 'call_policy' }], text: null, usage }
-    case 2:
-      return { toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, callId: 'call_refund' }], text: null, usage }
-    default:
-      return { toolCalls: [], text: 'Refunded $19.99 for order 42. The money is back in 3-5 days.', usage: { ...usage, output_tokens: 16 } }
-  }
+  const plan = skipPolicy ? PLAN.filter((call) => call.name !== 'check_policy') : PLAN
+  const call = plan[step]
+  if (call !== undefined) return { toolCalls: [call], text: null, usage }
+  return { toolCalls: [], text: 'Refunded $19.99 for order 42. The money is back in 3-5 days.', usage: { ...usage, output_tokens: 16 } }
 }
 
 /** Runs the agent inside session `s` and returns its final answer. */
-export async function runRefundAgent(s: Session, request: string): Promise<string> {
+export async function runRefundAgent(s: Session, request: string, variant: AgentVariant = {}): Promise<string> {
   const messages: Message[] = [
     { role: 'system', content: 'You are a refund assistant. Check the order and the policy before refunding.' },
     { role: 'user', content: request },
   ]
   for (let step = 0; step < 8; step++) {
     const started = performance.now()
-    const reply = scriptedModel(step, messages)
+    const reply = scriptedModel(step, messages, variant)
     s.logLlmCall({
       messages: [...messages],
       toolCalls: reply.toolCalls,

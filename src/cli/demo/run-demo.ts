@@ -1,11 +1,14 @@
 /**
- * `reagent-flow demo`: records the scripted refund agent and prints what was
- * recorded, so a newcomer sees the whole loop in one command.
+ * `reagent-flow demo`: records the scripted refund agent, prints what was
+ * recorded, asserts on it and compares it with a golden baseline, so a
+ * newcomer sees the whole loop in one command.
  */
 import { colors } from '../../report/colors.js'
 import { formatTraceSummary } from '../../report/summary.js'
 import { session, type Session } from '../../session.js'
 import { DEFAULT_TRACE_DIR } from '../../storage.js'
+import { runAssertions } from './assertions.js'
+import { runGoldenDemo } from './golden-demo.js'
 import { runRefundAgent } from './refund-agent.js'
 
 export interface DemoOptions {
@@ -27,6 +30,10 @@ export async function runDemo({ traceDir = DEFAULT_TRACE_DIR, color, write = (t)
   const s = await recordDemo(traceDir)
   write(`${formatTraceSummary(s.trace, { color: c.isColorSupported })}\n\n`)
   write(`Answer: ${s.output}\n`)
-  write(`Trace written to ${c.cyan(s.path ?? '(not written)')}\n`)
-  return 0
+  write(`Trace written to ${c.cyan(s.path ?? '(not written)')}\n\n`)
+
+  const assertions = runAssertions(s, c)
+  write(`${c.bold('Assertions')} on the recorded run\n${assertions.lines.join('\n')}\n\n`)
+  write(`${c.bold('Golden baseline')}\n${(await runGoldenDemo(s, c)).join('\n')}\n`)
+  return assertions.passed ? 0 : 1
 }

@@ -70,8 +70,9 @@ describe('instrumentOpenAI: chat.completions.create', () => {
       })
     })
     const [first, second] = s.trace.turns
-    expect(first!.llm_call.latency_ms).toBeGreaterThanOrEqual(40)
-    expect(first!.tool_results[0]!.duration_ms).toBeGreaterThanOrEqual(30)
+    // Timers may fire a little before their delay by the performance clock: leave a margin.
+    expect(first!.llm_call.latency_ms).toBeGreaterThanOrEqual(35)
+    expect(first!.tool_results[0]!.duration_ms).toBeGreaterThanOrEqual(25)
     expect(first!.tool_results[0]!.result).toBe('sunny')
     expect(second!.llm_call.timestamp).toBeGreaterThan(first!.llm_call.timestamp)
   })

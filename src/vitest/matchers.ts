@@ -1,0 +1,16 @@
+/**
+ * The matchers `reagent-flow/vitest` registers with `expect.extend`. Exported
+ * too, for a test setup that registers them itself.
+ */
+import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from './tool-matchers.js'
+import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
+import { toMatchGolden } from './golden-matcher.js'
+
+export const reagentMatchers = {
+  toHaveCalledTool,
+  toHaveCalledToolWith,
+  toHaveCalledToolTimes,
+  toMatchFlow,
+  toHaveSucceeded,
+  toMatchGolden,
+}

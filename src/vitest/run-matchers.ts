@@ -1,0 +1,47 @@
+/**
+ * Matchers about the run as a whole: toMatchFlow (the order of tool calls)
+ * and toHaveSucceeded (the run completed and every tool call succeeded).
+ */
+import type { MatcherState } from 'vitest'
+import { assertToolSucceeded } from '../assert/calls.js'
+import { assertFlow } from '../assert/flow.js'
+import { whatWasCalled } from '../assert/facts.js'
+import { render } from '../assert/render.js'
+import { flattenToolCalls } from '../assert/tool-calls.js'
+import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
+
+export function toMatchFlow(this: MatcherState, received: unknown, pattern: readonly string[]): MatcherOutcome {
+  const name = 'toMatchFlow'
+  const trace = receivedTrace(name, received)
+  return outcomeOf(
+    () => underMatcherName(name, 'assertFlow', () => assertFlow(trace, pattern)),
+    () => {
+      const flow = flattenToolCalls(trace).map((record) => record.call.name)
+      return describeFailure(trace, `expected the tool calls not to match ${render(pattern)}, but they did: ${render(flow)}`, {
+        causes: [whatWasCalled(trace)],
+      })
+    },
+  )
+}
+
+export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherOutcome {
+  const trace = receivedTrace('toHaveSucceeded', received)
+  const status = trace.status ?? 'completed'
+  if (status !== 'completed') {
+    const reason = trace.error ? `: ${trace.error.name}: ${trace.error.message}` : ''
+    const headline = `expected the run to succeed, but it ${status === 'cancelled' ? 'was cancelled' : 'failed'}${reason}`
+    return { pass: false, message: () => describeFailure(trace, headline), actual: status, expected: 'completed' }
+  }
+  const records = flattenToolCalls(trace)
+  // The earliest call without a clean result; the core assertion of its tool reports exactly that call.
+  const broken = records.find((record) => record.results.length === 0 || record.results.some((result) => result.error !== null))
+  return outcomeOf(
+    () => {
+      if (broken !== undefined) assertToolSucceeded(trace, broken.call.name)
+    },
+    () => {
+      const calls = records.length === 0 ? 'made no tool call' : `all ${records.length} tool call${records.length === 1 ? '' : 's'} succeeded`
+      return describeFailure(trace, `expected the run not to succeed, but it completed and ${calls}`, { causes: [whatWasCalled(trace)] })
+    },
+  )
+}

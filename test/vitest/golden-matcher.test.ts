@@ -1,0 +1,152 @@
+import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import '../../src/vitest/index.js'
+import { session, type Trace } from '../../src/index.js'
+import { renderGolden } from '../../src/storage.js'
+import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
+import { tempDir } from '../helpers/temp-dir.js'
+import { asyncMatcherFailure } from './helpers.js'
+
+const refund: ScriptedTurn[] = [
+  ['lookup_order', { order_id: '42' }, { amount: 19.99 }],
+  ['check_policy', { days: 3 }, { eligible: true }],
+  ['issue_refund', { order_id: '42', amount: 19.99 }, { ok: true }],
+  'Refunded $19.99.',
+]
+const skipsPolicy: ScriptedTurn[] = [refund[0]!, refund[2]!, refund[3]!]
+
+const goldenPath = (traceDir: string, name = 'refund-agent'): string => join(traceDir, 'golden', `${name}.trace.json`)
+
+type SnapshotState = ReturnType<typeof expect.getState>['snapshotState']
+
+/** Makes the matcher see vitest's snapshot update state as `mode` (what `vitest -u` sets to 'all'). */
+const setVitestUpdate = (mode: 'all' | 'new'): void => expect.setState({ snapshotState: { snapshotUpdateState: mode } as SnapshotState })
+
+let info: ReturnType<typeof vi.spyOn>
+let vitestState: SnapshotState
+beforeEach(() => {
+  // The update mode of this test run (CI, REAGENT_UPDATE, even `vitest -u`) must not leak in: each test sets what it means.
+  vi.stubEnv('CI', '')
+  vi.stubEnv('REAGENT_UPDATE', '')
+  vitestState = expect.getState().snapshotState
+  setVitestUpdate('new')
+  info = vi.spyOn(console, 'info').mockImplementation(() => undefined)
+})
+afterEach(() => {
+  expect.setState({ snapshotState: vitestState })
+  vi.unstubAllEnvs()
+  vi.restoreAllMocks()
+})
+
+/** Records `turns` as trace `name` (in memory). */
+const run = (turns: ScriptedTurn[], name = 'refund-agent'): Trace => scriptTrace(turns, name)
+
+describe('toMatchGolden()', () => {
+  it('writes a missing golden in normal form, passes, and says so in the test output', async () => {
+    const traceDir = tempDir()
+    const trace = run(refund)
+    await expect(trace).toMatchGolden({ traceDir })
+    expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(renderGolden(trace).text)
+    expect(info).toHaveBeenCalledWith(`Golden baseline for "refund-agent" written to ${goldenPath(traceDir)}. Review and commit it.`)
+  })
+
+  it('passes when the run behaves as its golden, and leaves the file alone', async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    utimesSync(goldenPath(traceDir), new Date(1_000_000), new Date(1_000_000))
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    expect(statSync(goldenPath(traceDir)).mtimeMs).toBe(1_000_000)
+    expect(info).toHaveBeenCalledTimes(1)
+  })
+
+  it('fails with the formatted diff, both traces in normal form as actual/expected', async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    const changed = run(skipsPolicy)
+    const failure = await asyncMatcherFailure(() => expect(changed).toMatchGolden({ traceDir }))
+    expect(failure.message).toBe(
+      [
+        `Trace "refund-agent" does not match its golden baseline (${goldenPath(traceDir)}):`,
+        '1 difference (strict) · - expected: 4 turns · + actual: 3 turns',
+        '',
+        '- Turn 1 (expected)',
+        '-   check_policy({"days":3})',
+        '',
+        `If the new behaviour is right, run the tests with REAGENT_UPDATE=all (or vitest -u), then review and commit ${goldenPath(traceDir)}.`,
+      ].join('\n'),
+    )
+    expect(failure.actual).toEqual(renderGolden(changed).trace)
+    expect(failure.expected).toEqual(renderGolden(run(refund)).trace)
+  })
+
+  it('takes the diffTraces options', async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    await expect(run(skipsPolicy)).toMatchGolden({ traceDir, mode: 'subset' })
+  })
+
+  it('fails under CI when the golden is missing, telling to record it locally and commit it', async () => {
+    vi.stubEnv('CI', 'true')
+    const traceDir = tempDir()
+    const failure = await asyncMatcherFailure(() => expect(run(refund)).toMatchGolden({ traceDir }))
+    expect(failure.message).toBe(
+      `No golden baseline for "refund-agent" at ${goldenPath(traceDir)}, and goldens are not written when the update mode is "none" ` +
+        `(the default when CI is set). Record it locally (run the tests without CI, or with REAGENT_UPDATE=new) and commit ${goldenPath(traceDir)}.`,
+    )
+    expect(failure.actual).toBeUndefined()
+    expect(existsSync(goldenPath(traceDir))).toBe(false)
+  })
+
+  it('rewrites the golden with REAGENT_UPDATE=all', async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    vi.stubEnv('REAGENT_UPDATE', 'all')
+    await expect(run(skipsPolicy)).toMatchGolden({ traceDir })
+    expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(renderGolden(run(skipsPolicy)).text)
+    expect(info).toHaveBeenLastCalledWith(`Golden baseline for "refund-agent" rewritten at ${goldenPath(traceDir)} (update mode "all"). Review and commit it.`)
+  })
+
+  it("rewrites the golden when vitest runs with -u (its snapshot state's update mode is all), even under CI", async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    vi.stubEnv('CI', 'true')
+    setVitestUpdate('all')
+    await expect(run(skipsPolicy)).toMatchGolden({ traceDir })
+    expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(renderGolden(run(skipsPolicy)).text)
+  })
+
+  it("uses a session's traceDir and redact; options.traceDir takes precedence", async () => {
+    const traceDir = tempDir()
+    const s = await session('support-agent', { traceDir, redact: ['ssn'] }, (s) => {
+      s.logLlmCall({ toolCalls: [{ name: 'verify', arguments: { ssn: '123-45-6789' }, callId: 'c1' }] })
+      s.logToolResult('verify', { callId: 'c1', result: { ok: true } })
+    })
+    await expect(s).toMatchGolden()
+    const golden = readFileSync(goldenPath(traceDir, 'support-agent'), 'utf8')
+    expect(golden).toContain('"ssn": "[REDACTED]"')
+    expect(golden).not.toContain('123-45-6789')
+
+    const elsewhere = tempDir()
+    await expect(s).toMatchGolden({ traceDir: elsewhere })
+    expect(existsSync(goldenPath(elsewhere, 'support-agent'))).toBe(true)
+  })
+
+  it('cannot be negated', async () => {
+    await expect(expect(run(refund)).not.toMatchGolden()).rejects.toThrow(
+      new TypeError(
+        'toMatchGolden() cannot be used with .not: a run either matches its golden or is written as the golden. ' +
+          'To check that two traces differ, use expect(diffTraces(a, b).equal).toBe(false).',
+      ),
+    )
+  })
+
+  it('reports a bad option under its own name', async () => {
+    await expect(expect(run(refund)).toMatchGolden({ update: 'all' } as never)).rejects.toThrow(
+      new TypeError('Unknown toMatchGolden() option "update". Valid options: mode, args, ignore, traceDir, redact.'),
+    )
+    await expect(expect(run(refund)).toMatchGolden({ mode: 'loose' } as never)).rejects.toThrow(
+      new RangeError('toMatchGolden() option "mode" must be one of "strict", "unordered", "subset", "superset"; got "loose".'),
+    )
+  })
+})

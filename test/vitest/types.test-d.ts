@@ -1,0 +1,62 @@
+/**
+ * Type test of `reagent-flow/vitest`, checked by `npm run typecheck` (tsc
+ * over test/): the matchers exist on vitest's `expect` with their argument
+ * types, wrong uses are errors (a `@ts-expect-error` line that is no error
+ * fails the check), and the fixture is typed. Never run, only compiled.
+ */
+import { expect, expectTypeOf } from 'vitest'
+import { test, type AgentSession } from 'reagent-flow/vitest'
+import type { Session, Trace } from 'reagent-flow'
+
+declare const trace: Trace
+declare const s: Session<string>
+
+export function matcherTypes(): void {
+  expectTypeOf(expect(trace).toHaveCalledTool('lookup_order')).toBeVoid()
+  expect(s).not.toHaveCalledTool('delete_account')
+  expect(s).toHaveCalledToolWith('issue_refund', { order_id: '42', amount: expect.any(Number) })
+  expect(s).toHaveCalledToolTimes('search', 2)
+  expect(s).toHaveCalledToolTimes('search', { min: 1, max: 3 })
+  expect(trace).toMatchFlow(['lookup_order', '...', 'issue_refund'])
+  expect(trace).toHaveSucceeded()
+  expect.soft(trace).toHaveSucceeded()
+  expectTypeOf(expect(s).toMatchGolden()).toEqualTypeOf<Promise<void>>()
+  void expect(s).toMatchGolden({ traceDir: 'test/.traces', mode: 'superset', args: { tools: { search: 'ignore' } }, ignore: ['response_text'] })
+
+  // @ts-expect-error a tool name is a string
+  expect(trace).toHaveCalledTool(42)
+  // @ts-expect-error the tool name is required
+  expect(trace).toHaveCalledTool()
+  // @ts-expect-error partial arguments are an object
+  expect(trace).toHaveCalledToolWith('issue_refund', '42')
+  // @ts-expect-error a count is a number or { min, max }
+  expect(trace).toHaveCalledToolTimes('search', { mn: 1 })
+  // @ts-expect-error a flow pattern is an array of names
+  expect(trace).toMatchFlow('lookup_order')
+  // @ts-expect-error toHaveSucceeded takes no argument
+  expect(trace).toHaveSucceeded(true)
+  // @ts-expect-error the update mode comes from vitest -u, REAGENT_UPDATE and CI, not from an option
+  void expect(s).toMatchGolden({ update: 'all' })
+  // @ts-expect-error an unknown match mode
+  void expect(s).toMatchGolden({ mode: 'loose' })
+  // @ts-expect-error not a reagent-flow matcher
+  expect(trace).toHaveCalledTools('search')
+}
+
+export function fixtureTypes(): void {
+  test('refunds order 42', async ({ agentSession, reagentOptions }) => {
+    expectTypeOf(agentSession).toEqualTypeOf<AgentSession>()
+    expectTypeOf(reagentOptions.traceDir).toEqualTypeOf<string | undefined>()
+    const first = await agentSession(async () => 42)
+    expectTypeOf(first).toEqualTypeOf<Session<number>>()
+    const named = await agentSession({ name: 'billing', metadata: { goal: 'refund' } }, () => 'ok')
+    expectTypeOf(named.output).toEqualTypeOf<string | undefined>()
+    // @ts-expect-error an unknown option
+    await agentSession({ nam: 'billing' }, () => 1)
+    // @ts-expect-error the function comes last
+    await agentSession(() => 1, { name: 'billing' })
+  })
+  test.override({ reagentOptions: { traceDir: 'test/.traces' } })
+  // @ts-expect-error reagentOptions are session options
+  test.override({ reagentOptions: { tracedir: 'test/.traces' } })
+}
