@@ -93,6 +93,8 @@ export class TraceFormatError extends ReagentError {
   readonly jsonPath: string
   /** The schema rule that was broken (`required`, `type`, `additionalProperties`, ...) or `json` for a parse error. */
   readonly rule: string
+  /** What is wrong there, in words: `missing required key "name"`, `the file is not JSON (...)`. */
+  readonly detail: string
 
   constructor(file: string, jsonPath: string, rule: string, detail: string, options?: ErrorOptions) {
     const where = jsonPath === '' ? 'the top level' : jsonPath
@@ -104,6 +106,7 @@ export class TraceFormatError extends ReagentError {
     this.file = file
     this.jsonPath = jsonPath
     this.rule = rule
+    this.detail = detail
   }
 }
 
@@ -135,6 +138,15 @@ export class AgentAssertionError extends ReagentError {
     this.expected = details.expected
     this.showDiff = 'actual' in details && 'expected' in details
   }
+}
+
+/**
+ * The `reagent-flow` command was called wrongly: an unknown command or
+ * option, a bad option value, a missing argument. The CLI prints the message
+ * on one line and exits with code 2.
+ */
+export class UsageError extends ReagentError {
+  override name = 'UsageError' as const
 }
 
 /** True for any error thrown by reagent-flow, also across module copies and realms. */

@@ -4,13 +4,18 @@
  *
  *   <traceDir>/<name>.trace.json          the latest recorded run of <name>
  *   <traceDir>/golden/<name>.trace.json   the golden baseline of <name>
+ *
+ * Contents: names and paths (sanitizeName, tracePath); writing (writeFileAtomic,
+ * renderTrace, saveTrace); reading one trace (loadTrace, loadGolden); reading a
+ * directory (listTraceFiles, readTraceFields, readTraceDirectory, isFile).
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { ReagentError, TraceFormatError, TraceNotFoundError } from './errors.js'
 import { normalizeTrace, stringifyTraceStable } from './trace/normalize.js'
 import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
+import { fieldsFromEnds, validateTraceFields, type TraceFields } from './trace/top-level.js'
 import type { JsonValue, Trace } from './trace/types.js'
 import { parseTrace } from './trace/validate.js'
 
@@ -153,6 +158,86 @@ export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { tra
   return parseTrace(text, path)
 }
 
+/**
+ * The recorded traces directly in `dir`: paths of its `*.trace.json` files,
+ * sorted, without dot files (temporary files of atomic writes) and without
+ * `golden/`. Null when `dir` does not exist.
+ */
+export function listTraceFiles(dir: string): string[] | null {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  return entries
+    .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
+    .map((entry) => join(dir, entry.name))
+    .sort()
+}
+
+/** Files up to this size are read whole: two partial reads would not save anything. */
+const WHOLE_FILE_BYTES = 16 * 1024
+const HEAD_BYTES = 2 * 1024
+const TAIL_BYTES = 8 * 1024
+// One scratch buffer for every read of readTraceFields (it is synchronous):
+// allocating one per file made listing 10,000 files mostly garbage collection.
+const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES)
+
+/** The fields from the ends of the file's bytes, when its layout allows and they pass the schema. */
+function fieldsOrUndefined(head: Buffer, tail: Buffer, path: string): TraceFields | undefined {
+  const fields = fieldsFromEnds(head, tail)
+  if (fields === undefined) return undefined
+  try {
+    return validateTraceFields(fields, path)
+  } catch {
+    // The ends may say something the whole file does not: the full parse decides.
+    return undefined
+  }
+}
+
+/**
+ * The top-level fields of the trace file at `path` (all but `turns`),
+ * checked against the schema; the turns are neither parsed nor checked. A
+ * file in the usual layout is read at its two ends only (see
+ * trace/top-level.ts); anything else is read and parsed whole.
+ * Throws `TraceFormatError` naming the file, or the file system's error.
+ */
+export function readTraceFields(path: string): TraceFields {
+  const fd = openSync(path, 'r')
+  let text: string
+  try {
+    const headLength = readSync(fd, scratch, 0, WHOLE_FILE_BYTES, 0)
+    if (headLength < WHOLE_FILE_BYTES) {
+      const whole = scratch.subarray(0, headLength)
+      const fields = fieldsOrUndefined(whole, whole, path)
+      if (fields !== undefined) return fields
+      text = whole.toString('utf8')
+    } else {
+      const size = fstatSync(fd).size
+      const head = scratch.subarray(0, HEAD_BYTES)
+      const tailLength = readSync(fd, scratch, HEAD_BYTES, TAIL_BYTES, Math.max(HEAD_BYTES, size - TAIL_BYTES))
+      const fields = fieldsOrUndefined(head, scratch.subarray(HEAD_BYTES, HEAD_BYTES + tailLength), path)
+      if (fields !== undefined) return fields
+      text = readFileSync(fd, 'utf8')
+    }
+  } finally {
+    closeSync(fd)
+  }
+  const { turns: _turns, ...rest } = parseTrace(text, path)
+  return rest
+}
+
+/** Whether `path` is an existing file (not a directory). */
+export function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
 export interface TraceFile {
   path: string
   trace: Trace
@@ -187,20 +272,11 @@ function skipReason(error: unknown): string {
  * is not a valid trace is listed in `skipped` with the reason, never thrown.
  */
 export function readTraceDirectory(dir: string): TraceDirectory {
-  let names: string[]
-  try {
-    names = readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
-      .map((entry) => entry.name)
-      .sort()
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { exists: false, traces: [], skipped: [] }
-    throw error
-  }
+  const paths = listTraceFiles(dir)
+  if (paths === null) return { exists: false, traces: [], skipped: [] }
   const traces: TraceFile[] = []
   const skipped: SkippedFile[] = []
-  for (const name of names) {
-    const path = join(dir, name)
+  for (const path of paths) {
     try {
       traces.push({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) })
     } catch (error) {

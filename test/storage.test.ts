@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -13,7 +13,9 @@ import {
   session,
   tracePath,
 } from '../src/index.js'
-import { renderTrace, writeFileAtomic } from '../src/storage.js'
+import { listTraceFiles, readTraceFields, renderTrace, writeFileAtomic } from '../src/storage.js'
+import type { Trace } from '../src/trace/types.js'
+import { buildTrace } from './helpers/trace-builder.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 describe('sanitizeName()', () => {
@@ -150,5 +152,69 @@ describe('saveTrace() and renderTrace()', () => {
   it('writes 2-space JSON with a trailing newline', async () => {
     const s = await session('format', { save: false }, () => undefined)
     expect(renderTrace(s.trace)).toBe(`${JSON.stringify(s.trace, null, 2)}\n`)
+  })
+})
+
+describe('listTraceFiles()', () => {
+  it('lists the *.trace.json files of a directory, sorted, without dot files, temporary files or golden/', () => {
+    const dir = tempDir()
+    for (const name of ['b.trace.json', 'a.trace.json', '.a.trace.json.123.1.tmp', '.hidden.trace.json', 'notes.json', 'x.trace.json.bak']) {
+      writeFileSync(join(dir, name), '{}')
+    }
+    mkdirSync(join(dir, 'golden'))
+    writeFileSync(join(dir, 'golden', 'a.trace.json'), '{}')
+    expect(listTraceFiles(dir)).toEqual([join(dir, 'a.trace.json'), join(dir, 'b.trace.json')])
+  })
+
+  it('returns null for a directory that does not exist', () => {
+    expect(listTraceFiles(join(tempDir(), 'missing'))).toBeNull()
+  })
+})
+
+describe('readTraceFields()', () => {
+  const bigTrace = (): Trace => {
+    const trace = buildTrace('big', Array.from({ length: 200 }, (_, i) => ({ calls: [{ name: 'search', args: { q: `q${i}` }, result: 'r'.repeat(100) }] })))
+    return { ...trace, metadata: { goal: 'find things' }, grade: { grade: 'pass', source: 'ci', reason: null, ref: null, graded_at: 1_800_000_100 } }
+  }
+  const withoutTurns = ({ turns: _turns, ...fields }: Trace): Omit<Trace, 'turns'> => fields
+
+  it('returns every field but the turns, for small and large files, ours and Python-written', () => {
+    const dir = tempDir()
+    const small = buildTrace('small', [{ text: 'hi' }])
+    for (const trace of [small, bigTrace()]) {
+      const path = saveTrace(trace, { traceDir: dir })
+      expect(readTraceFields(path)).toEqual(withoutTurns(loadTrace(path)))
+    }
+    const python = join(import.meta.dirname, '../fixtures/reagent-flow-py-0.5/researcher.trace.json')
+    expect(readTraceFields(python)).toEqual(withoutTurns(loadTrace(python)))
+  })
+
+  it("reads a large file's two ends only: damage in the middle of its turns is not looked at", () => {
+    const path = saveTrace(bigTrace(), { traceDir: tempDir() })
+    writeFileSync(path, readFileSync(path, 'utf8').replace('"q100"', '"q100'))
+    expect(readTraceFields(path)).toMatchObject({ name: 'big', metadata: { goal: 'find things' }, grade: { grade: 'pass' } })
+    expect(() => loadTrace(path)).toThrow(TraceFormatError)
+  })
+
+  it('reads files in any other layout whole: sorted keys, no indentation', () => {
+    const dir = tempDir()
+    const trace = bigTrace()
+    const sorted = saveTrace(trace, { traceDir: dir, golden: true })
+    expect(readTraceFields(sorted)).toMatchObject({ name: 'big', trace_id: 'golden' })
+    const compact = join(dir, 'compact.trace.json')
+    writeFileSync(compact, JSON.stringify(trace))
+    expect(readTraceFields(compact)).toEqual(withoutTurns(trace))
+  })
+
+  it('throws TraceFormatError with the JSON path and rule for a file that is not a trace', () => {
+    const dir = tempDir()
+    const foreign = join(dir, 'foreign.trace.json')
+    writeFileSync(foreign, '{"name": "package", "version": "1.0.0"}')
+    expect(() => readTraceFields(foreign)).toThrow(expect.objectContaining({ file: foreign, jsonPath: '', rule: 'required' }))
+    const badStatus = saveTrace({ ...bigTrace(), status: 'done' as never }, { traceDir: dir })
+    expect(() => readTraceFields(badStatus)).toThrow(expect.objectContaining({ jsonPath: 'status', rule: 'enum' }))
+    const truncated = join(dir, 'truncated.trace.json')
+    writeFileSync(truncated, '{"trace_id": "x", ')
+    expect(() => readTraceFields(truncated)).toThrow(expect.objectContaining({ rule: 'json' }))
   })
 })

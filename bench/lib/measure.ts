@@ -82,6 +82,35 @@ export function retainedBytes(build: () => unknown): number {
   return after - before
 }
 
+/** `compare` for an async `ours` (a command run in process), interleaved the same way. */
+export async function compareAsync(
+  ours: () => Promise<unknown>,
+  baseline: () => unknown,
+  { runs = 21, warmup = 3 } = {},
+): Promise<{ ours: Timing; baseline: Timing }> {
+  for (let i = 0; i < warmup; i++) {
+    await ours()
+    baseline()
+  }
+  const a: number[] = []
+  const b: number[] = []
+  for (let i = 0; i < runs; i++) {
+    gc?.()
+    let start = performance.now()
+    await ours()
+    a.push(performance.now() - start)
+    gc?.()
+    start = performance.now()
+    baseline()
+    b.push(performance.now() - start)
+  }
+  const summary = (xs: number[]): Timing => {
+    xs.sort((x, y) => x - y)
+    return { medianMs: xs[Math.floor(xs.length / 2)]!, minMs: xs[0]!, runs }
+  }
+  return { ours: summary(a), baseline: summary(b) }
+}
+
 /**
  * For async calls of a few microseconds to a millisecond: `ours` and
  * `baseline` alternate call by call (the first of each pair alternating too),

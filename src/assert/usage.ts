@@ -4,12 +4,15 @@
  * can be counted the assertion fails instead of passing on nothing, unless
  * the test opts out (`allowMissing`, `allowUnpriced`).
  */
+import { estimateCost, formatUsd, type ModelCost } from '../trace/cost.js'
 import { readTokens } from '../trace/tokens.js'
 import type { Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { requireLimit, requireObject, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'
 import { formatApart } from './render.js'
+
+export type { ModelCost } from '../trace/cost.js'
 
 function turnList(turns: readonly Turn[]): string {
   return turns.map((turn) => turn.index).join(', ')
@@ -60,14 +63,6 @@ export function assertTotalTokensUnder(source: TraceSource, n: number, options: 
   })
 }
 
-/** USD per 1 million tokens. */
-export interface ModelCost {
-  /** USD per 1M input (prompt) tokens. @example 2.5 */
-  input: number
-  /** USD per 1M output (completion) tokens. @example 10 */
-  output: number
-}
-
 export interface CostOptions {
   /** The most the run may cost, in USD. Required. @example 0.05 */
   usd: number
@@ -89,22 +84,10 @@ function checkModelCosts(fn: string, value: unknown): Map<string, ModelCost> {
   return costs
 }
 
-function priceOf(model: string, costs: Map<string, ModelCost>): { prefix: string; cost: ModelCost } | undefined {
-  let best: { prefix: string; cost: ModelCost } | undefined
-  for (const [prefix, cost] of costs) {
-    if (model.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { prefix, cost }
-  }
-  return best
-}
-
 /** `$0.0034` rather than reagent-flow 0.5's `$0.00` for sub-cent amounts. */
 function usdApart(a: number, b: number): [string, string] {
   const [x, y] = formatApart(a, b, 2)
   return [`$${x}`, `$${y}`]
-}
-
-function usd(amount: number): string {
-  return `$${amount >= 0.01 || amount === 0 ? amount.toFixed(2) : amount.toPrecision(2)}`
 }
 
 /**
@@ -118,25 +101,7 @@ export function assertCostUnder(source: TraceSource, options: CostOptions): void
   const checked = requireOptions(fn, options, ['usd', 'modelCosts', 'allowUnpriced'])
   const limitUsd = requireLimit(fn, 'usd', checked.usd)
   const costs = checkModelCosts(fn, checked.modelCosts)
-  let total = 0
-  let top: { turn: Turn; usd: number; detail: string } | undefined
-  const skipped: string[] = []
-  for (const turn of trace.turns) {
-    const { model, token_usage: usage } = turn.llm_call
-    if (model === null || model === undefined) skipped.push(`turn ${turn.index} (no model)`)
-    else if (usage === null || usage === undefined) skipped.push(`turn ${turn.index} (no token_usage)`)
-    else {
-      const price = priceOf(model, costs)
-      if (price === undefined) {
-        skipped.push(`turn ${turn.index} (model "${model}" matches no modelCosts prefix)`)
-        continue
-      }
-      const { input, output } = readTokens(usage)
-      const cost = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
-      total += cost
-      if (top === undefined || cost > top.usd) top = { turn, usd: cost, detail: `${model} priced as "${price.prefix}": ${input} in / ${output} out` }
-    }
-  }
+  const { usd: total, top, skipped } = estimateCost(trace, costs)
   if (skipped.length > 0) warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": skipped in the cost estimate: ${skipped.join(', ')}.`)
   if (top === undefined && trace.turns.length > 0 && checked.allowUnpriced !== true) {
     fail(
@@ -149,7 +114,7 @@ export function assertCostUnder(source: TraceSource, options: CostOptions): void
   if (total - limitUsd <= 1e-9) return
   const [shown, limit] = usdApart(total, limitUsd)
   fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
-    causes: [top && `turn ${top.turn.index} cost the most: ${usd(top.usd)} (${top.detail})`],
+    causes: [top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`],
     facts: [skipped.length > 0 ? `not priced: ${skipped.join(', ')}` : undefined],
   })
 }

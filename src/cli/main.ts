@@ -1,50 +1,89 @@
 /**
- * The `reagent-flow` command: parses the command name and hands over to it.
- * Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input.
+ * The `reagent-flow` command: finds the command named by the first word,
+ * parses the rest for it, runs it, and turns any error into a one-line
+ * reason on stderr and exit code 2.
  */
-import { runDemo } from './demo/run-demo.js'
+import { colors, shouldColor } from '../report/colors.js'
+import { parseCommandLine } from './args.js'
+import { EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
+import { approveCommand } from './commands/approve.js'
+import { demoCommand } from './commands/demo.js'
+import { diffCommand } from './commands/diff.js'
+import { getCommand } from './commands/get.js'
+import { gradeCommand } from './commands/grade.js'
+import { listCommand } from './commands/list.js'
+import { showCommand } from './commands/show.js'
+import { treeCommand } from './commands/tree.js'
+import { validateCommand } from './commands/validate.js'
+import { commandHelp, globalHelp } from './help.js'
 
-export const EXIT_OK = 0
-export const EXIT_CHECK_FAILED = 1
-export const EXIT_USAGE = 2
+export { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE } from './command.js'
+export type { CliIo } from './command.js'
 
-const HELP = `Usage: reagent-flow <command> [options]
-
-Commands:
-  demo          record a scripted example agent, assert on it, compare it with a golden
-
-Options:
-  --help        show this help
-
-Examples:
-  npx reagent-flow demo
-`
-
-export interface CliIo {
-  stdout: (text: string) => void
-  stderr: (text: string) => void
-}
+export const COMMANDS: readonly Command[] = [
+  listCommand,
+  showCommand,
+  getCommand,
+  diffCommand,
+  approveCommand,
+  gradeCommand,
+  validateCommand,
+  treeCommand,
+  demoCommand,
+]
 
 const defaultIo: CliIo = {
   stdout: (text) => void process.stdout.write(text),
   stderr: (text) => void process.stderr.write(text),
 }
 
-export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
-  const [command, ...rest] = argv
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    io.stdout(HELP)
-    return command === undefined ? EXIT_USAGE : EXIT_OK
+/** An error as one line: the message without its line breaks. */
+function oneLineReason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error)
+  return text.replace(/\s*\n\s*/g, ' ').trim()
+}
+
+function contextFor(command: Command, dir: string, json: boolean, io: CliIo): CommandContext {
+  return {
+    dir,
+    json,
+    c: colors(io.color ?? shouldColor()),
+    write: io.stdout,
+    print: (text) => io.stdout(`${text}\n`),
+    printJson: (value) => io.stdout(`${JSON.stringify(value, null, 2)}\n`),
+    note: (text) => io.stderr(`reagent-flow ${command.name}: ${text}\n`),
   }
-  if (command === 'demo') {
-    if (rest.includes('--help')) {
-      io.stdout('Usage: reagent-flow demo [--dir <traceDir>]\n\nRecords a scripted refund agent (no API key, no network), prints its trace, asserts on it\nand compares it with a golden baseline (<traceDir>/golden/demo-refund-agent.trace.json).\n')
+}
+
+export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  const [name, ...rest] = argv
+  if (name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(globalHelp(COMMANDS))
+    return EXIT_OK
+  }
+  if (name === undefined) {
+    io.stderr(globalHelp(COMMANDS))
+    return EXIT_USAGE
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name)
+  if (command === undefined) {
+    io.stderr(
+      `reagent-flow: unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. ` +
+        `Run "reagent-flow --help" for details.\n`,
+    )
+    return EXIT_USAGE
+  }
+  try {
+    const parsed = parseCommandLine(command, rest)
+    if (parsed.help) {
+      io.stdout(commandHelp(command))
       return EXIT_OK
     }
-    const dirAt = rest.indexOf('--dir')
-    const traceDir = dirAt >= 0 ? rest[dirAt + 1] : undefined
-    return runDemo({ ...(traceDir === undefined ? {} : { traceDir }), write: io.stdout })
+    return await command.run(parsed.input, contextFor(command, parsed.dir, parsed.json, io))
+  } catch (error) {
+    // A ReagentError says what is wrong and how to fix it; anything else
+    // (EACCES, EISDIR) is unreadable input too, told the same way.
+    io.stderr(`reagent-flow ${command.name}: ${oneLineReason(error)}\n`)
+    return EXIT_USAGE
   }
-  io.stderr(`reagent-flow: unknown command "${command}". Run "reagent-flow --help" for the list of commands.\n`)
-  return EXIT_USAGE
 }

@@ -22,8 +22,11 @@ import { oneLine } from './format-value.js'
 import { formatHeader, formatTurnLines } from './summary.js'
 
 export interface StackTraceOptions {
-  /** The failed assertion, one line: `"lookup" was never called (3 turns, 2 tool calls)`. */
-  assertion: string
+  /**
+   * The failed assertion, one line: `"lookup" was never called (3 turns, 2 tool calls)`.
+   * Without it, the trace is drawn alone, with no assertion and no probable cause (`reagent-flow show`).
+   */
+  assertion?: string
   /** The tool the assertion is about: highlighted, and its last output is a candidate cause. */
   tool?: string
   /** The assertion's own findings, most telling first; shown before what the trace says (a typo, the closest arguments). */
@@ -112,8 +115,8 @@ function causeLines(trace: Trace, options: StackTraceOptions, c: Colors): string
   return causes.map((cause, i) => (i === 0 ? `${c.yellow(c.bold(CAUSE_LABEL))}${cause}` : `${pad}${cause}`))
 }
 
-/** The agent stack trace of a failed assertion, ending without a newline. */
-export function formatStackTrace(trace: Trace, options: StackTraceOptions): string {
+/** The agent stack trace of a failed assertion (or of a trace alone), ending without a newline. */
+export function formatStackTrace(trace: Trace, options: StackTraceOptions = {}): string {
   const c = colors(options.color)
   const lines = [formatHeader(trace, c)]
   if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
@@ -124,6 +127,8 @@ export function formatStackTrace(trace: Trace, options: StackTraceOptions): stri
     else lines.push(c.dim(`  … ${row.hidden} turns not shown (turns ${row.from}–${row.to})`))
   }
   if (trace.error) lines.push(`  ${c.red(`✗ ${trace.error.name}: ${trace.error.message}`)}`)
-  lines.push('', `${c.red(c.bold('ASSERTION FAILED:'))} ${options.assertion}`, ...causeLines(trace, options, c))
+  if (options.assertion !== undefined) {
+    lines.push('', `${c.red(c.bold('ASSERTION FAILED:'))} ${options.assertion}`, ...causeLines(trace, options, c))
+  }
   return lines.join('\n')
 }

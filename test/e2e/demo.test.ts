@@ -55,6 +55,12 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     expect(trace.metadata).toEqual({ goal: 'Refund order 42' })
   })
 
+  it('prints { file, answer } with --json', () => {
+    const dir = tempDir()
+    const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir, '--json'], { encoding: 'utf8' })
+    expect(JSON.parse(stdout)).toEqual({ file: join(dir, 'demo-refund-agent.trace.json'), answer: 'Refunded $19.99 for order 42. The money is back in 3-5 days.' })
+  })
+
   it('exits 0 and prints the same on a second run, leaving the golden as it was', () => {
     const dir = tempDir()
     const run = (): string => execFileSync(process.execPath, [CLI, 'demo', '--dir', dir], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
@@ -81,6 +87,8 @@ describe('npm run demo (reagent-flow demo, built)', () => {
       error = e as typeof error
     }
     expect(error?.status).toBe(2)
-    expect(error?.stderr).toBe('reagent-flow: unknown command "dmeo". Run "reagent-flow --help" for the list of commands.\n')
+    expect(error?.stderr).toBe(
+      'reagent-flow: unknown command "dmeo". Commands: list, show, get, diff, approve, grade, validate, tree, demo. Run "reagent-flow --help" for details.\n',
+    )
   })
 })

@@ -52,6 +52,14 @@ describe('formatStackTrace()', () => {
     )
   })
 
+  it('draws the trace alone, with no assertion and no probable cause, when no assertion is given', () => {
+    const text = formatStackTrace(trace, { color: false })
+    expect(text.split('\n').slice(0, 2)).toEqual(['support-agent  failed · 3 turns · 3 tool calls · 550 tokens (480 in / 70 out) · 1.5s', '  child of trace-planner'])
+    expect(text.endsWith('\n  ✗ RangeError: budget exceeded')).toBe(true)
+    expect(text).not.toContain('ASSERTION FAILED')
+    expect(text).not.toContain('PROBABLE CAUSE')
+  })
+
   it("puts the assertion's own findings first, then what the trace says, then background facts, three at most", () => {
     const text = formatStackTrace(trace, { assertion: 'x', causes: ['a typo'], facts: ['what ran instead'], color: false })
     expect(text.split('\n').slice(-3)).toEqual([

@@ -5,7 +5,7 @@
  */
 import { colors } from '../../report/colors.js'
 import { formatTraceSummary } from '../../report/summary.js'
-import { session } from '../../session.js'
+import { session, type Session } from '../../session.js'
 import { DEFAULT_TRACE_DIR } from '../../storage.js'
 import { runAssertions } from './assertions.js'
 import { runGoldenDemo } from './golden-demo.js'
@@ -17,12 +17,17 @@ export interface DemoOptions {
   write?: (text: string) => void
 }
 
+/** Records the demo agent's run into `traceDir` and returns the closed session. */
+export function recordDemo(traceDir: string = DEFAULT_TRACE_DIR): Promise<Session<string>> {
+  return session('demo-refund-agent', { traceDir, metadata: { goal: 'Refund order 42' } }, (s) =>
+    runRefundAgent(s, 'Please refund order 42, it arrived broken.'),
+  )
+}
+
 export async function runDemo({ traceDir = DEFAULT_TRACE_DIR, color, write = (t) => process.stdout.write(t) }: DemoOptions = {}): Promise<number> {
   const c = colors(color)
   write(`${c.bold('reagent-flow demo')}: a scripted refund agent (no API key, no network)\n\n`)
-  const s = await session('demo-refund-agent', { traceDir, metadata: { goal: 'Refund order 42' } }, (s) =>
-    runRefundAgent(s, 'Please refund order 42, it arrived broken.'),
-  )
+  const s = await recordDemo(traceDir)
   write(`${formatTraceSummary(s.trace, { color: c.isColorSupported })}\n\n`)
   write(`Answer: ${s.output}\n`)
   write(`Trace written to ${c.cyan(s.path ?? '(not written)')}\n\n`)

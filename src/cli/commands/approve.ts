@@ -1,0 +1,112 @@
+/** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
+import { diffTraces } from '../../diff/diff-traces.js'
+import { formatDiff } from '../../diff/format.js'
+import type { TraceDiff } from '../../diff/types.js'
+import { UsageError } from '../../errors.js'
+import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
+import { normalizeTrace } from '../../trace/normalize.js'
+import type { Trace } from '../../trace/types.js'
+import { parseTrace } from '../../trace/validate.js'
+import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
+import { plural } from '../format.js'
+import { scanRuns, type UnreadableFile } from '../ledger.js'
+import { resolveRun } from '../resolve.js'
+
+export type ApproveStatus = 'created' | 'updated' | 'unchanged'
+
+export interface Approval {
+  name: string
+  /** The run that was approved. */
+  file: string
+  /** Its golden baseline. */
+  golden: string
+  status: ApproveStatus
+  /** For `updated`: the previous golden (expected) against the new one (actual); null otherwise, or when the previous one was not a readable trace. */
+  diff: TraceDiff | null
+}
+
+/** `approve --json` */
+export interface ApproveOutput {
+  approved: Approval[]
+  unreadable: Array<{ file: string; reason: string }>
+}
+
+/** The previous golden against the new one; null when the previous one is not a readable trace. */
+function changesOf(before: string, golden: string, after: Trace): TraceDiff | null {
+  try {
+    return diffTraces(normalizeTrace(parseTrace(before, golden)), after)
+  } catch {
+    return null
+  }
+}
+
+/** Writes the golden normal form of the run in `file`, unless the golden already holds exactly that. */
+function approve(file: string, dir: string): Approval {
+  const rendered = renderGolden(loadTrace(file))
+  const { name } = rendered.trace
+  // The golden engine's own store: the same path, and no rewrite of identical bytes.
+  const store = fileGoldenStore(dir)
+  const golden = store.resolvePath(name)
+  const before = store.read(golden)
+  const status: ApproveStatus = !store.save(golden, rendered.text) ? 'unchanged' : before === null ? 'created' : 'updated'
+  const diff = status === 'updated' ? changesOf(before!, golden, rendered.trace) : null
+  return { name, file, golden, status, diff }
+}
+
+/** What an update changed, indented under its line. */
+function changeLines(approval: Approval, ctx: CommandContext): string[] {
+  if (approval.status !== 'updated') return []
+  const { diff } = approval
+  if (diff === null) return [ctx.c.dim('  the previous golden was not a readable trace')]
+  if (diff.equal) return [ctx.c.dim('  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)')]
+  return formatDiff(diff, { color: ctx.c.isColorSupported }).split('\n').map((line) => (line === '' ? '' : `  ${line}`))
+}
+
+/** The runs to approve: the named ones, or with --all every readable run in the directory. */
+function targets(names: readonly string[], all: boolean, dir: string, unreadable: UnreadableFile[]): string[] {
+  if (all && names.length > 0) throw new UsageError('pass either names or --all, not both')
+  if (!all && names.length === 0) throw new UsageError('name the runs to approve (reagent-flow approve <name...>), or pass --all')
+  if (!all) return names.map((name) => resolveRun(name, dir))
+  const scanned = scanRuns(dir)
+  unreadable.push(...scanned.unreadable)
+  return scanned.runs.map((run) => run.path)
+}
+
+function printApprovals(out: ApproveOutput, ctx: CommandContext): void {
+  const { c } = ctx
+  const paint = { created: c.green, updated: c.yellow, unchanged: c.dim } as const
+  for (const approval of out.approved) {
+    ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}`)
+    for (const line of changeLines(approval, ctx)) ctx.print(line)
+  }
+  const counts = (['created', 'updated', 'unchanged'] as const).map((status) => `${out.approved.filter((a) => a.status === status).length} ${status}`)
+  ctx.print(c.dim(`${plural(out.approved.length, 'golden')}: ${counts.join(', ')}`))
+}
+
+export const approveCommand: Command = {
+  name: 'approve',
+  args: '<name...>',
+  summary: 'promote the latest runs to golden baselines (--all: every run)',
+  details: [
+    'Writes <dir>/golden/<name>.trace.json in golden normal form (sorted keys, ids and times made',
+    'deterministic, secrets redacted) and prints what changed, as reagent-flow diff does (the previous',
+    'golden is "expected"). A golden that would not change is not rewritten.',
+  ],
+  options: {
+    all: { type: 'boolean', description: 'approve every run in the directory' },
+  },
+  positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: '<name...>' },
+  examples: ['reagent-flow approve refund-agent', 'reagent-flow approve refund-agent search-agent', 'reagent-flow approve --all --dir test/.traces'],
+  run(input, ctx) {
+    const unreadable: UnreadableFile[] = []
+    const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable)
+    const out: ApproveOutput = {
+      approved: files.map((file) => approve(file, ctx.dir)),
+      unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
+    }
+    if (ctx.json) ctx.printJson(out)
+    else printApprovals(out, ctx)
+    for (const file of out.unreadable) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)
+    return out.unreadable.length === 0 ? EXIT_OK : EXIT_USAGE
+  },
+}

@@ -1,0 +1,83 @@
+/** `reagent-flow diff <name>` / `diff <a> <b>`: the latest run against its golden, or two traces. */
+import { diffTraces } from '../../diff/diff-traces.js'
+import { formatDiff } from '../../diff/format.js'
+import { ARGS_MODES, MATCH_MODES } from '../../diff/options.js'
+import type { DiffOptions, TraceDiff } from '../../diff/types.js'
+import { TraceNotFoundError } from '../../errors.js'
+import { isFile, loadTrace, renderGolden, tracePath } from '../../storage.js'
+import { normalizeTrace } from '../../trace/normalize.js'
+import type { Trace } from '../../trace/types.js'
+import { stringOption } from '../args.js'
+import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
+import { resolveRun } from '../resolve.js'
+
+/** `diff --json` */
+export interface DiffOutput {
+  /** The file compared against: the golden, or `<a>`. */
+  expected: string
+  /** The file compared: the latest run, or `<b>`. */
+  actual: string
+  diff: TraceDiff
+}
+
+/** --mode, --args and every --ignore (repeated, or comma-separated), as `diffTraces` takes them. */
+export function diffOptionsOf(input: CommandInput): DiffOptions {
+  const mode = stringOption(input, 'mode') as DiffOptions['mode']
+  const args = stringOption(input, 'args') as DiffOptions['args']
+  const ignore = ((input.options.ignore ?? []) as string[]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '')
+  return { ...(mode === undefined ? {} : { mode }), ...(args === undefined ? {} : { args }), ...(ignore.length === 0 ? {} : { ignore }) }
+}
+
+/** The run and its golden, both in golden normal form, as assertMatchesBaseline compares them. */
+function againstGolden(ref: string, dir: string): { expected: [string, Trace]; actual: [string, Trace] } {
+  const runFile = resolveRun(ref, dir)
+  const run = loadTrace(runFile)
+  const goldenFile = tracePath(run.name, { traceDir: dir, golden: true })
+  if (!isFile(goldenFile)) {
+    throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then reagent-flow approve ${run.name}.`, run.name)
+  }
+  return { expected: [goldenFile, normalizeTrace(loadTrace(goldenFile))], actual: [runFile, renderGolden(run).trace] }
+}
+
+export const diffCommand: Command = {
+  name: 'diff',
+  args: '<name> [<b>]',
+  summary: 'the latest run against its golden, or two traces (diff <a> <b>); exit code 1 when they differ',
+  details: [
+    'Compared: tool names, arguments, results and errors, and text answers, turn by turn (turns',
+    'are aligned, so one inserted turn is one difference). Never compared: ids, times, models,',
+    'token usage, messages, metadata. --ignore takes what diffTraces() does: "arguments",',
+    '"results", "errors", "response_text", "<tool>.<arg>", or a JSON path such as',
+    '"turns[*].tool_results[*].result.fetched_at".',
+  ],
+  options: {
+    mode: { type: 'string', value: '<mode>', choices: MATCH_MODES, default: 'strict', description: 'how the tool calls must correspond' },
+    args: { type: 'string', value: '<mode>', choices: ARGS_MODES, default: 'exact', description: 'how arguments are compared' },
+    ignore: { type: 'string', multiple: true, value: '<what>', description: 'what not to compare (repeat it, or separate with commas)' },
+  },
+  positionals: { min: 1, max: 2, names: '<name> (a run with a golden), or two traces <a> <b>' },
+  examples: [
+    'reagent-flow diff refund-agent',
+    'reagent-flow diff refund-agent --mode superset --args subset',
+    'reagent-flow diff refund-agent --ignore results --ignore search.request_id',
+    'reagent-flow diff .reagent/golden/refund-agent.trace.json other/refund-agent.trace.json',
+  ],
+  run(input, ctx) {
+    const options = diffOptionsOf(input)
+    const [a, b] = input.positionals as [string, string | undefined]
+    const { expected, actual } =
+      b === undefined ? againstGolden(a, ctx.dir) : { expected: withTrace(resolveRun(a, ctx.dir)), actual: withTrace(resolveRun(b, ctx.dir)) }
+    const diff = diffTraces(expected[1], actual[1], options)
+    const out: DiffOutput = { expected: expected[0], actual: actual[0], diff }
+    if (ctx.json) ctx.printJson(out)
+    else {
+      const { c } = ctx
+      ctx.print(`${c.red(`- expected  ${out.expected}`)}\n${c.green(`+ actual    ${out.actual}`)}\n\n${formatDiff(diff, { color: c.isColorSupported })}`)
+    }
+    return diff.equal ? EXIT_OK : EXIT_CHECK_FAILED
+  },
+}
+
+function withTrace(file: string): [string, Trace] {
+  return [file, loadTrace(file)]
+}

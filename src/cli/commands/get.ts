@@ -1,0 +1,110 @@
+/** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
+import { formatDuration } from '../../report/format-value.js'
+import { loadTrace } from '../../storage.js'
+import { formatUsd } from '../../trace/cost.js'
+import type { Grade, TraceStatus } from '../../trace/types.js'
+import { stringOption } from '../args.js'
+import { checkBudgets, costOf, readPriceTable, type BudgetCheck, type CostOutput } from '../budgets.js'
+import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandContext } from '../command.js'
+import { formatFacts, formatTime, plural } from '../format.js'
+import { durationMs, finalResponse, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+import { resolveRun } from '../resolve.js'
+
+/** `get --json` */
+export interface GetOutput {
+  file: string
+  name: string
+  trace_id: string
+  goal: string | null
+  status: TraceStatus
+  error: { name: string; message: string } | null
+  final_response: string | null
+  turns: number
+  tool_calls: number
+  tokens: TokenTotals | null
+  /** Null without `--prices`, or when no turn could be priced. */
+  cost: CostOutput | null
+  elapsed_ms: number | null
+  budgets: BudgetCheck[]
+  grade: Grade | null
+}
+
+function budgetLine(budget: BudgetCheck, c: CommandContext['c']): string {
+  const show = (value: number): string => (budget.key === 'budget_usd' ? formatUsd(value) : formatDuration(value * 1000))
+  const limit = Number.isNaN(budget.limit) ? '?' : show(budget.limit)
+  const head = `${budget.key} ${limit}: `
+  if (budget.over === null) return head + c.dim(budget.note ?? 'not checked')
+  return head + (budget.over ? c.red(c.bold(`OVER (${show(budget.actual!)})`)) : c.green(`within (${show(budget.actual!)})`))
+}
+
+function printFacts(out: GetOutput, ctx: CommandContext): void {
+  const { c } = ctx
+  const facts: Array<[string, string]> = [
+    ['name', c.bold(out.name)],
+    ['trace_id', out.trace_id],
+    ['goal', out.goal ?? c.dim('(no metadata.goal)')],
+    ['status', out.status === 'completed' ? c.green(out.status) : c.red(out.status)],
+  ]
+  if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
+  facts.push(
+    ['response', out.final_response ?? c.dim('(no text answer)')],
+    ['turns', `${out.turns} (${plural(out.tool_calls, 'tool call')})`],
+    ['tokens', out.tokens === null ? c.dim('(not recorded)') : `${out.tokens.input} in / ${out.tokens.output} out (${out.tokens.total})`],
+  )
+  if (out.cost !== null) {
+    const unpriced = out.cost.unpriced.length === 0 ? '' : `; not priced: ${out.cost.unpriced.join(', ')}`
+    facts.push(['cost', `${formatUsd(out.cost.usd)} (${out.cost.priced_turns} of ${plural(out.turns, 'turn')} priced${unpriced})`])
+  }
+  facts.push(['elapsed', out.elapsed_ms === null ? c.dim('(no end time)') : formatDuration(out.elapsed_ms)])
+  out.budgets.forEach((budget, i) => facts.push([i === 0 ? 'budgets' : '', budgetLine(budget, c)]))
+  if (out.grade !== null) {
+    const { grade, source, reason, ref, graded_at: at } = out.grade
+    const parts = [grade === 'pass' ? c.green(grade) : c.red(grade), source, `${formatTime(at)} UTC`, reason ?? '', ref ?? '']
+    facts.push(['grade', parts.filter((p) => p !== '').join(' · ')])
+  }
+  facts.push(['file', out.file])
+  ctx.print(formatFacts(facts, c))
+}
+
+export const getCommand: Command = {
+  name: 'get',
+  args: '<run>',
+  summary: "one run's goal, outcome, tokens, cost, elapsed time and budgets",
+  details: [
+    'The goal is metadata.goal. Budgets are metadata.budget_usd (checked when --prices is given)',
+    'and metadata.budget_seconds; get exits with 1 when the run went over one.',
+    'A price table maps model-name prefixes to USD per 1M tokens, as assertCostUnder does:',
+    '  { "gpt-4o": { "input": 2.5, "output": 10 }, "gpt-4o-mini": { "input": 0.15, "output": 0.6 } }',
+  ],
+  options: {
+    prices: { type: 'string', value: '<file.json>', description: 'a price table, to estimate the cost' },
+  },
+  positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
+  examples: ['reagent-flow get refund-agent', 'reagent-flow get refund-agent --prices prices.json', 'reagent-flow get 01JV6Q3M8X --json'],
+  run(input, ctx) {
+    const pricesFile = stringOption(input, 'prices')
+    const costs = pricesFile === undefined ? undefined : readPriceTable(pricesFile)
+    const file = resolveRun(input.positionals[0]!, ctx.dir)
+    const trace = loadTrace(file)
+    const cost = costs === undefined ? null : costOf(trace, costs)
+    const out: GetOutput = {
+      file,
+      name: trace.name,
+      trace_id: trace.trace_id,
+      goal: goalOf(trace),
+      status: statusOf(trace),
+      error: trace.error == null ? null : { name: trace.error.name, message: trace.error.message },
+      final_response: finalResponse(trace),
+      turns: trace.turns.length,
+      tool_calls: toolCallCount(trace),
+      tokens: tokenTotals(trace),
+      cost,
+      elapsed_ms: durationMs(trace),
+      budgets: checkBudgets(trace, cost, costs !== undefined),
+      grade: trace.grade ?? null,
+    }
+    if (ctx.json) ctx.printJson(out)
+    else printFacts(out, ctx)
+    return out.budgets.some((budget) => budget.over === true) ? EXIT_CHECK_FAILED : EXIT_OK
+  },
+}

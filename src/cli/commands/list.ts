@@ -1,0 +1,150 @@
+/** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
+import { formatDuration } from '../../report/format-value.js'
+import type { Grade, TraceStatus } from '../../trace/types.js'
+import { intOption, stringOption } from '../args.js'
+import { EXIT_OK, type Command, type CommandContext } from '../command.js'
+import { formatTable, formatTime, plural } from '../format.js'
+import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
+import { durationMs, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+
+export const DEFAULT_LIMIT = 50
+export const MAX_LIMIT = 200
+
+/** One run in `list --json`. */
+export interface RunRow {
+  file: string
+  name: string
+  trace_id: string
+  status: TraceStatus
+  goal: string | null
+  started_at: number
+  ended_at: number | null
+  duration_ms: number | null
+  turns: number
+  tool_calls: number
+  tokens: TokenTotals | null
+  grade: Grade | null
+}
+
+/** `list --json` */
+export interface ListOutput {
+  total: number
+  offset: number
+  limit: number
+  runs: RunRow[]
+  unreadable: Array<{ file: string; reason: string }>
+}
+
+/** The page of runs `query` asks for, each read whole; the work behind `list`. */
+export function listRuns(dir: string, query: RunQuery): ListOutput {
+  const { runs, unreadable } = scanRuns(dir)
+  const { total, page } = queryRuns(runs, query)
+  const rows: RunRow[] = []
+  const damaged: UnreadableFile[] = []
+  for (const run of page) {
+    const trace = loadRun(run, damaged)
+    if (trace === undefined) continue
+    const { fields } = run
+    rows.push({
+      file: run.path,
+      name: fields.name,
+      trace_id: fields.trace_id,
+      status: statusOf(fields),
+      goal: goalOf(fields),
+      started_at: fields.started_at,
+      ended_at: fields.ended_at,
+      duration_ms: durationMs(fields),
+      turns: trace.turns.length,
+      tool_calls: toolCallCount(trace),
+      tokens: tokenTotals(trace),
+      grade: fields.grade ?? null,
+    })
+  }
+  return {
+    // A file whose middle turned out damaged is not a run after all.
+    total: total - damaged.length,
+    offset: query.offset,
+    limit: query.limit,
+    runs: rows,
+    unreadable: [...unreadable, ...damaged].map(({ path, reason }) => ({ file: path, reason })),
+  }
+}
+
+function printTable(out: ListOutput, ctx: CommandContext): void {
+  const { c } = ctx
+  const rows = out.runs.map((run) => [
+    c.bold(run.name),
+    run.trace_id,
+    run.status === 'completed' ? c.green(run.status) : c.red(run.status),
+    formatTime(run.started_at),
+    run.duration_ms === null ? '—' : formatDuration(run.duration_ms),
+    String(run.turns),
+    String(run.tool_calls),
+    run.tokens === null ? '—' : String(run.tokens.total),
+    run.grade === null ? c.dim('—') : run.grade.grade === 'pass' ? c.green('pass') : c.red('fail'),
+  ])
+  if (rows.length > 0) {
+    const right = { align: 'right' } as const
+    const columns = [
+      { title: 'NAME' },
+      { title: 'TRACE ID' },
+      { title: 'STATUS' },
+      { title: 'STARTED (UTC)' },
+      { title: 'DURATION', ...right },
+      { title: 'TURNS', ...right },
+      { title: 'CALLS', ...right },
+      { title: 'TOKENS', ...right },
+      { title: 'GRADE' },
+    ]
+    ctx.print(formatTable(columns, rows, c))
+  }
+  const shown = rows.length === 0 ? '' : ` · showing ${out.offset + 1}–${out.offset + rows.length}`
+  const none = out.total > 0 && rows.length === 0 ? ` · none at --offset ${out.offset}` : ''
+  ctx.print(c.dim(`${out.total === 0 ? 'no runs' : plural(out.total, 'run')} match${out.total === 1 ? 'es' : ''}${shown}${none}`))
+}
+
+const SHOWN_UNREADABLE = 10
+
+export const listCommand: Command = {
+  name: 'list',
+  args: '',
+  summary: 'the recorded runs in the trace directory, newest first, and how many match',
+  details: [
+    'Filters and order work on the top-level fields of each file, read from its two ends;',
+    'only the runs on the page are read whole. Files that are not readable traces are',
+    'skipped and named on stderr (and under "unreadable" with --json).',
+  ],
+  options: {
+    status: { type: 'string', value: '<status>', choices: STATUSES, description: 'only runs with this status' },
+    q: { type: 'string', value: '<text>', description: 'only runs with <text> in the name, trace_id or metadata.goal (any case)' },
+    grade: { type: 'string', value: '<grade>', choices: GRADE_FILTERS, description: 'only runs with this grade (see reagent-flow grade)' },
+    'order-by': { type: 'string', value: '<order>', choices: ORDERS, default: 'started_desc', description: 'the order' },
+    limit: { type: 'string', value: '<n>', default: String(DEFAULT_LIMIT), description: `runs per page, 1 to ${MAX_LIMIT}` },
+    offset: { type: 'string', value: '<n>', default: '0', description: 'runs to skip' },
+  },
+  positionals: { min: 0, max: 0, names: '' },
+  examples: [
+    'reagent-flow list',
+    'reagent-flow list --status failed --order-by duration_desc',
+    'reagent-flow list --q refund --grade ungraded --limit 20 --offset 20',
+    'reagent-flow list --json | jq ".runs[].trace_id"',
+  ],
+  run(input, ctx) {
+    const query: RunQuery = {
+      status: stringOption(input, 'status') as RunQuery['status'],
+      q: stringOption(input, 'q'),
+      grade: stringOption(input, 'grade') as RunQuery['grade'],
+      orderBy: (stringOption(input, 'order-by') ?? 'started_desc') as RunQuery['orderBy'],
+      limit: intOption(input, 'limit', DEFAULT_LIMIT, 1, MAX_LIMIT),
+      offset: intOption(input, 'offset', 0, 0, Number.MAX_SAFE_INTEGER),
+    }
+    const out = listRuns(ctx.dir, query)
+    if (ctx.json) ctx.printJson(out)
+    else printTable(out, ctx)
+    for (const file of out.unreadable.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)
+    if (out.unreadable.length > SHOWN_UNREADABLE) {
+      ctx.note(`skipped ${out.unreadable.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${ctx.dir} lists them all`)
+    }
+    return EXIT_OK
+  },
+}

@@ -1,0 +1,76 @@
+/** `reagent-flow show <run>`: one run as an agent stack trace, with its place among the runs around it. */
+import { formatStackTrace } from '../../report/stack-trace.js'
+import { listTraceFiles, loadTrace } from '../../storage.js'
+import type { Trace } from '../../trace/types.js'
+import { EXIT_OK, type Command, type CommandContext } from '../command.js'
+import { formatFacts, formatTime } from '../format.js'
+import { scanRuns, type RunFile } from '../ledger.js'
+import { resolveRun } from '../resolve.js'
+
+/** Another run, as `show --json` names it; `name` and `file` are null when it is not in the directory. */
+export interface RunLink {
+  trace_id: string
+  name: string | null
+  file: string | null
+}
+
+/** `show --json` */
+export interface ShowOutput {
+  file: string
+  trace: Trace
+  parent: RunLink | null
+  children: RunLink[]
+}
+
+const link = (run: RunFile): RunLink => ({ trace_id: run.fields.trace_id, name: run.fields.name, file: run.path })
+
+/** The run's parent and children among the runs of `dir` (none when there is no such directory). */
+function linksOf(trace: Trace, dir: string): Pick<ShowOutput, 'parent' | 'children'> {
+  const runs = listTraceFiles(dir) === null ? [] : scanRuns(dir).runs
+  const parentId = trace.parent_trace_id ?? null
+  const parentRun = parentId === null ? undefined : runs.find((run) => run.fields.trace_id === parentId)
+  const children = runs
+    .filter((run) => run.fields.parent_trace_id === trace.trace_id && run.fields.trace_id !== trace.trace_id)
+    .sort((a, b) => a.fields.started_at - b.fields.started_at)
+  return {
+    parent: parentId === null ? null : parentRun === undefined ? { trace_id: parentId, name: null, file: null } : link(parentRun),
+    children: children.map(link),
+  }
+}
+
+function printView(out: ShowOutput, ctx: CommandContext): void {
+  const { trace } = out
+  const { c } = ctx
+  const runName = (run: RunLink): string => (run.name === null ? `${run.trace_id} ${c.dim(`(not in ${ctx.dir})`)}` : `${c.bold(run.name)}  ${run.trace_id}`)
+  const facts: Array<[string, string]> = [
+    ['trace_id', trace.trace_id],
+    ['file', out.file],
+    ['started', `${formatTime(trace.started_at)} UTC`],
+  ]
+  if (out.parent !== null) facts.push(['parent', runName(out.parent)])
+  if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
+  out.children.forEach((child, i) => facts.push([i === 0 ? 'children' : '', runName(child)]))
+  if (trace.grade !== undefined) {
+    const { grade, source, reason, graded_at: at } = trace.grade
+    facts.push(['grade', [grade === 'pass' ? c.green(grade) : c.red(grade), source, `${formatTime(at)} UTC`, reason ?? ''].filter((p) => p !== '').join(' · ')])
+  }
+  ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported })}\n\n${formatFacts(facts, c)}`)
+}
+
+export const showCommand: Command = {
+  name: 'show',
+  args: '<run>',
+  summary: 'one run as an agent stack trace (turns, calls, results, errors, tokens), with its parent and children',
+  details: ['Traces longer than 40 turns show their first 10 and last 20 turns, and the turns with errors in between.'],
+  options: {},
+  positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
+  examples: ['reagent-flow show refund-agent', 'reagent-flow show .reagent/refund-agent.trace.json', 'reagent-flow show 01JV6Q3M8X --json'],
+  run(input, ctx) {
+    const file = resolveRun(input.positionals[0]!, ctx.dir)
+    const trace = loadTrace(file)
+    const out: ShowOutput = { file, trace, ...linksOf(trace, ctx.dir) }
+    if (ctx.json) ctx.printJson(out)
+    else printView(out, ctx)
+    return EXIT_OK
+  },
+}

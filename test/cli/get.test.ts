@@ -1,0 +1,86 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
+
+const PRICES = JSON.stringify({ 'gpt-4o': { input: 2.5, output: 10 }, 'gpt-4o-mini': { input: 0.15, output: 0.6 } })
+
+describe('reagent-flow get', () => {
+  it("prints the run's goal, status, final response, turns, tokens, elapsed time and budgets", () => {
+    const { code, stdout, stderr } = runCli(['get', 'refund-agent'], traceDirWith(sampleRuns()))
+    expect([code, stderr]).toEqual([0, ''])
+    expect(stdout).toBe(
+      [
+        'name      refund-agent',
+        'trace_id  trace-refund-agent',
+        'goal      Refund order 42',
+        'status    completed',
+        'response  Refunded $19.99 for order 42.',
+        'turns     3 (2 tool calls)',
+        'tokens    3000 in / 90 out (3090)',
+        'elapsed   1.5s',
+        'budgets   budget_usd $0.01: not checked: pass --prices <file>',
+        '          budget_seconds 30s: within (1.5s)',
+        `file      ${join('.reagent', 'refund-agent.trace.json')}`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('estimates the cost from --prices and exits 1 when the run went over metadata.budget_usd', () => {
+    const cwd = traceDirWith(sampleRuns())
+    writeFileSync(join(cwd, 'prices.json'), PRICES)
+    const { code, stdout } = runCli(['get', 'refund-agent', '--prices', 'prices.json'], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toContain('\ncost      $0.0084 (3 of 3 turns priced)\nelapsed   1.5s\nbudgets   budget_usd $0.01: within ($0.0084)\n')
+    writeFileSync(join(cwd, 'prices.json'), JSON.stringify({ 'gpt-4o': { input: 5, output: 15 } }))
+    const over = runCli(['get', 'refund-agent', '--prices', 'prices.json'], cwd)
+    expect(over.code).toBe(1)
+    expect(over.stdout).toContain('\nbudgets   budget_usd $0.01: OVER ($0.02)\n')
+  })
+
+  it('shows the error of a failed run and what could not be read', () => {
+    const { code, stdout } = runCli(['get', 'search-agent'], traceDirWith(sampleRuns()))
+    expect(code).toBe(0)
+    expect(stdout).toContain('\nstatus    failed\nerror     TimeoutError: no answer in 30s\nresponse  (no text answer)\nturns     1 (1 tool call)\ntokens    (not recorded)\n')
+  })
+
+  it('prints every fact as JSON with --json', () => {
+    const cwd = traceDirWith(sampleRuns())
+    writeFileSync(join(cwd, 'prices.json'), PRICES)
+    const { code, json } = runJson(['get', 'trace-refund-agent', '--prices', 'prices.json'], cwd)
+    expect(code).toBe(0)
+    expect(json).toEqual({
+      file: join('.reagent', 'refund-agent.trace.json'),
+      name: 'refund-agent',
+      trace_id: 'trace-refund-agent',
+      goal: 'Refund order 42',
+      status: 'completed',
+      error: null,
+      final_response: 'Refunded $19.99 for order 42.',
+      turns: 3,
+      tool_calls: 2,
+      tokens: { input: 3000, output: 90, total: 3090, measured_turns: 3 },
+      cost: { usd: expect.closeTo(0.0084, 10), priced_turns: 3, unpriced: [] },
+      elapsed_ms: 1500,
+      budgets: [
+        { key: 'budget_usd', limit: 0.01, actual: expect.closeTo(0.0084, 10), over: false, note: null },
+        { key: 'budget_seconds', limit: 30, actual: 1.5, over: false, note: null },
+      ],
+      grade: null,
+    })
+  })
+
+  it('exits 2 naming the price table entry at fault', () => {
+    const cwd = traceDirWith(sampleRuns())
+    writeFileSync(join(cwd, 'prices.json'), JSON.stringify({ 'gpt-4o': { input: '2.5' } }))
+    expect(runCli(['get', 'refund-agent', '--prices', 'prices.json'], cwd)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'reagent-flow get: --prices prices.json: "gpt-4o" must have "input" and "output" as numbers >= 0 (USD per 1M tokens); got {"input":"2.5"}\n',
+    })
+    expect(runCli(['get', 'refund-agent', '--prices', 'nope.json'], cwd).stderr).toBe(
+      'reagent-flow get: --prices nope.json: no such file. It holds USD per 1M tokens per model prefix: { "gpt-4o": { "input": 2.5, "output": 10 } }\n',
+    )
+  })
+})

@@ -1,0 +1,82 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buildTrace } from '../helpers/trace-builder.js'
+import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'
+
+describe('reagent-flow show', () => {
+  it('prints the run as an agent stack trace, then its id, file, start and children', () => {
+    const { code, stdout, stderr } = runCli(['show', 'refund-agent'], traceDirWith(sampleRuns()))
+    expect([code, stderr]).toEqual([0, ''])
+    expect(stdout).toBe(
+      [
+        'refund-agent  completed · 3 turns · 2 tool calls · 3090 tokens (3000 in / 90 out) · 1.5s',
+        '  ✓ Turn 0  310ms  gpt-4o',
+        '      LLM -> lookup_order({"order_id":"42"})',
+        '        ✓ {"amount":19.99}  2ms',
+        '  ✓ Turn 1  420ms  gpt-4o',
+        '      LLM -> issue_refund({"order_id":"42"})',
+        '        ✓ {"ok":true}  4ms',
+        '  ✓ Turn 2  280ms  gpt-4o',
+        '      LLM -> “Refunded $19.99 for order 42.”',
+        '',
+        'trace_id  trace-refund-agent',
+        `file      ${join('.reagent', 'refund-agent.trace.json')}`,
+        'started   2027-01-15 08:00:00 UTC',
+        'children  billing-agent  trace-billing-agent',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('finds a run by trace_id and names its parent and the keys handed over', () => {
+    const { code, stdout } = runCli(['show', 'trace-billing-agent'], traceDirWith(sampleRuns()))
+    expect(code).toBe(0)
+    expect(stdout).toMatch(/^billing-agent {2}completed · 2 turns · 1 tool call · 310 tokens \(300 in \/ 10 out\) · 250ms\n {2}child of trace-refund-agent\n/)
+    expect(stdout).toMatch(/\nparent {4}refund-agent {2}trace-refund-agent\nhandoff {3}order_id, reason\n$/)
+  })
+
+  it('shows the tool error and the run error of a failed run', () => {
+    const { stdout } = runCli(['show', 'search-agent'], traceDirWith(sampleRuns()))
+    expect(stdout).toContain(
+      [
+        'search-agent  failed · 1 turn · 1 tool call · 30s',
+        '  ✗ Turn 0  0µs  gpt-4o-mini',
+        '      LLM -> search({"q":"refund policy"})',
+        '        ✗ TimeoutError: no answer in 30s  30s',
+        '  ✗ TimeoutError: no answer in 30s',
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('reads a Python-written trace by path or by the start of its trace_id, with its Python parent', () => {
+    const cwd = traceDirWith([], { python: true })
+    const byPath = runCli(['show', join('.reagent', 'researcher.trace.json')], cwd)
+    expect(byPath.code).toBe(0)
+    expect(byPath.stdout).toContain('\nparent    planner  d2ff446d-08a1-4e96-85cf-fcd13b3cd18b\nhandoff   topic, depth, sources\n')
+    expect(runCli(['show', '151c43c4'], cwd).stdout).toBe(byPath.stdout)
+    expect(runCli(['show', 'planner'], cwd).stdout).toContain('\nchildren  researcher  151c43c4-4136-448e-a599-06454f7cb61c\n')
+  })
+
+  it('says when the parent is not in the directory, and refuses an id start shared by several runs', () => {
+    const orphan = buildTrace('orphan', [{ text: 'hi' }], { parent_trace_id: 'trace-gone', started_at: T0, ended_at: T0 + 1 })
+    const cwd = traceDirWith([...sampleRuns(), orphan])
+    expect(runCli(['show', 'orphan'], cwd).stdout).toContain('\nparent    trace-gone (not in .reagent)\n')
+    expect(runCli(['show', 'trace-'], cwd)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        `reagent-flow show: "trace-" is the start of the trace_id of 4 runs (${['billing-agent', 'orphan', 'refund-agent', 'search-agent'].map((n) => join('.reagent', `${n}.trace.json`)).join(', ')}); give more of the id.\n`,
+    })
+  })
+
+  it('prints { file, trace, parent, children } with --json', () => {
+    const cwd = traceDirWith(sampleRuns())
+    const { code, json } = runJson<{ file: string; trace: { trace_id: string; turns: unknown[] }; parent: unknown; children: unknown[] }>(['show', 'billing-agent'], cwd)
+    expect(code).toBe(0)
+    expect(json.file).toBe(join('.reagent', 'billing-agent.trace.json'))
+    expect([json.trace.trace_id, json.trace.turns.length]).toEqual(['trace-billing-agent', 2])
+    expect(json.parent).toEqual({ trace_id: 'trace-refund-agent', name: 'refund-agent', file: join('.reagent', 'refund-agent.trace.json') })
+    expect(json.children).toEqual([])
+  })
+})
