@@ -41,8 +41,12 @@ const TOKEN_ALIASES: Record<string, string> = {
   completion_tokens: 'output_tokens',
 }
 
+const UPPER = /[A-Z]/
+const UPPER_ALL = /[A-Z]/g
+
 function snakeCase(key: string): string {
-  return key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)
+  // Most providers already send snake_case: test before building a new string.
+  return UPPER.test(key) ? key.replace(UPPER_ALL, (c) => `_${c.toLowerCase()}`) : key
 }
 
 /** `{ prompt_tokens, completionTokens, ... }` -> `{ input_tokens, output_tokens, ... }`; non-numbers kept as JSON. */
@@ -50,7 +54,9 @@ export function normalizeTokenUsage(raw: unknown, onIssue?: ValueIssueHandler): 
   if (raw === null || typeof raw !== 'object') return null
   const out: TokenUsage = {}
   const aliased: Record<string, number> = {}
-  for (const [rawKey, value] of Object.entries(raw)) {
+  for (const rawKey in raw) {
+    if (!Object.hasOwn(raw, rawKey)) continue
+    const value: unknown = (raw as Record<string, unknown>)[rawKey]
     if (value === undefined || value === null) continue
     const key = snakeCase(rawKey)
     const canonical = TOKEN_ALIASES[key]
