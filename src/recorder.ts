@@ -13,7 +13,7 @@ import { epochSeconds } from './trace/ids.js'
 import { describeError, recordError } from './trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
 import { normalizeTokenUsage } from './trace/tokens.js'
-import type { JsonObject, JsonValue, LLMCall, Message, ToolResult, Turn } from './trace/types.js'
+import type { JsonObject, JsonValue, LLMCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
 import { warn } from './warnings.js'
 
 export interface ToolCallInput {
@@ -61,6 +61,16 @@ interface CallSlot {
 function stableKey(value: unknown): string {
   const json = copyIfPlain(value)
   return json === NOT_PLAIN ? stringify(toJsonValue(value)) : stringify(json)
+}
+
+/**
+ * The first result replaces the empty list with a one-element one instead of
+ * pushing: an empty array grows to 17 slots on its first push, and most turns
+ * have one or two results.
+ */
+function addResult(turn: Turn, result: ToolResult): void {
+  if (turn.tool_results.length === 0) turn.tool_results = [result]
+  else turn.tool_results.push(result)
 }
 
 export class Recorder {
@@ -118,6 +128,9 @@ export class Recorder {
 
     const requested = Array.isArray(input.toolCalls) ? input.toolCalls : []
     const ids: string[] = new Array(requested.length)
+    // Sized up front: an empty array grows to 17 slots on its first push,
+    // which for the usual one or two calls is most of a turn's memory.
+    if (requested.length > 0) call.tool_calls = new Array<ToolCall>(requested.length)
     for (let i = 0; i < requested.length; i++) {
       const raw = requested[i] as ToolCallInput | undefined
       const given = raw?.callId
@@ -125,7 +138,7 @@ export class Recorder {
       const callId = isGiven ? given : this.#newCallId()
       const name = typeof raw?.name === 'string' && raw.name !== '' ? raw.name : String(raw?.name ?? 'unknown')
       const args = this.#arguments(raw?.arguments, index, i)
-      call.tool_calls.push({ name, arguments: args, call_id: callId, timestamp })
+      call.tool_calls[i] = { name, arguments: args, call_id: callId, timestamp }
       const slot: CallSlot = { turn, name, callId, answered: false, claimed: false }
       if (isGiven) this.#calls.set(callId, slot)
       else this.#generatedSlots.push(slot)
@@ -180,7 +193,7 @@ export class Recorder {
       this.#settle(slot)
     }
     const turn = slot.turn
-    turn.tool_results.push(result)
+    addResult(turn, result)
     const elapsed = (epochSeconds() - turn.llm_call.timestamp) * 1000
     if (elapsed > turn.duration_ms) turn.duration_ms = elapsed
     return result
@@ -257,7 +270,7 @@ export class Recorder {
       this.orphanResults.push({ name, ...result })
       return
     }
-    last.tool_results.push(result)
+    addResult(last, result)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
   }
 
