@@ -13,30 +13,32 @@ export interface Timing {
 
 const gc = (globalThis as { gc?: () => void }).gc
 
+function summarize(samples: number[], runs: number): Timing {
+  samples.sort((x, y) => x - y)
+  return { medianMs: samples[Math.floor(samples.length / 2)]!, minMs: samples[0]!, runs }
+}
+
+/** One timed run, after a full GC when available; awaits `fn` only when it returns a promise. */
+function timeRun(fn: () => unknown, into: number[]): void | Promise<void> {
+  gc?.()
+  const start = performance.now()
+  const result = fn()
+  if (result instanceof Promise) return result.then(() => void into.push(performance.now() - start))
+  into.push(performance.now() - start)
+}
+
 export function measure(fn: () => unknown, { runs = 15, warmup = 3 }: { runs?: number; warmup?: number } = {}): Timing {
   for (let i = 0; i < warmup; i++) fn()
   const samples: number[] = []
-  for (let i = 0; i < runs; i++) {
-    gc?.()
-    const start = performance.now()
-    fn()
-    samples.push(performance.now() - start)
-  }
-  samples.sort((a, b) => a - b)
-  return { medianMs: samples[Math.floor(samples.length / 2)]!, minMs: samples[0]!, runs }
+  for (let i = 0; i < runs; i++) void timeRun(fn, samples)
+  return summarize(samples, runs)
 }
 
 export async function measureAsync(fn: () => Promise<unknown>, { runs = 15, warmup = 3 }: { runs?: number; warmup?: number } = {}): Promise<Timing> {
   for (let i = 0; i < warmup; i++) await fn()
   const samples: number[] = []
-  for (let i = 0; i < runs; i++) {
-    gc?.()
-    const start = performance.now()
-    await fn()
-    samples.push(performance.now() - start)
-  }
-  samples.sort((a, b) => a - b)
-  return { medianMs: samples[Math.floor(samples.length / 2)]!, minMs: samples[0]!, runs }
+  for (let i = 0; i < runs; i++) await timeRun(fn, samples)
+  return summarize(samples, runs)
 }
 
 /**
@@ -51,20 +53,10 @@ export function compare(ours: () => unknown, baseline: () => unknown, { runs = 2
   const a: number[] = []
   const b: number[] = []
   for (let i = 0; i < runs; i++) {
-    gc?.()
-    let start = performance.now()
-    ours()
-    a.push(performance.now() - start)
-    gc?.()
-    start = performance.now()
-    baseline()
-    b.push(performance.now() - start)
+    void timeRun(ours, a)
+    void timeRun(baseline, b)
   }
-  const summary = (xs: number[]): Timing => {
-    xs.sort((x, y) => x - y)
-    return { medianMs: xs[Math.floor(xs.length / 2)]!, minMs: xs[0]!, runs }
-  }
-  return { ours: summary(a), baseline: summary(b) }
+  return { ours: summarize(a, runs), baseline: summarize(b, runs) }
 }
 
 /** Heap bytes retained by what `build` returns (after full GCs). Needs --expose-gc. */
@@ -95,20 +87,10 @@ export async function compareAsync(
   const a: number[] = []
   const b: number[] = []
   for (let i = 0; i < runs; i++) {
-    gc?.()
-    let start = performance.now()
-    await ours()
-    a.push(performance.now() - start)
-    gc?.()
-    start = performance.now()
-    baseline()
-    b.push(performance.now() - start)
+    await timeRun(ours, a)
+    await timeRun(baseline, b)
   }
-  const summary = (xs: number[]): Timing => {
-    xs.sort((x, y) => x - y)
-    return { medianMs: xs[Math.floor(xs.length / 2)]!, minMs: xs[0]!, runs }
-  }
-  return { ours: summary(a), baseline: summary(b) }
+  return { ours: summarize(a, runs), baseline: summarize(b, runs) }
 }
 
 /**
