@@ -66,7 +66,8 @@ function firstString(...candidates: unknown[]): string | null {
 /**
  * The model a call asked for: the invocation params (what is sent to the
  * provider), then LangSmith's `ls_model_name`, then the constructor kwargs.
- * Null for models that have none (LangChain's fake models).
+ * Null for models that have none (LangChain's fake models). The recorded
+ * model is the one the response names, when it names one; this is the fallback.
  */
 export function modelNameOf(
   serialized: Serialized | undefined,

@@ -52,7 +52,8 @@ function recordModelRun(run: ModelRun, outcome: Outcome): void {
     return
   }
   const { responseModel, ...response } = responseOf(outcome.value as LLMResult)
-  run.session.logLlmCall({ ...call, ...response, model: run.model ?? responseModel })
+  // The model the provider says answered (a dated snapshot), else the one asked for, as the other adapters do.
+  run.session.logLlmCall({ ...call, ...response, model: responseModel ?? run.model })
 }
 
 function recordRun(run: Run, outcome: Outcome): void {

@@ -67,7 +67,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         messages: history,
         response_text: null,
         tool_calls: [{ name: 'lookup_order', arguments: { order_id: '42' }, call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }],
-        model: 'gpt-4o-mini',
+        model: 'gpt-4o-mini-2024-07-18',
         token_usage: usage(112, 17, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: lookupResult, error: null }],
@@ -76,7 +76,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         messages: [...history, { role: 'assistant', content: '' }, { role: 'tool', content: JSON.stringify(lookupResult) }],
         response_text: null,
         tool_calls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ' }],
-        model: 'gpt-4o-mini',
+        model: 'gpt-4o-mini-2024-07-18',
         token_usage: usage(171, 24, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ', result: 'Refunded $19.99 on order 42.', error: null }],
@@ -91,7 +91,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         ],
         response_text: 'Order 42 is refunded: $19.99 is on its way back to your card.',
         tool_calls: [],
-        model: 'gpt-4o-mini',
+        model: 'gpt-4o-mini-2024-07-18',
         token_usage: usage(222, 19, 128),
         stop_reason: 'stop',
         tool_results: [],
@@ -115,9 +115,35 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
       messages: [{ role: 'user', content: 'When does order 42 ship?' }],
       response_text: 'Order 42 ships tomorrow.',
       tool_calls: [],
-      model: 'gpt-4o-mini',
+      model: 'gpt-4o-mini-2024-07-18',
       token_usage: { input_tokens: 38, output_tokens: 6, total_tokens: 44 },
       stop_reason: 'stop',
     })
+  })
+
+  it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {
+    const server = await startCannedServer(inOrder({ json: fixtureJson('openai/chat/tool-call.json') }, { json: fixtureJson('openai/chat/final-answer.json') }))
+    const getWeather = tool(async ({ city }) => ({ city, temperature_c: 18, sky: 'sunny' }), {
+      name: 'get_weather',
+      description: 'Current weather of a city.',
+      schema: z.object({ city: z.string() }),
+    })
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [getWeather] })
+    const s = await session('weather-agent', { save: false }, async () => {
+      const state = await agent.invoke({ messages: [new HumanMessage('What is the weather in Paris?')] })
+      return state.messages.at(-1)!.text
+    })
+
+    expect(s.output).toBe('It is 18°C and sunny in Paris.')
+    expect(s.trace.turns.map((turn) => turn.llm_call.model)).toEqual(['gpt-4o-2024-08-06', 'gpt-4o-2024-08-06'])
+    expect(s.trace.turns[0]!.llm_call.tool_calls).toEqual([
+      { name: 'get_weather', arguments: { city: 'Paris' }, call_id: 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c', timestamp: expect.any(Number) },
+    ])
+    expect(s.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c', result: { city: 'Paris', temperature_c: 18, sky: 'sunny' }, error: null, duration_ms: expect.any(Number) },
+    ])
+    expect(s.trace.turns[1]!.llm_call.response_text).toBe('It is 18°C and sunny in Paris.')
+    s.assertFlow(['get_weather'])
+    s.assertToolSucceeded('get_weather')
   })
 })
