@@ -26,11 +26,6 @@ export function runInSession<T>(session: Session, fn: () => T): T {
   return store.run(session, fn)
 }
 
-/** Runs `fn` outside any session (what it records goes nowhere). */
-export function runOutsideSession<T>(fn: () => T): T {
-  return store.exit(fn)
-}
-
 /** The innermost open session, or undefined outside one. Adapters record into it. */
 export function currentSession(): Session | undefined {
   const active = store.getStore()

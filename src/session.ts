@@ -145,11 +145,6 @@ export class Session<T = unknown> extends TraceAssertions {
     return this.#recorder.claimPendingCall(toolName, args)
   }
 
-  /** Pending call ids of a tool, oldest first. */
-  pendingCallIds(toolName: string): string[] {
-    return this.#recorder.pendingCallIds(toolName)
-  }
-
   /** The tool name of a call id recorded in this session. */
   toolNameOf(callId: string): string | undefined {
     return this.#recorder.toolNameOf(callId)

@@ -52,7 +52,10 @@ function record(s: Session, name: string, callId: string | undefined, outcome: {
  */
 export function runTool<R>(name: string, callId: string | undefined, args: unknown, fn: () => R): R {
   const s = currentSession()
-  if (s === undefined) return fn()
+  return s === undefined ? fn() : runInSession(s, name, callId, args, fn)
+}
+
+function runInSession<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R): R {
   const id = callId ?? s.claimPendingCall(name, args)
   const started = performance.now()
   let value: R
@@ -92,9 +95,10 @@ export function traceTool<Args extends unknown[], R>(
 ): (...args: Args) => R {
   if (typeof fn !== 'function') throw new TypeError(`traceTool("${name}", fn) needs a function, got ${typeof fn}.`)
   const wrapped = function (this: unknown, ...args: Args): R {
-    if (currentSession() === undefined) return fn.apply(this, args)
+    const s = currentSession()
+    if (s === undefined) return fn.apply(this, args)
     const callId = options.callId !== undefined ? options.callId(...args) : findCallId(args.slice(1))
-    return runTool(name, callId, args[0], () => fn.apply(this, args))
+    return runInSession(s, name, callId, args[0], () => fn.apply(this, args))
   }
   Object.defineProperty(wrapped, 'name', { value: fn.name || name })
   return wrapped

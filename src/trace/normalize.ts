@@ -84,8 +84,3 @@ function timeKeys(trace: Trace): WeakMap<object, ReadonlySet<string>> {
 export function stringifyTraceStable(trace: Trace): string {
   return stringifyStable(trace as unknown as JsonValue, timeKeys(trace))
 }
-
-/** The bytes of the golden file for `trace`. */
-export function serializeGolden(trace: Trace): string {
-  return stringifyTraceStable(normalizeTrace(trace))
-}

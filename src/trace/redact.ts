@@ -47,22 +47,33 @@ export const DEFAULT_SECRET_KEYS: readonly string[] = [
   'setcookie',
 ]
 
-/** Secret shapes redacted inside any string value by default. */
-export const DEFAULT_SECRET_VALUES: readonly RegExp[] = [
-  /\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g, // OpenAI and Anthropic API keys
-  /(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, // bearer tokens, the scheme word stays
-  /\bAKIA[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\bgh[pousr]_[A-Za-z0-9]{36,}\b/g, // GitHub tokens
-  /\bxox[abprs]-[A-Za-z0-9-]{10,}/g, // Slack tokens
-  /\bAIza[0-9A-Za-z_-]{35}\b/g, // Google API keys
+/**
+ * Default secret shapes: `pattern` replaces the secret inside a string;
+ * `scan` finds, in a whole serialized trace, whether one may be there. They
+ * differ only where the pattern is slow to search a large text with (a
+ * lookbehind defeats V8's literal search); then the literal it starts with is
+ * enough to decide whether to walk.
+ */
+const DEFAULT_VALUE_RULES: ReadonlyArray<{ pattern: RegExp; scan: RegExp }> = [
+  rule(/\bsk-(?:ant-|proj-)?[A-Za-z0-9_-]{16,}/g), // OpenAI and Anthropic API keys
+  rule(/(?<=\bBearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, /\bBearer\s/i), // bearer tokens, the scheme word stays
+  rule(/\bAKIA[0-9A-Z]{16}\b/g), // AWS access key ids
+  rule(/\bgh[pousr]_[A-Za-z0-9]{36,}\b/g), // GitHub tokens
+  rule(/\bxox[abprs]-[A-Za-z0-9-]{10,}/g), // Slack tokens
+  rule(/\bAIza[0-9A-Za-z_-]{35}\b/g), // Google API keys
 ]
 
-/**
- * Scans for default value patterns whose own form is slow to search a large
- * text with (a lookbehind defeats V8's literal search): the literal they
- * start with is enough to decide whether to walk.
- */
-const SCAN_FOR = new Map<string, RegExp>([[DEFAULT_SECRET_VALUES[1]!.source, /\bBearer\s/i]])
+function rule(pattern: RegExp, scan: RegExp = withoutGlobal(pattern)): { pattern: RegExp; scan: RegExp } {
+  return { pattern, scan }
+}
+
+/** The same pattern without `g`: `test()` on a global regex moves its lastIndex. */
+function withoutGlobal(pattern: RegExp): RegExp {
+  return new RegExp(pattern.source, pattern.flags.replace('g', ''))
+}
+
+/** Secret shapes redacted inside any string value by default. */
+export const DEFAULT_SECRET_VALUES: readonly RegExp[] = DEFAULT_VALUE_RULES.map((r) => r.pattern)
 
 /** A key whose name ends like a default secret key, followed by its colon, in JSON text. */
 const DEFAULT_KEY_SCAN = /(?:auth\w*|key|token|pass\w*|secret|cookie)"\s*:/i
@@ -83,9 +94,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
-/** Resolves the `redact` option into a policy; undefined when nothing is to be redacted. */
 let defaultPolicy: RedactPolicy | undefined
 
+/** Resolves the `redact` option into a policy; undefined when nothing is to be redacted. */
 export function resolveRedactPolicy(option: RedactOption | undefined): RedactPolicy | undefined {
   if (option === false) return undefined
   // The default policy is resolved once: most sessions use it, and its regexes need compiling.
@@ -105,20 +116,20 @@ function buildPolicy(option: Exclude<RedactOption, false> | undefined): RedactPo
     if (typeof key === 'string') keyNames.add(normalizeKey(key))
     else keyPatterns.push(key)
   }
-  const valuePatterns = [...(useDefaults ? DEFAULT_SECRET_VALUES : []), ...(object?.values ?? [])].map((p) =>
-    // Global flag so every occurrence in a string is replaced.
-    p.flags.includes('g') ? p : new RegExp(p.source, `${p.flags}g`),
-  )
+  const defaults = useDefaults ? DEFAULT_VALUE_RULES : []
+  // Global flag so every occurrence in a string is replaced.
+  const userValues = (object?.values ?? []).map((p) => (p.flags.includes('g') ? p : new RegExp(p.source, `${p.flags}g`)))
+  const valuePatterns = [...defaults.map((r) => r.pattern), ...userValues]
   if (keyNames.size === 0 && keyPatterns.length === 0 && valuePatterns.length === 0) return undefined
 
   // Cheap scans of the serialized text decide whether a full walk is needed.
   // One regex per pattern, because a single alternation with the `i` flag
   // cannot use V8's fast literal search and costs more than the JSON.stringify
-  // it guards. Every default key ends in one of DEFAULT_KEY_ENDINGS, so that
+  // it guards. Every default key ends like DEFAULT_KEY_SCAN says, so that
   // scan is a superset; the walk makes the exact decision.
   let quickScans: RegExp[] | undefined
   if (keyPatterns.length === 0) {
-    quickScans = valuePatterns.map((p) => SCAN_FOR.get(p.source) ?? new RegExp(p.source, p.flags.replace('g', '')))
+    quickScans = [...defaults.map((r) => r.scan), ...userValues.map(withoutGlobal)]
     const userKeys = [...keyNames].filter((name) => !DEFAULT_SECRET_KEYS.includes(name))
     if (useDefaults) quickScans.push(DEFAULT_KEY_SCAN)
     if (userKeys.length > 0) {

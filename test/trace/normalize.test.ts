@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { normalizeTrace, session, type Session } from '../../src/index.js'
-import { serializeGolden } from '../../src/trace/normalize.js'
+import { renderTrace } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 async function refundAgent(s: Session): Promise<string> {
@@ -49,7 +49,7 @@ describe('golden normal form', () => {
 
   it('writes times as floats, sorted keys and a trailing newline', async () => {
     const s = await session('refund', { save: false }, refundAgent)
-    const text = serializeGolden(s.trace)
+    const text = renderTrace(s.trace, { golden: true, redact: false })
     expect(text).toMatch(/^\{\n {2}"ended_at": 0\.0,\n {2}"error": null,\n/)
     expect(text).toContain('"timestamp": 0.0')
     expect(text.endsWith('}\n')).toBe(true)
