@@ -111,7 +111,7 @@ export class Recorder {
     const timestamp = typeof input.timestamp === 'number' && input.timestamp > 0 ? input.timestamp : epochSeconds()
     const index = this.turns.length
     const call: LLMCall = {
-      messages: input.messages == null ? null : this.#messages(input.messages, index),
+      messages: input.messages == null ? null : this.#messages(Array.isArray(input.messages) ? input.messages : [input.messages], index),
       response_text: input.responseText == null ? null : String(input.responseText),
       tool_calls: [],
       model: input.model == null ? null : String(input.model),

@@ -11,6 +11,7 @@ import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.j
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
 import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { checkLlmCall, checkToolResult } from './log-input.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
@@ -115,7 +116,7 @@ export class Session<T = unknown> extends TraceAssertions {
    */
   logLlmCall(call: LlmCallInput): string[] {
     if (this.#closed) throw new SessionClosedError(this.trace.name, 'log an LLM call')
-    return this.#recorder.logLlmCall(call)
+    return this.#recorder.logLlmCall(checkLlmCall(call))
   }
 
   /**
@@ -129,7 +130,8 @@ export class Session<T = unknown> extends TraceAssertions {
    */
   logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean } = {}): void {
     if (this.#closed) throw new SessionClosedError(this.trace.name, `log a result of "${name}"`)
-    this.#recorder.logToolResult(name, result, result.skipIfRecorded === true)
+    const checked = checkToolResult(name, result)
+    this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true)
   }
 
   /** True when a result for this call id is recorded. */

@@ -230,3 +230,46 @@ describe.concurrent('1,000 concurrent sessions', () => {
     expect(new Set(sessions.map((s) => s.traceId)).size).toBe(1000)
   })
 })
+
+describe('logging calls of the wrong shape', () => {
+  it('rejects a call that is not an object, naming the form it takes', async () => {
+    await expect(session('bad-call', { save: false }, (s) => void s.logLlmCall(undefined as never))).rejects.toThrowError(
+      new TypeError('logLlmCall() takes an object such as { toolCalls: [{ name, arguments }], responseText, model }, got undefined.'),
+    )
+  })
+
+  it('rejects tool calls that are not a list of named calls, naming the entry', async () => {
+    await expect(session('bad-tools', { save: false }, (s) => void s.logLlmCall({ toolCalls: 'search' as never }))).rejects.toThrowError(
+      'logLlmCall(): toolCalls must be an array of { name, arguments, callId? }, got the string "search".',
+    )
+    await expect(session('bad-tool', { save: false }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'a' }, { arguments: {} } as never] }))).rejects.toThrowError(
+      'logLlmCall(): toolCalls[1] must be { name, arguments, callId? } with the tool name as a non-empty string, got name undefined.',
+    )
+  })
+
+  it('takes a single tool call object and a single message as they are meant', async () => {
+    const s = await session('single', { save: false }, (s) => {
+      s.logLlmCall({ toolCalls: { name: 'search', arguments: { q: 'x' } } as never, messages: 'hello' as never })
+    })
+    expect(s.trace.turns[0]!.llm_call.tool_calls.map((c) => c.name)).toEqual(['search'])
+    expect(s.trace.turns[0]!.llm_call.messages).toEqual([{ role: 'user', content: 'hello' }])
+  })
+
+  it('rejects a result without a tool name, and a bare value instead of { result }', async () => {
+    await expect(session('no-name', { save: false }, (s) => s.logToolResult(42 as never, { result: 1 }))).rejects.toThrowError(
+      'logToolResult(name, { result }) needs the tool name as a non-empty string first, got number.',
+    )
+    await expect(session('bare', { save: false }, (s) => s.logToolResult('lookup', 'found' as never))).rejects.toThrowError(
+      'logToolResult("lookup", ...) takes { result, error, callId, durationMs } as its second argument, got the string "found". ' +
+        'Wrap the value: logToolResult("lookup", { result: value }).',
+    )
+  })
+
+  it('records a result given with no options as a result without a value', async () => {
+    const s = await session('no-options', { save: false }, (s) => {
+      s.logLlmCall({ toolCalls: [{ name: 'ping' }] })
+      s.logToolResult('ping', null as never)
+    })
+    expect(s.trace.turns[0]!.tool_results).toMatchObject([{ result: null, error: null }])
+  })
+})
