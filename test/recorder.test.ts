@@ -80,10 +80,10 @@ describe('Recorder.logLlmCall', () => {
 })
 
 describe('normalizeTokenUsage', () => {
-  it('maps OpenAI names to input/output tokens and keeps the extras', () => {
+  it('maps OpenAI names (counts and their details) to input/output tokens and keeps the extras', () => {
     expect(
       normalizeTokenUsage({ prompt_tokens: 120, completion_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } }),
-    ).toEqual({ input_tokens: 120, output_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } })
+    ).toEqual({ input_tokens: 120, output_tokens: 18, total_tokens: 138, input_tokens_details: { cached_tokens: 100 } })
   })
 
   it('converts camelCase names and never lets an alias override a canonical count', () => {
