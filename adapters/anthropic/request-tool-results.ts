@@ -8,8 +8,8 @@
  * are recorded (a result `traceTool` already recorded wins: it has the exact
  * duration and the unserialised value).
  */
-import type { Session } from '../../src/adapter-support.js'
-import { contentText, toolResultValue } from './content.js'
+import { toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { contentText } from './content.js'
 import { stateOf } from './session-state.js'
 import type { WireMessageParam } from './wire.js'
 
@@ -47,7 +47,7 @@ export function recordRequestToolResults(session: Session, messages: readonly Wi
       const outcome =
         block.is_error === true
           ? { result: null, error: contentText(block.content) || 'the tool reported an error (is_error: true)' }
-          : { result: toolResultValue(block.content) }
+          : { result: toolOutputValue(block.content) }
       session.logToolResult(name, { ...outcome, callId, durationMs, skipIfRecorded: true })
     }
   }

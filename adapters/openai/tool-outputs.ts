@@ -8,7 +8,7 @@
  * of calls this session never saw (history from before it began) are left
  * alone: they answer no call of this trace.
  */
-import type { Session } from '../../src/adapter-support.js'
+import { toolOutputValue, type Session } from '../../src/adapter-support.js'
 import type { ToolOutput } from './types.js'
 
 /** When each call's response arrived (performance.now()), per session, until its result is seen. */
@@ -36,30 +36,9 @@ export function recordToolOutputs(s: Session, outputs: readonly ToolOutput[], no
     if (name === undefined || s.hasResult(callId)) continue
     s.logToolResult(name, {
       callId,
-      result: outputValue(output),
+      result: toolOutputValue(output),
       ...(askedAt === undefined ? {} : { durationMs: now - askedAt }),
       skipIfRecorded: true,
     })
-  }
-}
-
-/** A tool message's content as the tool returned it: JSON parsed where it is JSON, text parts joined. */
-export function outputValue(output: unknown): unknown {
-  if (typeof output === 'string') return parseJson(output)
-  if (Array.isArray(output) && output.length > 0 && output.every(isTextPart)) {
-    return parseJson(output.map((part: { text: string }) => part.text).join(''))
-  }
-  return output
-}
-
-function isTextPart(part: unknown): part is { text: string } {
-  return part !== null && typeof part === 'object' && typeof (part as { text?: unknown }).text === 'string'
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return text
   }
 }

@@ -1,0 +1,32 @@
+/**
+ * The guard that keeps a recording failure from breaking the user's call: it
+ * warns once per adapter, then stays quiet.
+ */
+import { warn } from '../warnings.js'
+
+const warned = new Set<string>()
+
+/**
+ * Runs `record` and returns its value; if it throws, warns once for `adapter`
+ * (naming what failed) and returns undefined. The user's call goes on.
+ */
+export function recordSafely<T>(adapter: string, what: string, record: () => T): T | undefined {
+  try {
+    return record()
+  } catch (error) {
+    if (!warned.has(adapter)) {
+      warned.add(adapter)
+      warn(
+        'REAGENT_ADAPTER',
+        `${adapter}: could not record ${what} (${error instanceof Error ? error.message : String(error)}). ` +
+          `The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.`,
+      )
+    }
+    return undefined
+  }
+}
+
+/** For tests: forget which adapters already warned. */
+export function resetAdapterWarnings(): void {
+  warned.clear()
+}
