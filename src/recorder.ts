@@ -40,6 +40,9 @@ export interface LlmCallInput {
   error?: unknown
 }
 
+/** What a tool execution ended with: its value, or the error it threw or reported. */
+export type ToolOutcome = { result: unknown } | { error: unknown }
+
 export interface ToolResultInput {
   result?: unknown
   /** A string, or an Error (written as `"Name: message"`). */
@@ -207,9 +210,19 @@ export class Recorder {
     return slot?.callId === callId ? slot : undefined
   }
 
-  /** True when a result for this call id is recorded. */
-  hasResult(callId: string): boolean {
-    return this.#slotOf(callId)?.answered === true
+  /**
+   * Records `outcome()` as the result of call `callId`, named after its tool,
+   * when that call is recorded and has no result yet; otherwise does nothing
+   * and never calls `outcome`. Without `durationMs`, the duration runs from
+   * the end of the response that made the call (its turn's `timestamp` plus
+   * `latency_ms`) to now.
+   */
+  logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): ToolResult | undefined {
+    const slot = this.#slotOf(callId)
+    if (slot === undefined || slot.answered) return undefined
+    const call = slot.turn.llm_call
+    const sinceResponse = (epochSeconds() - call.timestamp) * 1000 - (call.latency_ms ?? 0)
+    return this.logToolResult(slot.name, { ...outcome(), callId, durationMs: durationMs ?? Math.max(0, sinceResponse) })
   }
 
   /** The tool name of a recorded call, if the id is known. */
@@ -237,11 +250,6 @@ export class Recorder {
 
   #argumentsOf(slot: CallSlot): unknown {
     return slot.turn.llm_call.tool_calls.find((call) => call.call_id === slot.callId)?.arguments
-  }
-
-  /** Pending (unanswered) call ids of a tool, oldest first. */
-  pendingCallIds(name: string): string[] {
-    return (this.#pendingByName.get(name) ?? []).map((slot) => slot.callId)
   }
 
   #settle(slot: CallSlot): void {

@@ -10,7 +10,7 @@ import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
-import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
@@ -132,9 +132,17 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#recorder.logToolResult(name, result, result.skipIfRecorded === true)
   }
 
-  /** True when a result for this call id is recorded. */
-  hasResult(callId: string): boolean {
-    return this.#recorder.hasResult(callId)
+  /**
+   * For adapters that see a tool's result only in the agent's next request:
+   * records `outcome()` as the result of call `callId`, named after its tool.
+   * A call this session did not record (history from before it began) or
+   * that has a result already (agents resend the whole history; `traceTool`
+   * may have recorded it exactly) is left alone, and `outcome` is not called.
+   * `durationMs` defaults to the time since the response that made the call.
+   */
+  logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
+    if (this.#closed) throw new SessionClosedError(this.trace.name, `log the result of call "${callId}"`)
+    this.#recorder.logResultOf(callId, outcome, durationMs)
   }
 
   /**

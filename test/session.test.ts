@@ -121,6 +121,10 @@ describe('session()', () => {
       'Cannot log a result of "search" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
+    expect(() => s.logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
+      'Cannot log the result of call "call_1" on session "closed": it is closed and its trace has been finalised. ' +
+        'Record inside the session callback, and await every tool or model call before the callback returns.',
+    )
   })
 
   it('rejects an unknown option with the list of valid ones', async () => {

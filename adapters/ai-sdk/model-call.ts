@@ -11,7 +11,7 @@ import type {
 } from '@ai-sdk/provider'
 import { epochSeconds, type Session } from '../../src/adapter-support.js'
 import { releaseHeldResults } from './held-results.js'
-import { promptMessages, promptToolResults } from './prompt.js'
+import { outcomeOf, promptMessages } from './prompt.js'
 import { recordSafelyAiSdk } from './record.js'
 
 interface ProviderToolResult {
@@ -152,12 +152,15 @@ export class ModelCall {
  * model, for calls of this session that have none yet (a wrapped tool has
  * already recorded its own, exactly). Results of calls this session never
  * saw (a conversation history passed in by the user) are not its business.
+ * The whole history comes with every prompt: only new results are converted.
  */
 export function recordPromptResults(s: Session, prompt: LanguageModelV3Prompt): void {
   recordSafelyAiSdk('the tool results of a prompt', () => {
-    for (const { toolName, callId, outcome } of promptToolResults(prompt)) {
-      if (s.toolNameOf(callId) === undefined || s.hasResult(callId)) continue
-      s.logToolResult(toolName, { callId, ...outcome, skipIfRecorded: true })
+    for (const message of prompt) {
+      if (message.role !== 'tool' && message.role !== 'assistant') continue
+      for (const part of message.content) {
+        if (part.type === 'tool-result') s.logResultOf(part.toolCallId, () => outcomeOf(part.output))
+      }
     }
   })
 }

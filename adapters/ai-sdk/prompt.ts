@@ -66,18 +66,12 @@ export function promptMessages(prompt: LanguageModelV3Prompt): PromptMessage[] {
   return prompt.map(toPromptMessage)
 }
 
-export interface PromptToolResult {
-  toolName: string
-  callId: string
-  outcome: { result: unknown } | { error: string }
-}
-
 function stringify(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value)
 }
 
 /** A tool result part's output as a recorded result or error. */
-export function outcomeOf(output: LanguageModelV3ToolResultOutput): PromptToolResult['outcome'] {
+export function outcomeOf(output: LanguageModelV3ToolResultOutput): { result: unknown } | { error: string } {
   switch (output.type) {
     case 'text':
     case 'json':
@@ -93,17 +87,4 @@ export function outcomeOf(output: LanguageModelV3ToolResultOutput): PromptToolRe
       // An output type newer than this adapter: keep it whole rather than lose it.
       return { result: withoutProviderFields(output as object) }
   }
-}
-
-/** Every tool result the prompt hands back to the model, oldest first. */
-export function promptToolResults(prompt: LanguageModelV3Prompt): PromptToolResult[] {
-  const results: PromptToolResult[] = []
-  for (const message of prompt) {
-    if (message.role !== 'tool' && message.role !== 'assistant') continue
-    for (const part of message.content) {
-      if (part.type !== 'tool-result') continue
-      results.push({ toolName: part.toolName, callId: part.toolCallId, outcome: outcomeOf(part.output) })
-    }
-  }
-  return results
 }

@@ -79,9 +79,7 @@ export class CallRecording implements OpenCall {
       latencyMs,
     }
     if (error !== undefined) call.error = error
-    const callIds = this.#session.logLlmCall(call)
-    const respondedAt = performance.now()
-    for (const id of callIds) this.#state.respondedAt.set(id, respondedAt)
+    this.#session.logLlmCall(call)
     for (const { name, callId, result, error: failure } of serverToolResultsOf(response)) {
       this.#session.logToolResult(name, { callId, result, error: failure, durationMs: 0, skipIfRecorded: true })
     }

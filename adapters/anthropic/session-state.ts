@@ -1,9 +1,7 @@
 /**
  * What the adapter remembers per session: the calls still waiting for their
- * response (recorded with what arrived when the session closes first), the
- * responses it is reading itself (awaited before the session closes), and
- * when each tool call's response was received (for the duration of results
- * that only show up in a later request).
+ * response (recorded with what arrived when the session closes first), and
+ * the responses it is reading itself (awaited before the session closes).
  *
  * Kept in a WeakMap so a finished session and everything here is collected
  * together.
@@ -20,8 +18,6 @@ export interface AdapterState {
   readonly open: Set<OpenCall>
   /** Reads of response copies in progress; they end on their own, so the session waits for them. */
   readonly reads: Set<Promise<void>>
-  /** `performance.now()` when the response that made a tool call arrived, by call id. */
-  readonly respondedAt: Map<string, number>
 }
 
 const states = new WeakMap<Session, AdapterState>()
@@ -32,7 +28,7 @@ export const SESSION_CLOSED =
 export function stateOf(session: Session): AdapterState {
   let state = states.get(session)
   if (state === undefined) {
-    const created: AdapterState = { open: new Set(), reads: new Set(), respondedAt: new Map() }
+    const created: AdapterState = { open: new Set(), reads: new Set() }
     states.set(session, created)
     session.beforeClose(async () => {
       while (created.reads.size > 0) await Promise.allSettled([...created.reads])

@@ -5,9 +5,8 @@
  * when a streamed response ends (or the session closes before anyone read it
  * to the end), or when the call fails.
  */
-import { recordSafely, type Session } from '../../src/adapter-support.js'
+import { recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
 import { isStream, tapStream } from './stream-tap.js'
-import { noteRequested, recordToolOutputs } from './tool-outputs.js'
 import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
 
 export const ADAPTER = 'instrumentOpenAI'
@@ -24,13 +23,17 @@ export class LlmCall {
   #recorded = false
   #isCopyTaken = false
 
-  /** Starts a call: records the tool results its request carries, keeps its messages. */
+  /**
+   * Starts a call: keeps its messages, and records the tool results its
+   * request carries back (the session skips calls it did not make and calls
+   * with a result already: agents resend the whole history every turn).
+   */
   constructor(session: Session, api: ApiTranslator, body: Record<string, unknown>) {
     this.#session = session
     this.#api = api
     this.#messages = api.messages(body)
     this.#requestModel = typeof body['model'] === 'string' ? body['model'] : null
-    recordToolOutputs(session, api.toolOutputs(body), this.#startedAt)
+    for (const { callId, output } of api.toolOutputs(body)) session.logResultOf(callId, () => ({ result: toolOutputValue(output) }))
   }
 
   get method(): string {
@@ -94,8 +97,7 @@ export class LlmCall {
         timestamp: (TIME_ORIGIN + this.#startedAt) / 1000,
       }
       if (turn.error !== undefined) call.error = turn.error
-      const callIds = this.#session.logLlmCall(call)
-      noteRequested(this.#session, callIds, endedAt)
+      this.#session.logLlmCall(call)
     })
   }
 }
