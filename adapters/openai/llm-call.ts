@@ -58,14 +58,14 @@ export class LlmCall {
         })
         if (added === undefined) isBroken = true
       },
-      (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error: copyError(error) })),
+      (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error })),
     )
     this.#session.beforeClose(() => end())
   }
 
   /** The call failed (an API error, a broken connection, an unreadable body). */
   fail(error: unknown): void {
-    this.#record(() => ({ toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null, error: copyError(error) }))
+    this.#record(() => ({ toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null, error }))
   }
 
   /** True the first time it is asked, while nothing is recorded yet: one copy of a raw response is read per call. */
@@ -100,16 +100,4 @@ export class LlmCall {
       this.#session.logLlmCall(call)
     })
   }
-}
-
-/**
- * The SDK's errors all have `name` "Error"; the trace names them by class
- * (`BadRequestError: 400 ...`). The user's error object is left untouched.
- */
-function copyError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name !== 'Error' || error.constructor === Error) return error
-  const copy = new Error(error.message)
-  copy.name = error.constructor.name
-  if (error.stack !== undefined) copy.stack = error.stack
-  return copy
 }
