@@ -168,7 +168,7 @@ export class Session<T = unknown> extends TraceAssertions {
     work.then(forget, forget)
   }
 
-  /** Runs `hook` (awaited) after `fn` settles and before the trace is finalised. */
+  /** Runs `hook` (awaited) after `fn` settles and its tracked work is done, before the trace is finalised. */
   beforeClose(hook: () => unknown): void {
     this.#beforeClose.push(hook)
   }
@@ -183,7 +183,15 @@ export class Session<T = unknown> extends TraceAssertions {
     )
   }
 
+  async #settleTrackedWork(): Promise<void> {
+    while (this.#pendingWork.size > 0) await Promise.allSettled([...this.#pendingWork])
+  }
+
   async [close](outcome: { ok: true; output: T } | { ok: false; error: unknown }): Promise<void> {
+    // Tracked work first: a hook records what is still unfinished, and work
+    // that would have finished on its own (a response copy being read) must
+    // not be cut short by it. Then again, for work a hook started.
+    await this.#settleTrackedWork()
     for (const hook of this.#beforeClose) {
       try {
         await hook()
@@ -191,7 +199,7 @@ export class Session<T = unknown> extends TraceAssertions {
         warn('REAGENT_ADAPTER', `session "${this.trace.name}": a before-close hook failed: ${String(error)}`)
       }
     }
-    while (this.#pendingWork.size > 0) await Promise.allSettled([...this.#pendingWork])
+    await this.#settleTrackedWork()
 
     this.#closed = true
     const trace = this.trace

@@ -167,6 +167,19 @@ describe('session()', () => {
     expect(order).toEqual(['fn', 'hook sees hooks'])
     expect(s.trace.turns).toHaveLength(1)
   })
+
+  it('waits for tracked work before running the before-close hooks, and again for work a hook starts', async () => {
+    const order: string[] = []
+    const later = (ms: number, what: string): Promise<void> => new Promise((resolve) => setTimeout(() => resolve(void order.push(what)), ms))
+    await session('close-order', { save: false }, (s) => {
+      s.track(later(20, 'tracked work'))
+      s.beforeClose(() => {
+        order.push('hook')
+        s.track(later(10, 'work the hook started'))
+      })
+    })
+    expect(order).toEqual(['tracked work', 'hook', 'work the hook started'])
+  })
 })
 
 describe('nested sessions', () => {

@@ -46,11 +46,8 @@ export class CallRecording implements OpenCall {
   }
 
   /** Keeps the session open until `read` (a read of a response copy, which ends on its own) settles. */
-  trackRead(read: Promise<void>): void {
-    const { reads } = this.#state
-    reads.add(read)
-    const forget = (): void => void reads.delete(read)
-    read.then(forget, forget)
+  track(read: Promise<void>): void {
+    this.#session.track(read)
   }
 
   cutShort(reason: string): void {

@@ -19,5 +19,5 @@ async function readEvents(copy: Response, recording: CallRecording): Promise<voi
 export function recordRawResponse(response: Response, recording: CallRecording, isStream: boolean): void {
   const copy = response.clone()
   const reading = isStream ? readEvents(copy, recording) : copy.json().then((message: unknown) => recording.finish(message as WireMessage))
-  recording.trackRead(reading.catch((error: unknown) => recording.finish(recording.partial(), error)))
+  recording.track(reading.catch((error: unknown) => recording.finish(recording.partial(), error)))
 }

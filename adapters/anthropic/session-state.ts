@@ -1,7 +1,7 @@
 /**
  * What the adapter remembers per session: the calls still waiting for their
- * response (recorded with what arrived when the session closes first), and
- * the responses it is reading itself (awaited before the session closes).
+ * response, recorded with what arrived when the session closes first (after
+ * the session has waited for the response copies the adapter reads itself).
  *
  * Kept in a WeakMap so a finished session and everything here is collected
  * together.
@@ -16,8 +16,6 @@ export interface OpenCall {
 
 export interface AdapterState {
   readonly open: Set<OpenCall>
-  /** Reads of response copies in progress; they end on their own, so the session waits for them. */
-  readonly reads: Set<Promise<void>>
 }
 
 const states = new WeakMap<Session, AdapterState>()
@@ -28,10 +26,9 @@ export const SESSION_CLOSED =
 export function stateOf(session: Session): AdapterState {
   let state = states.get(session)
   if (state === undefined) {
-    const created: AdapterState = { open: new Set(), reads: new Set() }
+    const created: AdapterState = { open: new Set() }
     states.set(session, created)
-    session.beforeClose(async () => {
-      while (created.reads.size > 0) await Promise.allSettled([...created.reads])
+    session.beforeClose(() => {
       for (const call of [...created.open]) call.cutShort(SESSION_CLOSED)
     })
     state = created
