@@ -10,10 +10,13 @@
  *   whoever fed it).
  * - recordSafely: a recording failure never breaks the user's call.
  * - toolOutputValue: a tool's output sent back to the model, as its value.
+ * - openCall: a call still waiting for its response is recorded, cut short,
+ *   when its session closes first.
  */
 export { currentSession, runInSession } from './context.js'
 export { epochSeconds } from './trace/ids.js'
 export { recordSafely, resetAdapterWarnings } from './adapter-support/record-safely.js'
 export { toolOutputValue } from './adapter-support/tool-output.js'
+export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 
 export type { Session } from './session.js'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { toolOutputValue } from '../src/adapter-support.js'
+import { openCall, SESSION_CLOSED, toolOutputValue } from '../src/adapter-support.js'
+import { session } from '../src/index.js'
 
 describe('toolOutputValue: a tool output sent back to the model, as the value the tool returned', () => {
   it('parses text holding a JSON object or array', () => {
@@ -25,5 +26,20 @@ describe('toolOutputValue: a tool output sent back to the model, as the value th
     expect(toolOutputValue([])).toEqual([])
     expect(toolOutputValue({ ok: true })).toEqual({ ok: true })
     expect(toolOutputValue(undefined)).toBeUndefined()
+  })
+})
+
+describe('openCall: calls the session outlives', () => {
+  it('cuts short, when the session closes, only the calls not done yet, with the same error for every adapter', async () => {
+    const cut: string[] = []
+    await session('open-calls', { save: false }, (s) => {
+      const doneA = openCall(s, (reason) => cut.push(`a: ${reason}`))
+      openCall(s, (reason) => cut.push(`b: ${reason}`))
+      doneA()
+    })
+    expect(cut).toEqual([`b: ${SESSION_CLOSED}`])
+    expect(SESSION_CLOSED).toBe(
+      'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
+    )
   })
 })

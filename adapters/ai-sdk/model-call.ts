@@ -9,7 +9,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import { epochSeconds, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, type Session } from '../../src/adapter-support.js'
 import { releaseHeldResults } from './held-results.js'
 import { outcomeOf, promptMessages } from './prompt.js'
 import { recordSafelyAiSdk } from './record.js'
@@ -67,11 +67,17 @@ export class ModelCall {
   #finishReason: LanguageModelV3FinishReason | undefined
   #error: unknown
   #logged = false
+  /** Leaves the session's open calls (which cut it short when the session closes first). */
+  readonly #close: () => void
 
   constructor(s: Session, prompt: LanguageModelV3Prompt, modelId: string) {
     this.#session = s
     this.#prompt = prompt
     this.#modelId = modelId
+    this.#close = openCall(s, (reason) => {
+      this.fail(reason)
+      this.log()
+    })
   }
 
   /** True once the call is in the trace (it is logged once). */
@@ -124,6 +130,7 @@ export class ModelCall {
     const s = this.#session
     if (this.#logged) return
     this.#logged = true
+    this.#close()
     const latencyMs = performance.now() - this.#started
     recordSafelyAiSdk('a model call', () => {
       // A plain string (the V2 shape) is read too, from providers that do not quite follow V3.

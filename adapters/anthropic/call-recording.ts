@@ -4,9 +4,8 @@
  * stream, an API error, a stream cut short, the session closing first), it is
  * recorded exactly once, as one turn.
  */
-import { recordSafely, type Session } from '../../src/adapter-support.js'
+import { openCall, recordSafely, type Session } from '../../src/adapter-support.js'
 import { responseTextOf, serverToolResultsOf, toolCallsOf } from './response.js'
-import { stateOf, type AdapterState, type OpenCall } from './session-state.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
 export const ADAPTER = 'instrumentAnthropic()'
@@ -21,9 +20,10 @@ function requestMessages(params: WireCreateParams): WireMessageParam[] {
   return messages
 }
 
-export class CallRecording implements OpenCall {
+export class CallRecording {
   readonly #session: Session
-  readonly #state: AdapterState
+  /** Leaves the session's open calls (which cut it short when the session closes first). */
+  readonly #close: () => void
   readonly #messages: WireMessageParam[]
   readonly #model: string | undefined
   /** Epoch seconds, as trace timestamps are. */
@@ -35,10 +35,9 @@ export class CallRecording implements OpenCall {
 
   constructor(session: Session, params: WireCreateParams) {
     this.#session = session
-    this.#state = stateOf(session)
     this.#messages = requestMessages(params)
     this.#model = typeof params.model === 'string' ? params.model : undefined
-    this.#state.open.add(this)
+    this.#close = openCall(session, (reason) => this.finish(this.partial(), reason))
   }
 
   get done(): boolean {
@@ -50,15 +49,11 @@ export class CallRecording implements OpenCall {
     this.#session.track(read)
   }
 
-  cutShort(reason: string): void {
-    this.finish(this.partial(), reason)
-  }
-
   /** Records the call: the response (whole, or as far as it arrived) and the error that ended it, if any. Later calls do nothing. */
   finish(response: WireMessage | undefined, error?: unknown): void {
     if (this.#done) return
     this.#done = true
-    this.#state.open.delete(this)
+    this.#close()
     const latencyMs = performance.now() - this.#started
     recordSafely(ADAPTER, 'a messages.create() call', () => this.#record(response ?? {}, latencyMs, error))
   }

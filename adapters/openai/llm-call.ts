@@ -2,10 +2,10 @@
  * One SDK call inside a session, from request to recorded turn. The session
  * is the one active when the call was made, so concurrent sessions sharing a
  * client never mix. The turn is recorded once: when the response is parsed,
- * when a streamed response ends (or the session closes before anyone read it
- * to the end), or when the call fails.
+ * when a streamed response ends, when the call fails, or when the session
+ * closes first (with what had arrived, and the error saying so).
  */
-import { recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { openCall, recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
 import { isStream, tapStream } from './stream-tap.js'
 import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
 
@@ -14,12 +14,18 @@ export const ADAPTER = 'instrumentOpenAI'
 /** Read once: `performance.timeOrigin` is a getter, and every recorded call needs it. */
 const TIME_ORIGIN = performance.timeOrigin
 
+const NO_RESPONSE: TurnData = { toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null }
+
 export class LlmCall {
   readonly #session: Session
   readonly #api: ApiTranslator
   readonly #messages: readonly unknown[] | null
   readonly #requestModel: string | null
   readonly #startedAt = performance.now()
+  /** Leaves the session's open calls (which cut it short when the session closes first). */
+  readonly #close: () => void
+  /** What has arrived so far: nothing until a stream starts, then its events. */
+  #partial: () => TurnData = () => NO_RESPONSE
   #recorded = false
   #isCopyTaken = false
 
@@ -34,6 +40,7 @@ export class LlmCall {
     this.#messages = api.messages(body)
     this.#requestModel = typeof body['model'] === 'string' ? body['model'] : null
     for (const { callId, output } of api.toolOutputs(body)) session.logResultOf(callId, () => ({ result: toolOutputValue(output) }))
+    this.#close = openCall(session, (reason) => this.#record(() => ({ ...this.#partial(), error: reason })))
   }
 
   get method(): string {
@@ -47,11 +54,12 @@ export class LlmCall {
       return
     }
     const events = this.#api.accumulator()
+    this.#partial = () => events.result()
     let isBroken = false
-    const end = tapStream(
+    tapStream(
       data,
       (event) => {
-        if (isBroken) return
+        if (isBroken || this.#recorded) return
         const added = recordSafely(ADAPTER, `a streamed event of ${this.method}`, () => {
           events.add(event)
           return true
@@ -60,12 +68,11 @@ export class LlmCall {
       },
       (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error })),
     )
-    this.#session.beforeClose(() => end())
   }
 
   /** The call failed (an API error, a broken connection, an unreadable body). */
   fail(error: unknown): void {
-    this.#record(() => ({ toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null, error }))
+    this.#record(() => ({ ...NO_RESPONSE, error }))
   }
 
   /** True the first time it is asked, while nothing is recorded yet: one copy of a raw response is read per call. */
@@ -83,6 +90,7 @@ export class LlmCall {
   #record(read: () => TurnData): void {
     if (this.#recorded) return
     this.#recorded = true
+    this.#close()
     const endedAt = performance.now()
     recordSafely(ADAPTER, `a ${this.method} call`, () => {
       const turn = read()
