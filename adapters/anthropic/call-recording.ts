@@ -4,7 +4,7 @@
  * stream, an API error, a stream cut short, the session closing first), it is
  * recorded exactly once, as one turn.
  */
-import { openCall, recordSafely, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, recordSafely, type Session } from '../../src/adapter-support.js'
 import { responseTextOf, serverToolResultsOf, toolCallsOf } from './response.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
@@ -26,8 +26,8 @@ export class CallRecording {
   readonly #close: () => void
   readonly #messages: WireMessageParam[]
   readonly #model: string | undefined
-  /** Epoch seconds, as trace timestamps are. */
-  readonly #startedAt = (performance.timeOrigin + performance.now()) / 1000
+  /** When the call started: epoch seconds for the trace, `performance.now()` for its latency. */
+  readonly #timestamp = epochSeconds()
   readonly #started = performance.now()
   #done = false
   /** For a stream: what has arrived so far. */
@@ -67,7 +67,7 @@ export class CallRecording {
       model: typeof response.model === 'string' ? response.model : (this.#model ?? null),
       tokenUsage: response.usage ?? null,
       stopReason: response.stop_reason ?? null,
-      timestamp: this.#startedAt,
+      timestamp: this.#timestamp,
       latencyMs,
     }
     if (error !== undefined) call.error = error

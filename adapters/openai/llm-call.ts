@@ -5,14 +5,11 @@
  * when a streamed response ends, when the call fails, or when the session
  * closes first (with what had arrived, and the error saying so).
  */
-import { openCall, recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
 import { isStream, tapStream } from './stream-tap.js'
 import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
 
 export const ADAPTER = 'instrumentOpenAI'
-
-/** Read once: `performance.timeOrigin` is a getter, and every recorded call needs it. */
-const TIME_ORIGIN = performance.timeOrigin
 
 const NO_RESPONSE: TurnData = { toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null }
 
@@ -21,6 +18,8 @@ export class LlmCall {
   readonly #api: ApiTranslator
   readonly #messages: readonly unknown[] | null
   readonly #requestModel: string | null
+  /** When the call started: epoch seconds for the trace, `performance.now()` for its latency. */
+  readonly #timestamp = epochSeconds()
   readonly #startedAt = performance.now()
   /** Leaves the session's open calls (which cut it short when the session closes first). */
   readonly #close: () => void
@@ -102,7 +101,7 @@ export class LlmCall {
         tokenUsage: turn.tokenUsage,
         stopReason: turn.stopReason,
         latencyMs: endedAt - this.#startedAt,
-        timestamp: (TIME_ORIGIN + this.#startedAt) / 1000,
+        timestamp: this.#timestamp,
       }
       if (turn.error !== undefined) call.error = turn.error
       this.#session.logLlmCall(call)
