@@ -19,4 +19,5 @@ export { recordSafely, resetAdapterWarnings } from './adapter-support/record-saf
 export { toolOutputValue } from './adapter-support/tool-output.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 
+export type { LlmCallInput, ToolCallInput, ToolOutcome } from './recorder.js'
 export type { Session } from './session.js'

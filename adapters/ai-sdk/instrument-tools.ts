@@ -5,9 +5,9 @@
  * duration. The middleware cannot do this: it sees model calls only.
  */
 import type { ToolExecutionOptions, ToolSet } from 'ai'
-import { currentSession, type Session } from '../../src/adapter-support.js'
+import { currentSession, type Session, type ToolOutcome } from '../../src/adapter-support.js'
 import { runTool } from '../../src/trace-tool.js'
-import { logOrHoldResult, type ToolOutcome } from './held-results.js'
+import { logOrHoldResult } from './held-results.js'
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
 

@@ -4,13 +4,11 @@
  * stream, an API error, a stream cut short, the session closing first), it is
  * recorded exactly once, as one turn.
  */
-import { epochSeconds, openCall, recordSafely, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, recordSafely, type LlmCallInput, type Session } from '../../src/adapter-support.js'
 import { responseTextOf, serverToolResultsOf, toolCallsOf } from './response.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
 export const ADAPTER = 'instrumentAnthropic()'
-
-type LlmCallInput = Parameters<Session['logLlmCall']>[0]
 
 /** The request's system prompt and messages, each as `{ role, content }`; the array is copied so a later push by the agent does not change it. */
 function requestMessages(params: WireCreateParams): WireMessageParam[] {

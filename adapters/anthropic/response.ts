@@ -3,18 +3,12 @@
  * model made (`tool_use`, and the server tools the API ran itself), its text,
  * and the results of server tools, which arrive in the same response.
  */
+import type { ToolCallInput } from '../../src/adapter-support.js'
 import { contentText } from './content.js'
 import type { WireBlock, WireMessage } from './wire.js'
 
 /** Blocks in which the model calls a tool: the agent's own tools, Anthropic's server tools, MCP connector tools. */
 const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
-
-export interface ResponseToolCall {
-  name: string
-  /** The input object, or the raw JSON text a stream sent (the recorder parses it, keeping text that is not JSON). */
-  arguments: unknown
-  callId?: string
-}
 
 export interface ServerToolResult {
   callId: string
@@ -27,11 +21,11 @@ function blocksOf(message: WireMessage): WireBlock[] {
   return Array.isArray(message.content) ? message.content.filter((block) => typeof block === 'object' && block !== null) : []
 }
 
-export function toolCallsOf(message: WireMessage): ResponseToolCall[] {
+export function toolCallsOf(message: WireMessage): ToolCallInput[] {
   return blocksOf(message)
     .filter((block) => TOOL_CALL_BLOCKS.has(block.type))
     .map((block) => {
-      const call: ResponseToolCall = { name: typeof block.name === 'string' ? block.name : 'unknown', arguments: block.input }
+      const call: ToolCallInput = { name: typeof block.name === 'string' ? block.name : 'unknown', arguments: block.input }
       if (typeof block.id === 'string' && block.id !== '') call.callId = block.id
       return call
     })

@@ -6,9 +6,7 @@
  */
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
-import type { Session } from '../../src/adapter-support.js'
-
-type LlmCallInput = Parameters<Session['logLlmCall']>[0]
+import type { LlmCallInput, ToolCallInput } from '../../src/adapter-support.js'
 
 interface MessageLike {
   type?: unknown
@@ -97,7 +95,7 @@ function textOf(content: unknown): string | null {
   return text === '' ? null : text
 }
 
-function toolCallsOf(message: AiMessageLike): NonNullable<LlmCallInput['toolCalls']> {
+function toolCallsOf(message: AiMessageLike): ToolCallInput[] {
   const calls = [...(message.tool_calls ?? []), ...(message.invalid_tool_calls ?? [])]
   return calls.map((call) => ({
     name: typeof call.name === 'string' && call.name !== '' ? call.name : 'unknown',

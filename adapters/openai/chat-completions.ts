@@ -7,7 +7,8 @@
  * recorded, as it is the one agent loops (and the SDK's helpers) go on with.
  */
 import { ChatChunkAccumulator } from './chat-stream.js'
-import { field, stringOrNull, usageOf, type ApiTranslator, type ToolCallInput, type ToolOutput, type TurnData } from './types.js'
+import type { ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull, usageOf, type ApiTranslator, type ToolOutput, type TurnData } from './types.js'
 
 export const chatCompletions: ApiTranslator = {
   method: 'chat.completions.create',

@@ -5,9 +5,9 @@
  * when a streamed response ends, when the call fails, or when the session
  * closes first (with what had arrived, and the error saying so).
  */
-import { epochSeconds, openCall, recordSafely, toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, recordSafely, toolOutputValue, type LlmCallInput, type Session } from '../../src/adapter-support.js'
 import { isStream, tapStream } from './stream-tap.js'
-import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
+import type { ApiTranslator, TurnData } from './types.js'
 
 export const ADAPTER = 'instrumentOpenAI'
 

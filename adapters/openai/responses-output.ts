@@ -3,7 +3,8 @@
  * `custom_tool_call` output items are the tool calls, the `output_text` parts
  * of its messages the response text.
  */
-import { field, stringOrNull, usageOf, type ToolCallInput, type TurnData } from './types.js'
+import type { ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull, usageOf, type TurnData } from './types.js'
 
 export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])
 

@@ -3,10 +3,7 @@
  * richer; the adapter reads wire objects defensively (a field may be missing
  * on an OpenAI-compatible server), so it describes only what it reads.
  */
-import type { Session } from '../../src/adapter-support.js'
-
-export type LlmCallInput = Parameters<Session['logLlmCall']>[0]
-export type ToolCallInput = NonNullable<LlmCallInput['toolCalls']>[number]
+import type { ToolCallInput } from '../../src/adapter-support.js'
 
 /** A request message as the trace keeps it. */
 export interface RecordedMessage {
