@@ -5,7 +5,7 @@
  * recorded exactly once, as one turn.
  */
 import { epochSeconds, openCall, recordSafely, type LlmCallInput, type Session } from '../../src/adapter-support.js'
-import { responseTextOf, serverToolResultsOf, toolCallsOf } from './response.js'
+import { readResponse } from './response.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
 export const ADAPTER = 'instrumentAnthropic()'
@@ -57,10 +57,10 @@ export class CallRecording {
   }
 
   #record(response: WireMessage, latencyMs: number, error: unknown): void {
-    const toolCalls = toolCallsOf(response)
+    const { toolCalls, responseText, serverToolResults } = readResponse(response)
     const call: LlmCallInput = {
       messages: this.#messages,
-      responseText: responseTextOf(response),
+      responseText,
       toolCalls,
       model: typeof response.model === 'string' ? response.model : (this.#model ?? null),
       tokenUsage: response.usage ?? null,
@@ -70,8 +70,7 @@ export class CallRecording {
     }
     if (error !== undefined) call.error = error
     this.#session.logLlmCall(call)
-    for (const { name, callId, result, error: failure } of serverToolResultsOf(response)) {
-      this.#session.logToolResult(name, { callId, result, error: failure, durationMs: 0, skipIfRecorded: true })
-    }
+    // Server tools ran inside this response: their results take no time of their own.
+    for (const { callId, outcome } of serverToolResults) this.#session.logResultOf(callId, outcome, 0)
   }
 }
