@@ -12,12 +12,15 @@
  * - toolOutputValue: a tool's output sent back to the model, as its value.
  * - openCall: a call still waiting for its response is recorded, cut short,
  *   when its session closes first.
+ * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
+ *   client instance, once.
  */
 export { currentSession, runInSession } from './context.js'
 export { epochSeconds } from './trace/ids.js'
 export { recordSafely, resetAdapterWarnings } from './adapter-support/record-safely.js'
 export { toolOutputValue } from './adapter-support/tool-output.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
+export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
 
 export type { LlmCallInput, ToolCallInput, ToolOutcome } from './recorder.js'
 export type { Session } from './session.js'
