@@ -147,7 +147,8 @@ export class Session<T = unknown> extends TraceAssertions {
 
   /**
    * For tool wrappers: takes the pending call of `toolName` an execution is
-   * about to answer (matching `args` when several are pending). See `traceTool`.
+   * about to answer (matching `args`, an object or its JSON text, when several
+   * are pending). See `traceTool`.
    */
   claimPendingCall(toolName: string, args?: unknown): string | undefined {
     return this.#recorder.claimPendingCall(toolName, args)

@@ -196,6 +196,23 @@ describe('Recorder.logToolResult', () => {
   })
 })
 
+describe('Recorder.claimPendingCall', () => {
+  it('takes the pending call whose arguments match, given as an object or as its JSON text', () => {
+    const r = recorder()
+    const [paris, rome, oslo] = r.logLlmCall({
+      toolCalls: [
+        { name: 'weather', arguments: { city: 'Paris' } },
+        { name: 'weather', arguments: '{"city":"Rome"}' },
+        { name: 'weather', arguments: { city: 'Oslo' } },
+      ],
+    })
+    expect(r.claimPendingCall('weather', '{"city":"Rome"}')).toBe(rome)
+    expect(r.claimPendingCall('weather', { city: 'Oslo' })).toBe(oslo)
+    expect(r.claimPendingCall('weather', 'not json')).toBe(paris)
+    expect(r.claimPendingCall('weather')).toBeUndefined()
+  })
+})
+
 describe('Recorder.logResultOf', () => {
   it('records the outcome of a known, unanswered call under its tool name, timed from the end of its response', async () => {
     const r = recorder()

@@ -27,13 +27,3 @@ export function unwrapToolOutput(output: unknown): { result: unknown } | { error
   }
   return { result: toolOutputValue(output.content) }
 }
-
-/** The arguments a tool run started with (LangChain passes them as a JSON string), for matching a pending call. */
-export function parseToolInput(input: unknown): unknown {
-  if (typeof input !== 'string') return input
-  try {
-    return JSON.parse(input)
-  } catch {
-    return input
-  }
-}
