@@ -14,6 +14,8 @@
  *   when its session closes first.
  * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
  *   client instance, once.
+ * - runToolIn, measure: a tool execution recorded (or only timed) as
+ *   `traceTool` does it.
  */
 export { currentSession, runInSession } from './context.js'
 export { epochSeconds } from './trace/ids.js'
@@ -21,6 +23,7 @@ export { recordSafely, resetAdapterWarnings } from './adapter-support/record-saf
 export { toolOutputValue } from './adapter-support/tool-output.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
+export { measure, runToolIn } from './trace-tool.js'
 
 export type { LlmCallInput, ToolCallInput, ToolOutcome } from './recorder.js'
 export type { Session } from './session.js'
