@@ -9,7 +9,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import { epochSeconds, openCall, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, type Session, type ToolOutcome } from '../../src/adapter-support.js'
 import { releaseHeldResults } from './held-results.js'
 import { outcomeOf, promptMessages } from './prompt.js'
 import { recordSafelyAiSdk } from './record.js'
@@ -17,7 +17,7 @@ import { recordSafelyAiSdk } from './record.js'
 interface ProviderToolResult {
   name: string
   callId: string
-  outcome: { result: unknown } | { error: string }
+  outcome: ToolOutcome
 }
 
 type Detail = Record<string, number | undefined>
@@ -46,11 +46,6 @@ export function tokenUsageOf(usage: LanguageModelV3Usage | undefined): Record<st
   if (inputDetails !== undefined) out.input_tokens_details = inputDetails
   if (outputDetails !== undefined) out.output_tokens_details = outputDetails
   return Object.keys(out).length === 0 ? null : out
-}
-
-function providerOutcome(result: unknown, isError: boolean | undefined): ProviderToolResult['outcome'] {
-  if (isError !== true) return { result }
-  return { error: typeof result === 'string' ? result : JSON.stringify(result) }
 }
 
 export class ModelCall {
@@ -100,7 +95,7 @@ export class ModelCall {
         break
       case 'tool-result':
         if (part.preliminary === true) break
-        this.#providerResults.push({ name: part.toolName, callId: part.toolCallId, outcome: providerOutcome(part.result, part.isError) })
+        this.#providerResults.push({ name: part.toolName, callId: part.toolCallId, outcome: part.isError === true ? { error: part.result } : { result: part.result } })
         break
       case 'response-metadata':
         if (typeof part.modelId === 'string' && part.modelId !== '') this.#modelId = part.modelId

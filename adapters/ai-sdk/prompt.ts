@@ -9,6 +9,7 @@
  * copied into every later turn of the trace.
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
+import type { ToolOutcome } from '../../src/adapter-support.js'
 
 export interface PromptMessage {
   role: string
@@ -66,19 +67,15 @@ export function promptMessages(prompt: LanguageModelV3Prompt): PromptMessage[] {
   return prompt.map(toPromptMessage)
 }
 
-function stringify(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
-}
-
-/** A tool result part's output as a recorded result or error. */
-export function outcomeOf(output: LanguageModelV3ToolResultOutput): { result: unknown } | { error: string } {
+/** A tool result part's output as a result or an error (the recorder writes a non-string error as JSON). */
+export function outcomeOf(output: LanguageModelV3ToolResultOutput): ToolOutcome {
   switch (output.type) {
     case 'text':
     case 'json':
       return { result: output.value }
     case 'error-text':
     case 'error-json':
-      return { error: stringify(output.value) }
+      return { error: output.value }
     case 'execution-denied':
       return { error: output.reason === undefined ? 'execution denied' : `execution denied: ${output.reason}` }
     case 'content':

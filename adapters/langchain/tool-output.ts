@@ -7,7 +7,7 @@
  * by `toolOutputValue` (JSON objects and arrays parsed back), so output
  * assertions see fields, not text.
  */
-import { toolOutputValue } from '../../src/adapter-support.js'
+import { toolOutputValue, type ToolOutcome } from '../../src/adapter-support.js'
 
 interface ToolMessageLike {
   content?: unknown
@@ -19,11 +19,9 @@ function isToolMessage(value: unknown): value is ToolMessageLike {
   return value !== null && typeof value === 'object' && 'tool_call_id' in value && 'content' in value
 }
 
-/** `{ result }`, or `{ error }` for a ToolMessage the tool itself marked as an error. */
-export function unwrapToolOutput(output: unknown): { result: unknown } | { error: string } {
+/** `{ result }`, or `{ error }` for a ToolMessage the tool itself marked as an error (the recorder writes its content as text). */
+export function unwrapToolOutput(output: unknown): ToolOutcome {
   if (!isToolMessage(output)) return { result: toolOutputValue(output) }
-  if (output.status === 'error') {
-    return { error: typeof output.content === 'string' ? output.content : JSON.stringify(output.content) }
-  }
+  if (output.status === 'error') return { error: output.content }
   return { result: toolOutputValue(output.content) }
 }
