@@ -22,7 +22,7 @@ export interface TraceToolOptions<Args extends unknown[]> {
 }
 
 /** Finds a framework-provided call id among the tool's arguments. */
-export function findCallId(args: readonly unknown[]): string | undefined {
+function findCallId(args: readonly unknown[]): string | undefined {
   for (const arg of args) {
     if (arg === null || typeof arg !== 'object') continue
     const candidate = arg as { toolCallId?: unknown; tool_call_id?: unknown; callId?: unknown; toolCall?: { id?: unknown } }

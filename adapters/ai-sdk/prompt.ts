@@ -11,7 +11,7 @@
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
 import type { ToolOutcome } from '../../src/adapter-support.js'
 
-export interface PromptMessage {
+interface PromptMessage {
   role: string
   content: unknown
 }
