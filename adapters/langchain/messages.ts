@@ -47,10 +47,14 @@ function roleOf(message: MessageLike): string {
   return typeof type === 'string' ? (ROLE_OF_TYPE[type] ?? type) : 'unknown'
 }
 
-/** The messages of one chat model call, each as `{ role, content }` (content blocks kept as they are). */
-export function toRecordedMessages(messages: readonly unknown[]): Array<{ role: string; content: unknown }> {
+/**
+ * The messages of one chat model call, each as `{ role, content }` (content
+ * blocks kept as they are). A prompt string of a text-completion model is
+ * left to the recorder, which keeps a string as a user message.
+ */
+export function toRecordedMessages(messages: readonly unknown[]): unknown[] {
   return messages.map((message) => {
-    if (message === null || typeof message !== 'object') return { role: 'user', content: message }
+    if (message === null || typeof message !== 'object') return message
     const m = message as MessageLike
     return { role: roleOf(m), content: m.content ?? null }
   })
