@@ -8,7 +8,7 @@ import { epochSeconds, openCall, recordSafely, type LlmCallInput, type Session }
 import { readResponse } from './response.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
-export const ADAPTER = 'instrumentAnthropic()'
+export const ADAPTER = 'reagent-flow/anthropic'
 
 /** The request's system prompt and messages, each as `{ role, content }`; the array is copied so a later push by the agent does not change it. */
 function requestMessages(params: WireCreateParams): WireMessageParam[] {

@@ -9,7 +9,7 @@ import { epochSeconds, openCall, recordSafely, toolOutputValue, type LlmCallInpu
 import { isStream, tapStream } from './stream-tap.js'
 import type { ApiTranslator, TurnData } from './types.js'
 
-export const ADAPTER = 'instrumentOpenAI'
+export const ADAPTER = 'reagent-flow/openai'
 
 const NO_RESPONSE: TurnData = { toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null }
 

@@ -234,7 +234,7 @@ describe('reagentMiddleware() with generateText', () => {
     const seen = await warnings.seen()
     expect(seen.map((w) => w.code)).toEqual(['REAGENT_ADAPTER'])
     expect(seen[0]!.message).toBe(
-      'reagent-flow: ai-sdk: could not record a model call (the recorder is broken). ' +
+      'reagent-flow: reagent-flow/ai-sdk: could not record a model call (the recorder is broken). ' +
         'The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.',
     )
   })
