@@ -16,6 +16,8 @@
  *   client instance, once.
  * - runToolIn, measure: a tool execution recorded (or only timed) as
  *   `traceTool` does it.
+ * - recordingPromise, tapStream, isStream: the APIPromise and Stream of the
+ *   SDKs built by Stainless (openai, @anthropic-ai/sdk), recorded unchanged.
  */
 export { currentSession, runInSession } from './context.js'
 export { epochSeconds } from './trace/ids.js'
@@ -24,6 +26,10 @@ export { toolOutputValue } from './adapter-support/tool-output.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
 export { measure, runToolIn } from './trace-tool.js'
+export { recordingPromise } from './adapter-support/recording-promise.js'
+export { isStream, tapStream } from './adapter-support/stream-tap.js'
 
+export type { ResponseWatch } from './adapter-support/recording-promise.js'
+export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
 export type { LlmCallInput, ToolCallInput, ToolOutcome } from './recorder.js'
 export type { Session } from './session.js'

@@ -42,8 +42,8 @@ export function instrumentAnthropic<Client extends AnthropicLike>(client: Client
     )
   }
   if (!markInstrumented(client, INSTRUMENTED)) return client
-  patchMethod(client.messages, 'create', instrumentCreate)
-  patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', instrumentCreate)
+  patchMethod(client.messages, 'create', instrumentCreate(client))
+  patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', instrumentCreate(client))
   reinstrumentWithOptions(client, (derived) => instrumentAnthropic(derived as AnthropicLike))
   return client
 }

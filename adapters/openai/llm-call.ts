@@ -5,15 +5,25 @@
  * when a streamed response ends, when the call fails, or when the session
  * closes first (with what had arrived, and the error saying so).
  */
-import { epochSeconds, openCall, recordSafely, toolOutputValue, type LlmCallInput, type Session } from '../../src/adapter-support.js'
-import { isStream, tapStream } from './stream-tap.js'
+import {
+  epochSeconds,
+  isStream,
+  openCall,
+  recordSafely,
+  tapStream,
+  toolOutputValue,
+  type LlmCallInput,
+  type ResponseWatch,
+  type Session,
+} from '../../src/adapter-support.js'
 import type { ApiTranslator, TurnData } from './types.js'
 
 export const ADAPTER = 'reagent-flow/openai'
 
 const NO_RESPONSE: TurnData = { toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null }
 
-export class LlmCall {
+export class LlmCall implements ResponseWatch {
+  readonly adapter = ADAPTER
   readonly #session: Session
   readonly #api: ApiTranslator
   readonly #messages: readonly unknown[] | null
@@ -25,8 +35,7 @@ export class LlmCall {
   readonly #close: () => void
   /** What has arrived so far: nothing until a stream starts, then its events. */
   #partial: () => TurnData = () => NO_RESPONSE
-  #recorded = false
-  #isCopyTaken = false
+  #isRecorded = false
 
   /**
    * Starts a call: keeps its messages, and records the tool results its
@@ -46,6 +55,10 @@ export class LlmCall {
     return this.#api.method
   }
 
+  get isRecorded(): boolean {
+    return this.#isRecorded
+  }
+
   /** Takes the parsed response: a stream is watched until it ends, anything else recorded now. */
   receive(data: unknown): void {
     if (!isStream(data)) {
@@ -54,31 +67,17 @@ export class LlmCall {
     }
     const events = this.#api.accumulator()
     this.#partial = () => events.result()
-    let isBroken = false
-    tapStream(
-      data,
-      (event) => {
-        if (isBroken || this.#recorded) return
-        const added = recordSafely(ADAPTER, `a streamed event of ${this.method}`, () => {
-          events.add(event)
-          return true
-        })
-        if (added === undefined) isBroken = true
+    tapStream(data, ADAPTER, {
+      onEvent: (event) => {
+        if (!this.#isRecorded) events.add(event)
       },
-      (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error })),
-    )
+      onEnd: (end) => this.#record(() => (end.how === 'error' ? { ...events.result(), error: end.error } : events.result())),
+    })
   }
 
   /** The call failed (an API error, a broken connection, an unreadable body). */
   fail(error: unknown): void {
     this.#record(() => ({ ...NO_RESPONSE, error }))
-  }
-
-  /** True the first time it is asked, while nothing is recorded yet: one copy of a raw response is read per call. */
-  takeCopy(): boolean {
-    if (this.#recorded || this.#isCopyTaken) return false
-    this.#isCopyTaken = true
-    return true
   }
 
   /** Work the session must wait for before it closes (reading a copy of a raw response). */
@@ -87,8 +86,8 @@ export class LlmCall {
   }
 
   #record(read: () => TurnData): void {
-    if (this.#recorded) return
-    this.#recorded = true
+    if (this.#isRecorded) return
+    this.#isRecorded = true
     this.#close()
     const endedAt = performance.now()
     recordSafely(ADAPTER, `a ${this.method} call`, () => {

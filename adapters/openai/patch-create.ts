@@ -7,9 +7,8 @@
  * they come through here too.
  */
 import type { APIPromise, OpenAI } from 'openai'
-import { currentSession, patchMethod, recordSafely } from '../../src/adapter-support.js'
+import { currentSession, patchMethod, recordingPromise, recordSafely } from '../../src/adapter-support.js'
 import { ADAPTER, LlmCall } from './llm-call.js'
-import { recordingPromise } from './recording-promise.js'
 import type { ApiTranslator } from './types.js'
 
 type Create = (this: unknown, body: unknown, options?: unknown) => APIPromise<unknown>

@@ -6,6 +6,17 @@ import { warn } from '../warnings.js'
 
 const warned = new Set<string>()
 
+/** Warns, the first time for `adapter`, that recording `what` failed with `error`; the call itself went on. */
+export function reportRecordingFailure(adapter: string, what: string, error: unknown): void {
+  if (warned.has(adapter)) return
+  warned.add(adapter)
+  warn(
+    'REAGENT_ADAPTER',
+    `${adapter}: could not record ${what} (${error instanceof Error ? error.message : String(error)}). ` +
+      `The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.`,
+  )
+}
+
 /**
  * Runs `record` and returns its value; if it throws, warns once for `adapter`
  * (naming what failed) and returns undefined. The user's call goes on.
@@ -14,14 +25,7 @@ export function recordSafely<T>(adapter: string, what: string, record: () => T):
   try {
     return record()
   } catch (error) {
-    if (!warned.has(adapter)) {
-      warned.add(adapter)
-      warn(
-        'REAGENT_ADAPTER',
-        `${adapter}: could not record ${what} (${error instanceof Error ? error.message : String(error)}). ` +
-          `The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.`,
-      )
-    }
+    reportRecordingFailure(adapter, what, error)
     return undefined
   }
 }
