@@ -6,7 +6,7 @@
  * from it is instrumented too.
  */
 
-export type Method = (this: unknown, ...args: never[]) => unknown
+type Method = (this: unknown, ...args: never[]) => unknown
 
 /**
  * Marks `client` as instrumented by `marker`, a registry symbol
