@@ -61,7 +61,7 @@ export class CallRecording implements ResponseWatch {
     this.#session = session
     this.#messages = requestMessages(params)
     this.#model = typeof params.model === 'string' ? params.model : undefined
-    this.#close = openCall(session, (reason) => this.finish(this.#partial(), reason))
+    this.#close = openCall(session, (reason) => this.#finish(this.#partial(), reason))
   }
 
   get isRecorded(): boolean {
@@ -76,7 +76,7 @@ export class CallRecording implements ResponseWatch {
   /** Takes the parsed response: a message is recorded now, a stream as it is read. */
   receive(data: unknown): void {
     if (!isStream(data)) {
-      this.finish(data as WireMessage)
+      this.#finish(data as WireMessage)
       return
     }
     const accumulator = new MessageAccumulator()
@@ -85,19 +85,19 @@ export class CallRecording implements ResponseWatch {
       onEvent: (event) => {
         if (this.#done) return
         accumulator.add(event as WireEvent)
-        if (accumulator.complete) this.finish(accumulator.snapshot())
+        if (accumulator.complete) this.#finish(accumulator.snapshot())
       },
-      onEnd: (end) => this.finish(accumulator.snapshot(), incompleteBecause(end, accumulator.complete)),
+      onEnd: (end) => this.#finish(accumulator.snapshot(), incompleteBecause(end, accumulator.complete)),
     })
   }
 
   /** The call failed: an API error (after the SDK's retries), a broken connection, an unreadable body. */
   fail(error: unknown): void {
-    this.finish(undefined, error)
+    this.#finish(undefined, error)
   }
 
   /** Records the call: the response (whole, or as far as it arrived) and the error that ended it, if any. Later calls do nothing. */
-  finish(response: WireMessage | undefined, error?: unknown): void {
+  #finish(response: WireMessage | undefined, error?: unknown): void {
     if (this.#done) return
     this.#done = true
     this.#close()
