@@ -15,7 +15,7 @@ import { ADAPTER, CallRecording } from './call-recording.js'
 import { recordRequestToolResults } from './request-tool-results.js'
 import type { WireCreateParams } from './wire.js'
 
-export type CreateMethod = (this: unknown, ...args: unknown[]) => unknown
+type CreateMethod = (this: unknown, ...args: unknown[]) => unknown
 
 /** Wraps the SDK's `create` (of `messages` or `beta.messages` of `client`) so each call inside a session is recorded as one turn. */
 export function instrumentCreate(client: object): (original: CreateMethod) => CreateMethod {

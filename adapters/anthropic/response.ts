@@ -11,14 +11,14 @@ import type { WireBlock, WireMessage } from './wire.js'
 /** Blocks in which the model calls a tool: the agent's own tools, Anthropic's server tools, MCP connector tools. */
 const TOOL_CALL_BLOCKS: ReadonlySet<unknown> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
 
-export interface ServerToolResult {
+interface ServerToolResult {
   /** The call (in the same response) it answers. */
   callId: string
   /** Built only when the result is recorded (see Session.logResultOf). */
   outcome: () => ToolOutcome
 }
 
-export interface ResponseContent {
+interface ResponseContent {
   toolCalls: ToolCallInput[]
   /**
    * The text blocks joined as they are: citations split one sentence into
