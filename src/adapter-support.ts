@@ -1,45 +1,35 @@
 /**
- * What every adapter needs from the core, in one place: the session to
- * record into, and a guard that keeps a recording failure from breaking the
- * user's call (it warns once per adapter, then stays quiet).
+ * What every adapter needs from the core, in one place. Adapters import this
+ * module and the SDK they adapt, nothing else.
  *
- * Adapters import this module and the SDK they adapt, nothing else.
+ * - currentSession: the session to record into.
+ * - epochSeconds: the recorder's clock, so an adapter's call timestamps and
+ *   the recorder's result times (turn durations) are read from one clock.
+ * - runInSession: for work an SDK runs outside the async context of the
+ *   session it belongs to (a stream's callbacks run in the context of
+ *   whoever fed it).
+ * - recordSafely: a recording failure never breaks the user's call.
+ * - toolOutputValue: a tool's output sent back to the model, as its value.
+ * - openCall: a call still waiting for its response is recorded, cut short,
+ *   when its session closes first.
+ * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
+ *   client instance, once.
+ * - runToolIn, measure: a tool execution recorded (or only timed) as
+ *   `traceTool` does it.
+ * - recordingPromise, tapStream, isStream: the APIPromise and Stream of the
+ *   SDKs built by Stainless (openai, @anthropic-ai/sdk), recorded unchanged.
  */
-import { currentSession, runInSession } from './context.js'
-import type { Session } from './session.js'
-import { epochSeconds } from './trace/ids.js'
-import { warn } from './warnings.js'
+export { currentSession, runInSession } from './context.js'
+export { epochSeconds } from './trace/ids.js'
+export { recordSafely, resetAdapterWarnings } from './adapter-support/record-safely.js'
+export { toolOutputValue } from './adapter-support/tool-output.js'
+export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
+export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
+export { measure, runToolIn } from './trace-tool.js'
+export { recordingPromise } from './adapter-support/recording-promise.js'
+export { isStream, tapStream } from './adapter-support/stream-tap.js'
 
-// epochSeconds: the recorder's clock, so an adapter's call timestamps and the
-// recorder's result times (turn durations) are read from the same clock.
-// runInSession: for work an SDK runs outside the async context of the session
-// it belongs to (a stream's callbacks run in the context of whoever fed it).
-export { currentSession, epochSeconds, runInSession }
-export type { Session }
-
-const warned = new Set<string>()
-
-/**
- * Runs `record` and returns its value; if it throws, warns once for `adapter`
- * (naming what failed) and returns undefined. The user's call goes on.
- */
-export function recordSafely<T>(adapter: string, what: string, record: () => T): T | undefined {
-  try {
-    return record()
-  } catch (error) {
-    if (!warned.has(adapter)) {
-      warned.add(adapter)
-      warn(
-        'REAGENT_ADAPTER',
-        `${adapter}: could not record ${what} (${error instanceof Error ? error.message : String(error)}). ` +
-          `The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.`,
-      )
-    }
-    return undefined
-  }
-}
-
-/** For tests: forget which adapters already warned. */
-export function resetAdapterWarnings(): void {
-  warned.clear()
-}
+export type { ResponseWatch } from './adapter-support/recording-promise.js'
+export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
+export type { LlmCallInput, ToolCallInput, ToolOutcome } from './recorder.js'
+export type { Session } from './session.js'

@@ -40,6 +40,9 @@ export interface LlmCallInput {
   error?: unknown
 }
 
+/** What a tool execution ended with: its value, or the error it threw or reported. */
+export type ToolOutcome = { result: unknown } | { error: unknown }
+
 export interface ToolResultInput {
   result?: unknown
   /** A string, or an Error (written as `"Name: message"`). */
@@ -61,6 +64,31 @@ interface CallSlot {
 function stableKey(value: unknown): string {
   const json = copyIfPlain(value)
   return json === NOT_PLAIN ? stringify(toJsonValue(value)) : stringify(json)
+}
+
+const IGNORE_ISSUES: ValueIssueHandler = () => undefined
+
+/**
+ * Tool-call arguments as the trace keeps them: an object; a JSON string as
+ * providers send it, parsed (kept raw under `_raw_arguments` when it is not
+ * JSON); a bare value under `_value` (format "1" wants an object).
+ */
+function normalizeArguments(raw: unknown, onIssue: ValueIssueHandler, turn: number, call: number): JsonObject {
+  if (raw === undefined || raw === null) return {}
+  if (typeof raw === 'string') {
+    const text = raw
+    if (text.trim() === '') return {}
+    try {
+      raw = JSON.parse(text)
+    } catch {
+      return { _raw_arguments: text }
+    }
+  }
+  let value = copyIfPlain(raw)
+  // The warning path is only built when a stand-in is needed.
+  if (value === NOT_PLAIN) value = toJsonValue(raw, onIssue, `turns[${turn}].llm_call.tool_calls[${call}].arguments`)
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
+  return { _value: value }
 }
 
 /**
@@ -137,7 +165,7 @@ export class Recorder {
       const isGiven = typeof given === 'string' && given !== ''
       const callId = isGiven ? given : this.#newCallId()
       const name = typeof raw?.name === 'string' && raw.name !== '' ? raw.name : String(raw?.name ?? 'unknown')
-      const args = this.#arguments(raw?.arguments, index, i)
+      const args = normalizeArguments(raw?.arguments, this.#onIssue, index, i)
       call.tool_calls[i] = { name, arguments: args, call_id: callId, timestamp }
       const slot: CallSlot = { turn, name, callId, answered: false, claimed: false }
       if (isGiven) this.#calls.set(callId, slot)
@@ -207,9 +235,19 @@ export class Recorder {
     return slot?.callId === callId ? slot : undefined
   }
 
-  /** True when a result for this call id is recorded. */
-  hasResult(callId: string): boolean {
-    return this.#slotOf(callId)?.answered === true
+  /**
+   * Records `outcome()` as the result of call `callId`, named after its tool,
+   * when that call is recorded and has no result yet; otherwise does nothing
+   * and never calls `outcome`. Without `durationMs`, the duration runs from
+   * the end of the response that made the call (its turn's `timestamp` plus
+   * `latency_ms`) to now.
+   */
+  logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): ToolResult | undefined {
+    const slot = this.#slotOf(callId)
+    if (slot === undefined || slot.answered) return undefined
+    const call = slot.turn.llm_call
+    const sinceResponse = (epochSeconds() - call.timestamp) * 1000 - (call.latency_ms ?? 0)
+    return this.logToolResult(slot.name, { ...outcome(), callId, durationMs: durationMs ?? Math.max(0, sinceResponse) })
   }
 
   /** The tool name of a recorded call, if the id is known. */
@@ -220,14 +258,16 @@ export class Recorder {
   /**
    * Takes the pending call of `name` that a tool execution is about to answer:
    * among unclaimed pending calls, the oldest whose arguments equal `args`
-   * (compared in stable form), else the oldest. Parallel executions of one
+   * (read as a call's arguments are, so a JSON string matches its object;
+   * compared in stable form), else the oldest. Parallel executions of one
    * tool each take a different call this way. Undefined when none is pending.
    */
   claimPendingCall(name: string, args?: unknown): string | undefined {
     const free = (this.#pendingByName.get(name) ?? []).filter((slot) => !slot.claimed)
     let chosen = free[0]
     if (free.length > 1 && args !== undefined) {
-      const wanted = stableKey(args)
+      // In the form calls are recorded in: a JSON string (as LangChain passes a tool's input) reads as its object.
+      const wanted = stableKey(normalizeArguments(args, IGNORE_ISSUES, -1, -1))
       chosen = free.find((slot) => stableKey(this.#argumentsOf(slot)) === wanted) ?? chosen
     }
     if (chosen === undefined) return undefined
@@ -237,11 +277,6 @@ export class Recorder {
 
   #argumentsOf(slot: CallSlot): unknown {
     return slot.turn.llm_call.tool_calls.find((call) => call.call_id === slot.callId)?.arguments
-  }
-
-  /** Pending (unanswered) call ids of a tool, oldest first. */
-  pendingCallIds(name: string): string[] {
-    return (this.#pendingByName.get(name) ?? []).map((slot) => slot.callId)
   }
 
   #settle(slot: CallSlot): void {
@@ -272,24 +307,6 @@ export class Recorder {
     }
     addResult(last, result)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
-  }
-
-  #arguments(raw: unknown, turn: number, call: number): JsonObject {
-    if (raw === undefined || raw === null) return {}
-    if (typeof raw === 'string') {
-      const text = raw
-      if (text.trim() === '') return {}
-      try {
-        raw = JSON.parse(text)
-      } catch {
-        return { _raw_arguments: text }
-      }
-    }
-    let value = copyIfPlain(raw)
-    if (value === NOT_PLAIN) value = toJsonValue(raw, this.#onIssue, `turns[${turn}].llm_call.tool_calls[${call}].arguments`)
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
-    // Format "1" wants an object; a bare value is kept, not dropped.
-    return { _value: value }
   }
 
   /** A tool result value; the warning path is only built when a stand-in is needed. */

@@ -10,7 +10,7 @@ import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { SessionClosedError } from './errors.js'
 import { currentSession, runInSession } from './context.js'
-import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
+import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
@@ -134,14 +134,23 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true)
   }
 
-  /** True when a result for this call id is recorded. */
-  hasResult(callId: string): boolean {
-    return this.#recorder.hasResult(callId)
+  /**
+   * For adapters that see a tool's result only in the agent's next request:
+   * records `outcome()` as the result of call `callId`, named after its tool.
+   * A call this session did not record (history from before it began) or
+   * that has a result already (agents resend the whole history; `traceTool`
+   * may have recorded it exactly) is left alone, and `outcome` is not called.
+   * `durationMs` defaults to the time since the response that made the call.
+   */
+  logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
+    if (this.#closed) throw new SessionClosedError(this.trace.name, `log the result of call "${callId}"`)
+    this.#recorder.logResultOf(callId, outcome, durationMs)
   }
 
   /**
    * For tool wrappers: takes the pending call of `toolName` an execution is
-   * about to answer (matching `args` when several are pending). See `traceTool`.
+   * about to answer (matching `args`, an object or its JSON text, when several
+   * are pending). See `traceTool`.
    */
   claimPendingCall(toolName: string, args?: unknown): string | undefined {
     return this.#recorder.claimPendingCall(toolName, args)
@@ -162,7 +171,7 @@ export class Session<T = unknown> extends TraceAssertions {
     work.then(forget, forget)
   }
 
-  /** Runs `hook` (awaited) after `fn` settles and before the trace is finalised. */
+  /** Runs `hook` (awaited) after `fn` settles and its tracked work is done, before the trace is finalised. */
   beforeClose(hook: () => unknown): void {
     this.#beforeClose.push(hook)
   }
@@ -177,7 +186,15 @@ export class Session<T = unknown> extends TraceAssertions {
     )
   }
 
+  async #settleTrackedWork(): Promise<void> {
+    while (this.#pendingWork.size > 0) await Promise.allSettled([...this.#pendingWork])
+  }
+
   async [close](outcome: { ok: true; output: T } | { ok: false; error: unknown }): Promise<void> {
+    // Tracked work first: a hook records what is still unfinished, and work
+    // that would have finished on its own (a response copy being read) must
+    // not be cut short by it. Then again, for work a hook started.
+    await this.#settleTrackedWork()
     for (const hook of this.#beforeClose) {
       try {
         await hook()
@@ -185,7 +202,7 @@ export class Session<T = unknown> extends TraceAssertions {
         warn('REAGENT_ADAPTER', `session "${this.trace.name}": a before-close hook failed: ${String(error)}`)
       }
     }
-    while (this.#pendingWork.size > 0) await Promise.allSettled([...this.#pendingWork])
+    await this.#settleTrackedWork()
 
     this.#closed = true
     const trace = this.trace

@@ -8,6 +8,7 @@
  * model asked for the same tool more than once.
  */
 import { currentSession } from './context.js'
+import type { ToolOutcome } from './recorder.js'
 import type { Session } from './session.js'
 import { warn } from './warnings.js'
 
@@ -21,7 +22,7 @@ export interface TraceToolOptions<Args extends unknown[]> {
 }
 
 /** Finds a framework-provided call id among the tool's arguments. */
-export function findCallId(args: readonly unknown[]): string | undefined {
+function findCallId(args: readonly unknown[]): string | undefined {
   for (const arg of args) {
     if (arg === null || typeof arg !== 'object') continue
     const candidate = arg as { toolCallId?: unknown; tool_call_id?: unknown; callId?: unknown; toolCall?: { id?: unknown } }
@@ -36,7 +37,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
-function record(s: Session, name: string, callId: string | undefined, outcome: { result: unknown } | { error: unknown }, durationMs: number): void {
+function record(s: Session, name: string, callId: string | undefined, outcome: ToolOutcome, durationMs: number): void {
   try {
     s.logToolResult(name, { ...outcome, ...(callId === undefined ? {} : { callId }), durationMs, skipIfRecorded: true })
   } catch (error) {
@@ -46,39 +47,43 @@ function record(s: Session, name: string, callId: string | undefined, outcome: {
 }
 
 /**
- * Runs `fn` as tool `name` inside the current session: records its return
- * value (awaited when it is a promise) or the error it threw (rethrown as is),
- * with the exact duration. Outside a session it just calls `fn`.
+ * Runs `fn` and calls `settle` once with how it ended (the value it returned,
+ * awaited when it is a promise, or the error it threw) and how long that
+ * took. Returns what `fn` returns; an error reaches the caller unchanged.
  */
-export function runTool<R>(name: string, callId: string | undefined, args: unknown, fn: () => R): R {
-  const s = currentSession()
-  return s === undefined ? fn() : runInSession(s, name, callId, args, fn)
-}
-
-function runInSession<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R): R {
-  const id = callId ?? s.claimPendingCall(name, args)
+export function measure<R>(fn: () => R, settle: (outcome: ToolOutcome, durationMs: number) => void): R {
   const started = performance.now()
   let value: R
   try {
     value = fn()
   } catch (error) {
-    record(s, name, id, { error }, performance.now() - started)
+    settle({ error }, performance.now() - started)
     throw error
   }
   if (!isThenable(value)) {
-    record(s, name, id, { result: value }, performance.now() - started)
+    settle({ result: value }, performance.now() - started)
     return value
   }
   return Promise.resolve(value).then(
     (result) => {
-      record(s, name, id, { result }, performance.now() - started)
+      settle({ result }, performance.now() - started)
       return result
     },
     (error: unknown) => {
-      record(s, name, id, { error }, performance.now() - started)
+      settle({ error }, performance.now() - started)
       throw error
     },
   ) as R
+}
+
+/**
+ * Runs `fn` as tool `name` in session `s`: records its value or error, with
+ * the exact duration, as the result of call `callId` (else of the pending
+ * call of `name` it claims, matching `args`).
+ */
+export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R): R {
+  const id = callId ?? s.claimPendingCall(name, args)
+  return measure(fn, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
 }
 
 /**
@@ -98,7 +103,7 @@ export function traceTool<Args extends unknown[], R>(
     const s = currentSession()
     if (s === undefined) return fn.apply(this, args)
     const callId = options.callId !== undefined ? options.callId(...args) : findCallId(args.slice(1))
-    return runInSession(s, name, callId, args[0], () => fn.apply(this, args))
+    return runToolIn(s, name, callId, args[0], () => fn.apply(this, args))
   }
   Object.defineProperty(wrapped, 'name', { value: fn.name || name })
   return wrapped

@@ -80,10 +80,10 @@ describe('Recorder.logLlmCall', () => {
 })
 
 describe('normalizeTokenUsage', () => {
-  it('maps OpenAI names to input/output tokens and keeps the extras', () => {
+  it('maps OpenAI names (counts and their details) to input/output tokens and keeps the extras', () => {
     expect(
       normalizeTokenUsage({ prompt_tokens: 120, completion_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } }),
-    ).toEqual({ input_tokens: 120, output_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } })
+    ).toEqual({ input_tokens: 120, output_tokens: 18, total_tokens: 138, input_tokens_details: { cached_tokens: 100 } })
   })
 
   it('converts camelCase names and never lets an alias override a canonical count', () => {
@@ -185,15 +185,57 @@ describe('Recorder.logToolResult', () => {
     expect(r.turns[0]!.duration_ms).toBeGreaterThanOrEqual(25)
   })
 
-  it('reports pending calls, known names and answered calls', () => {
+  it('keeps both calls of a name pending until one is answered, then matches a name-only result to the other', () => {
     const r = recorder()
     const [a, b] = r.logLlmCall({ toolCalls: [{ name: 'x' }, { name: 'x' }] })
-    expect(r.pendingCallIds('x')).toEqual([a, b])
-    r.logToolResult('x', { callId: b! })
-    expect(r.pendingCallIds('x')).toEqual([a])
-    expect(r.hasResult(b!)).toBe(true)
-    expect(r.hasResult(a!)).toBe(false)
+    expect(() => r.logToolResult('x', { result: 'which?' })).toThrowError(new AmbiguousToolCallError('x', [a!, b!]))
+    r.logToolResult('x', { callId: b!, result: 'b' })
+    expect(r.logToolResult('x', { result: 'a' })?.call_id).toBe(a)
     expect(r.toolNameOf(a!)).toBe('x')
     expect(r.toolNameOf('nope')).toBeUndefined()
+  })
+})
+
+describe('Recorder.claimPendingCall', () => {
+  it('takes the pending call whose arguments match, given as an object or as its JSON text', () => {
+    const r = recorder()
+    const [paris, rome, oslo] = r.logLlmCall({
+      toolCalls: [
+        { name: 'weather', arguments: { city: 'Paris' } },
+        { name: 'weather', arguments: '{"city":"Rome"}' },
+        { name: 'weather', arguments: { city: 'Oslo' } },
+      ],
+    })
+    expect(r.claimPendingCall('weather', '{"city":"Rome"}')).toBe(rome)
+    expect(r.claimPendingCall('weather', { city: 'Oslo' })).toBe(oslo)
+    expect(r.claimPendingCall('weather', 'not json')).toBe(paris)
+    expect(r.claimPendingCall('weather')).toBeUndefined()
+  })
+})
+
+describe('Recorder.logResultOf', () => {
+  it('records the outcome of a known, unanswered call under its tool name, timed from the end of its response', async () => {
+    const r = recorder()
+    const [id] = r.logLlmCall({ toolCalls: [{ name: 'lookup', callId: 'call_1' }], latencyMs: 0 })
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    r.logResultOf(id!, () => ({ result: { ok: true } }))
+    expect(r.turns[0]!.tool_results).toEqual([{ call_id: 'call_1', result: { ok: true }, error: null, duration_ms: expect.any(Number) }])
+    expect(r.turns[0]!.tool_results[0]!.duration_ms).toBeGreaterThanOrEqual(25)
+  })
+
+  it('leaves an answered or unknown call alone, without building its outcome', () => {
+    const r = recorder()
+    const [answered, pending] = r.logLlmCall({ toolCalls: [{ name: 'x' }, { name: 'x' }] })
+    r.logToolResult('x', { callId: answered!, result: 'first' })
+    let built = 0
+    const outcome = () => {
+      built += 1
+      return { error: 'late' }
+    }
+    expect(r.logResultOf(answered!, outcome)).toBeUndefined()
+    expect(r.logResultOf('call_from_before', outcome)).toBeUndefined()
+    expect(built).toBe(0)
+    expect(r.logResultOf(pending!, outcome, 7)).toEqual({ call_id: pending, result: null, error: 'late', duration_ms: 7 })
+    expect(built).toBe(1)
   })
 })

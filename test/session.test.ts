@@ -121,6 +121,10 @@ describe('session()', () => {
       'Cannot log a result of "search" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
+    expect(() => s.logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
+      'Cannot log the result of call "call_1" on session "closed": it is closed and its trace has been finalised. ' +
+        'Record inside the session callback, and await every tool or model call before the callback returns.',
+    )
   })
 
   it('rejects an unknown option with the list of valid ones', async () => {
@@ -162,6 +166,19 @@ describe('session()', () => {
     })
     expect(order).toEqual(['fn', 'hook sees hooks'])
     expect(s.trace.turns).toHaveLength(1)
+  })
+
+  it('waits for tracked work before running the before-close hooks, and again for work a hook starts', async () => {
+    const order: string[] = []
+    const later = (ms: number, what: string): Promise<void> => new Promise((resolve) => setTimeout(() => resolve(void order.push(what)), ms))
+    await session('close-order', { save: false }, (s) => {
+      s.track(later(20, 'tracked work'))
+      s.beforeClose(() => {
+        order.push('hook')
+        s.track(later(10, 'work the hook started'))
+      })
+    })
+    expect(order).toEqual(['tracked work', 'hook', 'work the hook started'])
   })
 })
 

@@ -8,10 +8,8 @@
  * exact duration) and is logged right after its call; what is still waiting
  * when the session closes is logged then, so nothing is lost.
  */
-import type { Session } from '../../src/adapter-support.js'
+import type { Session, ToolOutcome } from '../../src/adapter-support.js'
 import { recordSafelyAiSdk } from './record.js'
-
-export type ToolOutcome = { result: unknown } | { error: unknown }
 
 interface HeldResult {
   name: string

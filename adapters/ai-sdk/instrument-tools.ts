@@ -5,17 +5,12 @@
  * duration. The middleware cannot do this: it sees model calls only.
  */
 import type { ToolExecutionOptions, ToolSet } from 'ai'
-import { currentSession, type Session } from '../../src/adapter-support.js'
-import { runTool } from '../../src/trace-tool.js'
-import { logOrHoldResult, type ToolOutcome } from './held-results.js'
+import { currentSession, measure, runToolIn, type Session } from '../../src/adapter-support.js'
+import { logOrHoldResult } from './held-results.js'
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
 
 const wrappedExecutes = new WeakSet<object>()
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
-}
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
@@ -49,10 +44,14 @@ function relayLast(source: AsyncIterable<unknown>): Relay {
   return { iterable: iterate(), last }
 }
 
-/** The usual case: the call is in the trace; `runTool` records the execution. */
-function runRecorded(name: string, callId: string | undefined, input: unknown, execute: () => unknown): unknown {
+/**
+ * Runs `execute` through `measured`, which times it and records the outcome.
+ * A tool that streams outputs (an async iterable) is measured until its last
+ * output: `measured` gets a promise of it, the SDK gets the outputs.
+ */
+function runMeasured(execute: () => unknown, measured: (run: () => unknown) => unknown): unknown {
   const relayed: { relay?: Relay } = {}
-  const value = runTool(name, callId, input, () => {
+  const value = measured(() => {
     const output = execute()
     if (!isAsyncIterable(output)) return output
     relayed.relay = relayLast(output)
@@ -64,42 +63,13 @@ function runRecorded(name: string, callId: string | undefined, input: unknown, e
   return relayed.relay.iterable
 }
 
-/** The tool started before its call was in the trace (see held-results.ts): measure, then log or hold. */
-function runAheadOfCall(s: Session, name: string, callId: string, execute: () => unknown): unknown {
-  const started = performance.now()
-  const settle = (outcome: ToolOutcome): void => logOrHoldResult(s, callId, { name, outcome, durationMs: performance.now() - started })
-  let output: unknown
-  try {
-    output = execute()
-  } catch (error) {
-    settle({ error })
-    throw error
-  }
-  if (isAsyncIterable(output)) {
-    const relay = relayLast(output)
-    relay.last.then((result) => settle({ result }), (error: unknown) => settle({ error }))
-    return relay.iterable
-  }
-  if (!isThenable(output)) {
-    settle({ result: output })
-    return output
-  }
-  return Promise.resolve(output).then(
-    (result) => {
-      settle({ result })
-      return result
-    },
-    (error: unknown) => {
-      settle({ error })
-      throw error
-    },
-  )
-}
-
 /** Records one execution into `s`, in which the call is (or is about to be) recorded. */
-function runInto(s: Session, name: string, callId: string | undefined, input: unknown, run: () => unknown): unknown {
-  if (callId !== undefined && s.toolNameOf(callId) === undefined) return runAheadOfCall(s, name, callId, run)
-  return runRecorded(name, callId, input, run)
+function runInto(s: Session, name: string, callId: string | undefined, input: unknown, execute: () => unknown): unknown {
+  if (callId !== undefined && s.toolNameOf(callId) === undefined) {
+    // The tool started before its call was in the trace (see held-results.ts): measure, then log or hold.
+    return runMeasured(execute, (run) => measure(run, (outcome, durationMs) => logOrHoldResult(s, callId, { name, outcome, durationMs })))
+  }
+  return runMeasured(execute, (run) => runToolIn(s, name, callId, input, run))
 }
 
 function instrumentExecute(name: string, execute: Execute): Execute {

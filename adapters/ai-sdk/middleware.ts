@@ -6,12 +6,39 @@
  * A middleware sees model calls only, never tool execution: wrap the tools
  * with `instrumentTools()` for exact results and durations.
  */
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamResult } from '@ai-sdk/provider'
+import type { LanguageModelV3Prompt, LanguageModelV3StreamResult } from '@ai-sdk/provider'
 import type { LanguageModelMiddleware } from 'ai'
-import { currentSession } from '../../src/adapter-support.js'
+import { currentSession, type Session } from '../../src/adapter-support.js'
 import { ModelCall, recordPromptResults } from './model-call.js'
 import { observeStream } from './observe-stream.js'
 import { recordSafelyAiSdk } from './record.js'
+
+/**
+ * What `doGenerate` and `doStream` share: outside a session the model just
+ * runs; inside one, the prompt's tool results are recorded, a ModelCall
+ * starts, and the model runs, a failure recorded and rethrown unchanged.
+ * `received` takes the result over.
+ */
+async function callModel<R>(
+  prompt: LanguageModelV3Prompt,
+  modelId: string,
+  run: () => PromiseLike<R>,
+  received: (result: R, call: ModelCall, s: Session) => R,
+): Promise<R> {
+  const s = currentSession()
+  if (s === undefined) return run()
+  recordPromptResults(s, prompt)
+  const call = new ModelCall(s, prompt, modelId)
+  let result: R
+  try {
+    result = await run()
+  } catch (error) {
+    call.fail(error)
+    call.log()
+    throw error
+  }
+  return received(result, call, s)
+}
 
 /**
  * Records every call of the wrapped model inside a session: the prompt
@@ -27,45 +54,23 @@ export function reagentMiddleware(): LanguageModelMiddleware {
   return {
     specificationVersion: 'v3',
 
-    async wrapGenerate({ doGenerate, params, model }) {
-      const s = currentSession()
-      if (s === undefined) return doGenerate()
-      recordPromptResults(s, params.prompt)
-      const call = new ModelCall(s, params.prompt, model.modelId)
-      let result: LanguageModelV3GenerateResult
-      try {
-        result = await doGenerate()
-      } catch (error) {
-        call.fail(error)
+    wrapGenerate: ({ doGenerate, params, model }) =>
+      callModel(params.prompt, model.modelId, doGenerate, (result, call) => {
+        recordSafelyAiSdk('a model response', () => {
+          for (const part of result.content) call.observe(part)
+          call.finish({ usage: result.usage, finishReason: result.finishReason, modelId: result.response?.modelId })
+        })
         call.log()
-        throw error
-      }
-      recordSafelyAiSdk('a model response', () => {
-        for (const part of result.content) call.observe(part)
-        call.finish({ usage: result.usage, finishReason: result.finishReason, modelId: result.response?.modelId })
-      })
-      call.log()
-      return result
-    },
+        return result
+      }),
 
-    async wrapStream({ doStream, params, model }) {
-      const s = currentSession()
-      if (s === undefined) return doStream()
-      recordPromptResults(s, params.prompt)
-      const call = new ModelCall(s, params.prompt, model.modelId)
-      let result: LanguageModelV3StreamResult
-      try {
-        result = await doStream()
-      } catch (error) {
-        call.fail(error)
-        call.log()
-        throw error
-      }
-      let observed: LanguageModelV3StreamResult['stream'] | undefined
-      recordSafelyAiSdk('a model stream', () => {
-        observed = observeStream(result.stream, call, s)
-      })
-      return observed === undefined ? result : { ...result, stream: observed }
-    },
+    wrapStream: ({ doStream, params, model }) =>
+      callModel(params.prompt, model.modelId, doStream, (result, call, s) => {
+        let observed: LanguageModelV3StreamResult['stream'] | undefined
+        recordSafelyAiSdk('a model stream', () => {
+          observed = observeStream(result.stream, call, s)
+        })
+        return observed === undefined ? result : { ...result, stream: observed }
+      }),
   }
 }

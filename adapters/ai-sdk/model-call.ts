@@ -9,15 +9,15 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider'
-import { epochSeconds, type Session } from '../../src/adapter-support.js'
+import { epochSeconds, openCall, type Session, type ToolOutcome } from '../../src/adapter-support.js'
 import { releaseHeldResults } from './held-results.js'
-import { promptMessages, promptToolResults } from './prompt.js'
+import { outcomeOf, promptMessages } from './prompt.js'
 import { recordSafelyAiSdk } from './record.js'
 
 interface ProviderToolResult {
   name: string
   callId: string
-  outcome: { result: unknown } | { error: string }
+  outcome: ToolOutcome
 }
 
 type Detail = Record<string, number | undefined>
@@ -48,11 +48,6 @@ export function tokenUsageOf(usage: LanguageModelV3Usage | undefined): Record<st
   return Object.keys(out).length === 0 ? null : out
 }
 
-function providerOutcome(result: unknown, isError: boolean | undefined): ProviderToolResult['outcome'] {
-  if (isError !== true) return { result }
-  return { error: typeof result === 'string' ? result : JSON.stringify(result) }
-}
-
 export class ModelCall {
   /** When the call started, on the recorder's clock. */
   readonly timestamp = epochSeconds()
@@ -67,11 +62,17 @@ export class ModelCall {
   #finishReason: LanguageModelV3FinishReason | undefined
   #error: unknown
   #logged = false
+  /** Leaves the session's open calls (which cut it short when the session closes first). */
+  readonly #close: () => void
 
   constructor(s: Session, prompt: LanguageModelV3Prompt, modelId: string) {
     this.#session = s
     this.#prompt = prompt
     this.#modelId = modelId
+    this.#close = openCall(s, (reason) => {
+      this.fail(reason)
+      this.log()
+    })
   }
 
   /** True once the call is in the trace (it is logged once). */
@@ -94,7 +95,7 @@ export class ModelCall {
         break
       case 'tool-result':
         if (part.preliminary === true) break
-        this.#providerResults.push({ name: part.toolName, callId: part.toolCallId, outcome: providerOutcome(part.result, part.isError) })
+        this.#providerResults.push({ name: part.toolName, callId: part.toolCallId, outcome: part.isError === true ? { error: part.result } : { result: part.result } })
         break
       case 'response-metadata':
         if (typeof part.modelId === 'string' && part.modelId !== '') this.#modelId = part.modelId
@@ -124,6 +125,7 @@ export class ModelCall {
     const s = this.#session
     if (this.#logged) return
     this.#logged = true
+    this.#close()
     const latencyMs = performance.now() - this.#started
     recordSafelyAiSdk('a model call', () => {
       // A plain string (the V2 shape) is read too, from providers that do not quite follow V3.
@@ -152,12 +154,15 @@ export class ModelCall {
  * model, for calls of this session that have none yet (a wrapped tool has
  * already recorded its own, exactly). Results of calls this session never
  * saw (a conversation history passed in by the user) are not its business.
+ * The whole history comes with every prompt: only new results are converted.
  */
 export function recordPromptResults(s: Session, prompt: LanguageModelV3Prompt): void {
   recordSafelyAiSdk('the tool results of a prompt', () => {
-    for (const { toolName, callId, outcome } of promptToolResults(prompt)) {
-      if (s.toolNameOf(callId) === undefined || s.hasResult(callId)) continue
-      s.logToolResult(toolName, { callId, ...outcome, skipIfRecorded: true })
+    for (const message of prompt) {
+      if (message.role !== 'tool' && message.role !== 'assistant') continue
+      for (const part of message.content) {
+        if (part.type === 'tool-result') s.logResultOf(part.toolCallId, () => outcomeOf(part.output))
+      }
     }
   })
 }

@@ -13,7 +13,9 @@ type Part = LanguageModelV3StreamPart
 
 // `cancel` (called when the reader cancels or the source errors) is in the
 // Streams standard and in Node 21.5+ and later Node 20 releases, but not in
-// @types/node 20; older runtimes get the session-close fallback below.
+// @types/node 20. On older runtimes, and for a stream nobody reads to its
+// end, the call is still recorded with what arrived when the session closes
+// (the ModelCall is one of the session's open calls until it is logged).
 type ObservingTransformer = Transformer<Part, Part> & { cancel?: (reason: unknown) => void }
 
 export function observeStream(stream: ReadableStream<Part>, call: ModelCall, s: Session): ReadableStream<Part> {
@@ -22,10 +24,6 @@ export function observeStream(stream: ReadableStream<Part>, call: ModelCall, s: 
     if (error !== undefined) call.fail(error)
     call.log()
   }
-  // A stream nobody read to the end (or a Node without `cancel`) is still
-  // recorded, with what arrived, when the session closes.
-  s.beforeClose(() => end(new Error('the model stream had not ended when the session closed (read it to the end inside the session)')))
-
   const transformer: ObservingTransformer = {
     transform(part, controller) {
       if (!call.logged) {

@@ -9,8 +9,9 @@
  * copied into every later turn of the trace.
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
+import type { ToolOutcome } from '../../src/adapter-support.js'
 
-export interface PromptMessage {
+interface PromptMessage {
   role: string
   content: unknown
 }
@@ -66,25 +67,15 @@ export function promptMessages(prompt: LanguageModelV3Prompt): PromptMessage[] {
   return prompt.map(toPromptMessage)
 }
 
-export interface PromptToolResult {
-  toolName: string
-  callId: string
-  outcome: { result: unknown } | { error: string }
-}
-
-function stringify(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value)
-}
-
-/** A tool result part's output as a recorded result or error. */
-export function outcomeOf(output: LanguageModelV3ToolResultOutput): PromptToolResult['outcome'] {
+/** A tool result part's output as a result or an error (the recorder writes a non-string error as JSON). */
+export function outcomeOf(output: LanguageModelV3ToolResultOutput): ToolOutcome {
   switch (output.type) {
     case 'text':
     case 'json':
       return { result: output.value }
     case 'error-text':
     case 'error-json':
-      return { error: stringify(output.value) }
+      return { error: output.value }
     case 'execution-denied':
       return { error: output.reason === undefined ? 'execution denied' : `execution denied: ${output.reason}` }
     case 'content':
@@ -93,17 +84,4 @@ export function outcomeOf(output: LanguageModelV3ToolResultOutput): PromptToolRe
       // An output type newer than this adapter: keep it whole rather than lose it.
       return { result: withoutProviderFields(output as object) }
   }
-}
-
-/** Every tool result the prompt hands back to the model, oldest first. */
-export function promptToolResults(prompt: LanguageModelV3Prompt): PromptToolResult[] {
-  const results: PromptToolResult[] = []
-  for (const message of prompt) {
-    if (message.role !== 'tool' && message.role !== 'assistant') continue
-    for (const part of message.content) {
-      if (part.type !== 'tool-result') continue
-      results.push({ toolName: part.toolName, callId: part.toolCallId, outcome: outcomeOf(part.output) })
-    }
-  }
-  return results
 }

@@ -6,5 +6,5 @@ import { recordSafely } from '../../src/adapter-support.js'
  * user's model call or tool.
  */
 export function recordSafelyAiSdk(what: string, record: () => void): void {
-  recordSafely('ai-sdk', what, record)
+  recordSafely('reagent-flow/ai-sdk', what, record)
 }

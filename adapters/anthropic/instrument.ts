@@ -8,7 +8,8 @@
  * SDK's helpers (`messages.stream()`, `parse()`, the beta tool runner and
  * message threads) call that same `create`, so they are recorded once, by it.
  */
-import { instrumentCreate, type CreateMethod } from './create.js'
+import { markInstrumented, patchMethod, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { instrumentCreate } from './create.js'
 
 /** A registry symbol, so two copies of reagent-flow in one process do not patch a client twice. */
 const INSTRUMENTED = Symbol.for('reagent-flow.anthropic.instrumented')
@@ -16,33 +17,6 @@ const INSTRUMENTED = Symbol.for('reagent-flow.anthropic.instrumented')
 /** The shape `instrumentAnthropic` needs: an Anthropic client (`new Anthropic()`), or one of the same family. */
 export interface AnthropicLike {
   messages: { create: unknown }
-}
-
-function patchMessages(resource: unknown): void {
-  if (typeof resource !== 'object' || resource === null || Object.hasOwn(resource, INSTRUMENTED)) return
-  const original = (resource as { create?: unknown }).create
-  if (typeof original !== 'function') return
-  const define = { configurable: true, writable: true, enumerable: false }
-  Object.defineProperty(resource, 'create', { ...define, value: instrumentCreate(original as CreateMethod) })
-  Object.defineProperty(resource, INSTRUMENTED, { ...define, value: true })
-}
-
-/** `withOptions()` builds a new client with new resources: instrument it too. */
-function patchWithOptions(client: object): void {
-  if (Object.hasOwn(client, INSTRUMENTED)) return
-  const withOptions = (client as { withOptions?: unknown }).withOptions
-  if (typeof withOptions === 'function') {
-    Object.defineProperty(client, 'withOptions', {
-      configurable: true,
-      writable: true,
-      enumerable: false,
-      value: function (this: unknown, ...args: unknown[]): unknown {
-        const copy: unknown = withOptions.apply(this, args)
-        return typeof copy === 'object' && copy !== null && 'messages' in copy ? instrumentAnthropic(copy as AnthropicLike) : copy
-      },
-    })
-  }
-  Object.defineProperty(client, INSTRUMENTED, { configurable: true, value: true })
 }
 
 /**
@@ -67,8 +41,9 @@ export function instrumentAnthropic<Client extends AnthropicLike>(client: Client
         `got ${client === null ? 'null' : typeof client === 'object' ? 'an object without messages.create()' : typeof client}.`,
     )
   }
-  patchMessages(client.messages)
-  patchMessages((client as { beta?: { messages?: unknown } }).beta?.messages)
-  patchWithOptions(client)
+  if (!markInstrumented(client, INSTRUMENTED)) return client
+  patchMethod(client.messages, 'create', instrumentCreate(client))
+  patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', instrumentCreate(client))
+  reinstrumentWithOptions(client, (derived) => instrumentAnthropic(derived as AnthropicLike))
   return client
 }

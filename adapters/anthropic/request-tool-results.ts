@@ -6,11 +6,12 @@
  * Every request repeats the whole history, so the same block is seen again
  * and again; only calls recorded in this session and still without a result
  * are recorded (a result `traceTool` already recorded wins: it has the exact
- * duration and the unserialised value).
+ * duration and the unserialised value). The duration is not the tool's own
+ * run time but the time from the response that asked for it to the request
+ * that answers it.
  */
-import type { Session } from '../../src/adapter-support.js'
-import { contentText, toolResultValue } from './content.js'
-import { stateOf } from './session-state.js'
+import { toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { contentText } from './content.js'
 import type { WireMessageParam } from './wire.js'
 
 interface ToolResultBlock {
@@ -32,23 +33,15 @@ function isToolResultBlock(block: unknown): block is ToolResultBlock {
 /** Records the results in `messages` whose calls this session made and has no result for yet. */
 export function recordRequestToolResults(session: Session, messages: readonly WireMessageParam[] | undefined): void {
   if (!Array.isArray(messages)) return
-  const sentAt = performance.now()
   for (const message of messages) {
     if (message?.role !== 'user' || !Array.isArray(message.content)) continue
     for (const block of message.content as unknown[]) {
       if (!isToolResultBlock(block)) continue
-      const callId = block.tool_use_id
-      const name = session.toolNameOf(callId)
-      if (name === undefined || session.hasResult(callId)) continue
-      // Not the tool's own run time (that is what traceTool measures) but the
-      // time from the response that asked for it to the request that answers it.
-      const respondedAt = stateOf(session).respondedAt.get(callId)
-      const durationMs = respondedAt === undefined ? 0 : sentAt - respondedAt
-      const outcome =
+      session.logResultOf(block.tool_use_id, () =>
         block.is_error === true
-          ? { result: null, error: contentText(block.content) || 'the tool reported an error (is_error: true)' }
-          : { result: toolResultValue(block.content) }
-      session.logToolResult(name, { ...outcome, callId, durationMs, skipIfRecorded: true })
+          ? { error: contentText(block.content) || 'the tool reported an error (is_error: true)' }
+          : { result: toolOutputValue(block.content) },
+      )
     }
   }
 }

@@ -1,50 +1,32 @@
 /**
- * What a response message says, in the recorder's terms: the tool calls the
- * model made (`tool_use`, and the server tools the API ran itself), its text,
- * and the results of server tools, which arrive in the same response.
+ * What a response message says, in the recorder's terms, read in one walk
+ * over its blocks: the tool calls the model made (`tool_use`, and the server
+ * tools the API ran itself), its text, and the results of server tools,
+ * which arrive in the same response.
  */
+import type { ToolCallInput, ToolOutcome } from '../../src/adapter-support.js'
 import { contentText } from './content.js'
 import type { WireBlock, WireMessage } from './wire.js'
 
 /** Blocks in which the model calls a tool: the agent's own tools, Anthropic's server tools, MCP connector tools. */
-const TOOL_CALL_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
+const TOOL_CALL_BLOCKS: ReadonlySet<unknown> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
 
-export interface ResponseToolCall {
-  name: string
-  /** The input object, or the raw JSON text a stream sent (the recorder parses it, keeping text that is not JSON). */
-  arguments: unknown
-  callId?: string
-}
-
-export interface ServerToolResult {
+interface ServerToolResult {
+  /** The call (in the same response) it answers. */
   callId: string
-  name: string
-  result: unknown
-  error: string | null
+  /** Built only when the result is recorded (see Session.logResultOf). */
+  outcome: () => ToolOutcome
 }
 
-function blocksOf(message: WireMessage): WireBlock[] {
-  return Array.isArray(message.content) ? message.content.filter((block) => typeof block === 'object' && block !== null) : []
-}
-
-export function toolCallsOf(message: WireMessage): ResponseToolCall[] {
-  return blocksOf(message)
-    .filter((block) => TOOL_CALL_BLOCKS.has(block.type))
-    .map((block) => {
-      const call: ResponseToolCall = { name: typeof block.name === 'string' ? block.name : 'unknown', arguments: block.input }
-      if (typeof block.id === 'string' && block.id !== '') call.callId = block.id
-      return call
-    })
-}
-
-/**
- * The text blocks joined as they are: citations split one sentence into
- * several blocks, so adding separators would put them inside sentences.
- * Null when the response has no text.
- */
-export function responseTextOf(message: WireMessage): string | null {
-  const texts = blocksOf(message).flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : []))
-  return texts.length === 0 ? null : texts.join('')
+interface ResponseContent {
+  toolCalls: ToolCallInput[]
+  /**
+   * The text blocks joined as they are: citations split one sentence into
+   * several blocks, so adding separators would put them inside sentences.
+   * Null when the response has no text.
+   */
+  responseText: string | null
+  serverToolResults: ServerToolResult[]
 }
 
 /**
@@ -61,17 +43,32 @@ function serverToolError(block: WireBlock): string | null {
   return null
 }
 
-/** Results of server tools found in the response, each naming the call (in the same response) it answers. */
-export function serverToolResultsOf(message: WireMessage): ServerToolResult[] {
-  const blocks = blocksOf(message)
-  const names = new Map(toolCallsOf(message).flatMap((call) => (call.callId === undefined ? [] : [[call.callId, call.name] as const])))
-  const results: ServerToolResult[] = []
-  for (const block of blocks) {
-    if (!block.type.endsWith('_tool_result') || typeof block.tool_use_id !== 'string') continue
-    const name = names.get(block.tool_use_id)
-    if (name === undefined) continue
-    const error = serverToolError(block)
-    results.push({ callId: block.tool_use_id, name, result: error === null ? (block.content ?? null) : null, error })
+function serverToolOutcome(block: WireBlock): ToolOutcome {
+  const error = serverToolError(block)
+  return error === null ? { result: block.content ?? null } : { error }
+}
+
+function toolCallOf(block: WireBlock): ToolCallInput {
+  // The input object, or the raw JSON text a stream sent (the recorder parses it, keeping text that is not JSON).
+  const call: ToolCallInput = { name: typeof block.name === 'string' ? block.name : 'unknown', arguments: block.input }
+  if (typeof block.id === 'string' && block.id !== '') call.callId = block.id
+  return call
+}
+
+export function readResponse(message: WireMessage): ResponseContent {
+  const toolCalls: ToolCallInput[] = []
+  const serverToolResults: ServerToolResult[] = []
+  let responseText: string | null = null
+  const blocks: unknown = message.content
+  if (!Array.isArray(blocks)) return { toolCalls, responseText, serverToolResults }
+  for (const block of blocks as Array<WireBlock | null | undefined>) {
+    if (typeof block !== 'object' || block === null) continue
+    const { type } = block
+    if (TOOL_CALL_BLOCKS.has(type)) toolCalls.push(toolCallOf(block))
+    else if (type === 'text' && typeof block.text === 'string') responseText = (responseText ?? '') + block.text
+    else if (typeof type === 'string' && type.endsWith('_tool_result') && typeof block.tool_use_id === 'string') {
+      serverToolResults.push({ callId: block.tool_use_id, outcome: () => serverToolOutcome(block) })
+    }
   }
-  return results
+  return { toolCalls, responseText, serverToolResults }
 }

@@ -6,9 +6,7 @@
  */
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
-import type { Session } from '../../src/adapter-support.js'
-
-type LlmCallInput = Parameters<Session['logLlmCall']>[0]
+import type { LlmCallInput, ToolCallInput } from '../../src/adapter-support.js'
 
 interface MessageLike {
   type?: unknown
@@ -49,10 +47,14 @@ function roleOf(message: MessageLike): string {
   return typeof type === 'string' ? (ROLE_OF_TYPE[type] ?? type) : 'unknown'
 }
 
-/** The messages of one chat model call, each as `{ role, content }` (content blocks kept as they are). */
-export function toRecordedMessages(messages: readonly unknown[]): Array<{ role: string; content: unknown }> {
+/**
+ * The messages of one chat model call, each as `{ role, content }` (content
+ * blocks kept as they are). A prompt string of a text-completion model is
+ * left to the recorder, which keeps a string as a user message.
+ */
+export function toRecordedMessages(messages: readonly unknown[]): unknown[] {
   return messages.map((message) => {
-    if (message === null || typeof message !== 'object') return { role: 'user', content: message }
+    if (message === null || typeof message !== 'object') return message
     const m = message as MessageLike
     return { role: roleOf(m), content: m.content ?? null }
   })
@@ -97,7 +99,7 @@ function textOf(content: unknown): string | null {
   return text === '' ? null : text
 }
 
-function toolCallsOf(message: AiMessageLike): NonNullable<LlmCallInput['toolCalls']> {
+function toolCallsOf(message: AiMessageLike): ToolCallInput[] {
   const calls = [...(message.tool_calls ?? []), ...(message.invalid_tool_calls ?? [])]
   return calls.map((call) => ({
     name: typeof call.name === 'string' && call.name !== '' ? call.name : 'unknown',

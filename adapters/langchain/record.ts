@@ -9,7 +9,7 @@ import { consumeCallback } from '@langchain/core/callbacks/promises'
 import { currentSession, epochSeconds, recordSafely, type Session } from '../../src/adapter-support.js'
 import { responseOf, toRecordedMessages } from './messages.js'
 import { addRun, hasRun, takeRun, takeUnfinishedRuns, type ModelRun, type Run, type ToolRun } from './runs.js'
-import { parseToolInput, unwrapToolOutput } from './tool-output.js'
+import { unwrapToolOutput } from './tool-output.js'
 
 const ADAPTER = 'reagent-flow/langchain'
 
@@ -90,7 +90,7 @@ export function startToolRun(runId: string, name: string, input: unknown, toolCa
     session,
     name,
     // Without LangChain's id (a tool invoked with bare arguments), take the pending call of this tool, matching arguments.
-    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session.claimPendingCall(name, parseToolInput(input)),
+    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session.claimPendingCall(name, input),
     startedAt: performance.now(),
   }))
 }

@@ -3,10 +3,11 @@
  *
  * A tool invoked with a tool call (the agent and LangGraph path) hands back a
  * `ToolMessage` whose content is the tool's return value, stringified when it
- * was not a string. We record the value the tool returned: the content, with
- * JSON objects and arrays parsed back (as reagent-flow 0.5's handler does, so
- * both write the same trace), so output assertions see fields, not text.
+ * was not a string. We record the value the tool returned: the content, read
+ * by `toolOutputValue` (JSON objects and arrays parsed back), so output
+ * assertions see fields, not text.
  */
+import { toolOutputValue, type ToolOutcome } from '../../src/adapter-support.js'
 
 interface ToolMessageLike {
   content?: unknown
@@ -18,32 +19,9 @@ function isToolMessage(value: unknown): value is ToolMessageLike {
   return value !== null && typeof value === 'object' && 'tool_call_id' in value && 'content' in value
 }
 
-function parseIfJson(content: unknown): unknown {
-  if (typeof content !== 'string') return content
-  const text = content.trim()
-  if (!text.startsWith('{') && !text.startsWith('[')) return content
-  try {
-    return JSON.parse(text)
-  } catch {
-    return content
-  }
-}
-
-/** `{ result }`, or `{ error }` for a ToolMessage the tool itself marked as an error. */
-export function unwrapToolOutput(output: unknown): { result: unknown } | { error: string } {
-  if (!isToolMessage(output)) return { result: parseIfJson(output) }
-  if (output.status === 'error') {
-    return { error: typeof output.content === 'string' ? output.content : JSON.stringify(output.content) }
-  }
-  return { result: parseIfJson(output.content) }
-}
-
-/** The arguments a tool run started with (LangChain passes them as a JSON string), for matching a pending call. */
-export function parseToolInput(input: unknown): unknown {
-  if (typeof input !== 'string') return input
-  try {
-    return JSON.parse(input)
-  } catch {
-    return input
-  }
+/** `{ result }`, or `{ error }` for a ToolMessage the tool itself marked as an error (the recorder writes its content as text). */
+export function unwrapToolOutput(output: unknown): ToolOutcome {
+  if (!isToolMessage(output)) return { result: toolOutputValue(output) }
+  if (output.status === 'error') return { error: output.content }
+  return { result: toolOutputValue(output.content) }
 }

@@ -7,8 +7,8 @@
  * recorded, as it is the one agent loops (and the SDK's helpers) go on with.
  */
 import { ChatChunkAccumulator } from './chat-stream.js'
-import { normalizeUsage } from './usage.js'
-import { field, stringOrNull, type ApiTranslator, type ToolCallInput, type ToolOutput, type TurnData } from './types.js'
+import type { ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull, usageOf, type ApiTranslator, type ToolOutput, type TurnData } from './types.js'
 
 export const chatCompletions: ApiTranslator = {
   method: 'chat.completions.create',
@@ -38,7 +38,7 @@ export const chatCompletions: ApiTranslator = {
       toolCalls: Array.isArray(toolCalls) ? toolCalls.map(toolCallOf) : [],
       responseText: stringOrNull(field(message, 'content')),
       model: stringOrNull(field(completion, 'model')),
-      tokenUsage: normalizeUsage(field(completion, 'usage')),
+      tokenUsage: usageOf(field(completion, 'usage')),
       stopReason: stringOrNull(field(choice, 'finish_reason')),
     } satisfies TurnData
   },

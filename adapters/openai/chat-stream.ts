@@ -9,8 +9,7 @@
  * Only strings are kept, never the chunk objects: the SDK's stream helpers
  * and the user's code may mutate those after we have seen them.
  */
-import { normalizeUsage } from './usage.js'
-import { field, type StreamAccumulator, type TurnData } from './types.js'
+import { field, usageOf, type StreamAccumulator, type TurnData } from './types.js'
 
 interface CallState {
   id: string | undefined
@@ -81,7 +80,7 @@ export class ChatChunkAccumulator implements StreamAccumulator {
       })),
       responseText: first?.text ?? null,
       model: this.#model,
-      tokenUsage: normalizeUsage(this.#usage),
+      tokenUsage: usageOf(this.#usage),
       stopReason: first?.finishReason ?? null,
     }
   }

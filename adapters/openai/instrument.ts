@@ -4,6 +4,7 @@
  * would break) and returns the same object.
  */
 import type { OpenAI } from 'openai'
+import { markInstrumented, reinstrumentWithOptions } from '../../src/adapter-support.js'
 import { chatCompletions } from './chat-completions.js'
 import { patchCreate } from './patch-create.js'
 import { responses } from './responses.js'
@@ -12,10 +13,8 @@ import { responses } from './responses.js'
 const INSTRUMENTED = Symbol.for('reagent-flow.openai.instrumented')
 
 interface Patchable {
-  [INSTRUMENTED]?: true
   chat?: { completions?: object }
   responses?: object
-  withOptions?: (...args: unknown[]) => unknown
 }
 
 /**
@@ -37,19 +36,9 @@ export function instrumentOpenAI<Client extends OpenAI>(client: Client): Client 
     const got = target === null ? 'null' : typeof target === 'object' ? 'an object without chat.completions' : typeof target
     throw new TypeError(`instrumentOpenAI(client) needs an OpenAI client (new OpenAI() from "openai"), got ${got}.`)
   }
-  if (target[INSTRUMENTED] === true) return client
-  Object.defineProperty(target, INSTRUMENTED, { value: true })
+  if (!markInstrumented(target, INSTRUMENTED)) return client
   patchCreate(client, target.chat.completions, chatCompletions)
   patchCreate(client, target.responses, responses)
-  const withOptions = target.withOptions
-  if (typeof withOptions === 'function') {
-    Object.defineProperty(target, 'withOptions', {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]): unknown {
-        return instrumentOpenAI(withOptions.apply(this, args) as OpenAI)
-      },
-    })
-  }
+  reinstrumentWithOptions(target, (derived) => instrumentOpenAI(derived as OpenAI))
   return client
 }

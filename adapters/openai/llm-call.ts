@@ -2,39 +2,61 @@
  * One SDK call inside a session, from request to recorded turn. The session
  * is the one active when the call was made, so concurrent sessions sharing a
  * client never mix. The turn is recorded once: when the response is parsed,
- * when a streamed response ends (or the session closes before anyone read it
- * to the end), or when the call fails.
+ * when a streamed response ends, when the call fails, or when the session
+ * closes first (with what had arrived, and the error saying so).
  */
-import { recordSafely, type Session } from '../../src/adapter-support.js'
-import { isStream, tapStream } from './stream-tap.js'
-import { noteRequested, recordToolOutputs } from './tool-outputs.js'
-import type { ApiTranslator, LlmCallInput, TurnData } from './types.js'
+import {
+  epochSeconds,
+  isStream,
+  openCall,
+  recordSafely,
+  tapStream,
+  toolOutputValue,
+  type LlmCallInput,
+  type ResponseWatch,
+  type Session,
+} from '../../src/adapter-support.js'
+import type { ApiTranslator, TurnData } from './types.js'
 
-export const ADAPTER = 'instrumentOpenAI'
+export const ADAPTER = 'reagent-flow/openai'
 
-/** Read once: `performance.timeOrigin` is a getter, and every recorded call needs it. */
-const TIME_ORIGIN = performance.timeOrigin
+const NO_RESPONSE: TurnData = { toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null }
 
-export class LlmCall {
+export class LlmCall implements ResponseWatch {
+  readonly adapter = ADAPTER
   readonly #session: Session
   readonly #api: ApiTranslator
   readonly #messages: readonly unknown[] | null
   readonly #requestModel: string | null
+  /** When the call started: epoch seconds for the trace, `performance.now()` for its latency. */
+  readonly #timestamp = epochSeconds()
   readonly #startedAt = performance.now()
-  #recorded = false
-  #isCopyTaken = false
+  /** Leaves the session's open calls (which cut it short when the session closes first). */
+  readonly #close: () => void
+  /** What has arrived so far: nothing until a stream starts, then its events. */
+  #partial: () => TurnData = () => NO_RESPONSE
+  #isRecorded = false
 
-  /** Starts a call: records the tool results its request carries, keeps its messages. */
+  /**
+   * Starts a call: keeps its messages, and records the tool results its
+   * request carries back (the session skips calls it did not make and calls
+   * with a result already: agents resend the whole history every turn).
+   */
   constructor(session: Session, api: ApiTranslator, body: Record<string, unknown>) {
     this.#session = session
     this.#api = api
     this.#messages = api.messages(body)
     this.#requestModel = typeof body['model'] === 'string' ? body['model'] : null
-    recordToolOutputs(session, api.toolOutputs(body), this.#startedAt)
+    for (const { callId, output } of api.toolOutputs(body)) session.logResultOf(callId, () => ({ result: toolOutputValue(output) }))
+    this.#close = openCall(session, (reason) => this.#record(() => ({ ...this.#partial(), error: reason })))
   }
 
   get method(): string {
     return this.#api.method
+  }
+
+  get isRecorded(): boolean {
+    return this.#isRecorded
   }
 
   /** Takes the parsed response: a stream is watched until it ends, anything else recorded now. */
@@ -44,32 +66,18 @@ export class LlmCall {
       return
     }
     const events = this.#api.accumulator()
-    let isBroken = false
-    const end = tapStream(
-      data,
-      (event) => {
-        if (isBroken) return
-        const added = recordSafely(ADAPTER, `a streamed event of ${this.method}`, () => {
-          events.add(event)
-          return true
-        })
-        if (added === undefined) isBroken = true
+    this.#partial = () => events.result()
+    tapStream(data, ADAPTER, {
+      onEvent: (event) => {
+        if (!this.#isRecorded) events.add(event)
       },
-      (error) => this.#record(() => (error === undefined ? events.result() : { ...events.result(), error: copyError(error) })),
-    )
-    this.#session.beforeClose(() => end())
+      onEnd: (end) => this.#record(() => (end.how === 'error' ? { ...events.result(), error: end.error } : events.result())),
+    })
   }
 
   /** The call failed (an API error, a broken connection, an unreadable body). */
   fail(error: unknown): void {
-    this.#record(() => ({ toolCalls: [], responseText: null, model: null, tokenUsage: null, stopReason: null, error: copyError(error) }))
-  }
-
-  /** True the first time it is asked, while nothing is recorded yet: one copy of a raw response is read per call. */
-  takeCopy(): boolean {
-    if (this.#recorded || this.#isCopyTaken) return false
-    this.#isCopyTaken = true
-    return true
+    this.#record(() => ({ ...NO_RESPONSE, error }))
   }
 
   /** Work the session must wait for before it closes (reading a copy of a raw response). */
@@ -78,8 +86,9 @@ export class LlmCall {
   }
 
   #record(read: () => TurnData): void {
-    if (this.#recorded) return
-    this.#recorded = true
+    if (this.#isRecorded) return
+    this.#isRecorded = true
+    this.#close()
     const endedAt = performance.now()
     recordSafely(ADAPTER, `a ${this.method} call`, () => {
       const turn = read()
@@ -91,23 +100,10 @@ export class LlmCall {
         tokenUsage: turn.tokenUsage,
         stopReason: turn.stopReason,
         latencyMs: endedAt - this.#startedAt,
-        timestamp: (TIME_ORIGIN + this.#startedAt) / 1000,
+        timestamp: this.#timestamp,
       }
       if (turn.error !== undefined) call.error = turn.error
-      const callIds = this.#session.logLlmCall(call)
-      noteRequested(this.#session, callIds, endedAt)
+      this.#session.logLlmCall(call)
     })
   }
-}
-
-/**
- * The SDK's errors all have `name` "Error"; the trace names them by class
- * (`BadRequestError: 400 ...`). The user's error object is left untouched.
- */
-function copyError(error: unknown): unknown {
-  if (!(error instanceof Error) || error.name !== 'Error' || error.constructor === Error) return error
-  const copy = new Error(error.message)
-  copy.name = error.constructor.name
-  if (error.stack !== undefined) copy.stack = error.stack
-  return copy
 }

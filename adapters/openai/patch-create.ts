@@ -7,21 +7,15 @@
  * they come through here too.
  */
 import type { APIPromise, OpenAI } from 'openai'
-import { currentSession, recordSafely } from '../../src/adapter-support.js'
+import { currentSession, patchMethod, recordingPromise, recordSafely } from '../../src/adapter-support.js'
 import { ADAPTER, LlmCall } from './llm-call.js'
-import { recordingPromise } from './recording-promise.js'
 import type { ApiTranslator } from './types.js'
 
 type Create = (this: unknown, body: unknown, options?: unknown) => APIPromise<unknown>
 
 export function patchCreate(client: OpenAI, resource: object | undefined, api: ApiTranslator): void {
-  const original = (resource as { create?: unknown } | undefined)?.create
-  if (resource === undefined || typeof original !== 'function') return
-  const create = original as Create
-  Object.defineProperty(resource, 'create', {
-    configurable: true,
-    writable: true,
-    value: function (this: unknown, body: unknown, options?: unknown): APIPromise<unknown> {
+  patchMethod<Create>(resource, 'create', (create) =>
+    function (this: unknown, body: unknown, options?: unknown): APIPromise<unknown> {
       const s = currentSession()
       if (s === undefined) return create.call(this, body, options)
       const call = recordSafely(ADAPTER, `the request of ${api.method}`, () => new LlmCall(s, api, asObject(body)))
@@ -29,7 +23,7 @@ export function patchCreate(client: OpenAI, resource: object | undefined, api: A
       if (call === undefined) return promise
       return recordSafely(ADAPTER, `the response of ${api.method}`, () => recordingPromise(promise, client, call)) ?? promise
     },
-  })
+  )
 }
 
 function asObject(body: unknown): Record<string, unknown> {

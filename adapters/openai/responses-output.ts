@@ -3,8 +3,8 @@
  * `custom_tool_call` output items are the tool calls, the `output_text` parts
  * of its messages the response text.
  */
-import { normalizeUsage } from './usage.js'
-import { field, stringOrNull, type ToolCallInput, type TurnData } from './types.js'
+import type { ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull, usageOf, type TurnData } from './types.js'
 
 export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])
 
@@ -23,7 +23,7 @@ export function turnOfResponse(response: unknown): TurnData {
     toolCalls,
     responseText: texts.length === 0 ? null : texts.join(''),
     model: stringOrNull(field(response, 'model')),
-    tokenUsage: normalizeUsage(field(response, 'usage')),
+    tokenUsage: usageOf(field(response, 'usage')),
     stopReason: stringOrNull(field(field(response, 'incomplete_details'), 'reason')) ?? stringOrNull(field(response, 'status')),
   }
   const error = field(response, 'error')

@@ -9,8 +9,9 @@
  * Only strings are kept: the SDK's ResponseStream appends deltas to the very
  * item objects the events carry.
  */
+import type { ToolCallInput } from '../../src/adapter-support.js'
 import { CALL_ITEMS, responseError, toolCallOfItem, turnOfResponse } from './responses-output.js'
-import { field, stringOrNull, type StreamAccumulator, type ToolCallInput, type TurnData } from './types.js'
+import { field, stringOrNull, type StreamAccumulator, type TurnData } from './types.js'
 
 interface CallState {
   call: ToolCallInput

@@ -3,10 +3,7 @@
  * richer; the adapter reads wire objects defensively (a field may be missing
  * on an OpenAI-compatible server), so it describes only what it reads.
  */
-import type { Session } from '../../src/adapter-support.js'
-
-export type LlmCallInput = Parameters<Session['logLlmCall']>[0]
-export type ToolCallInput = NonNullable<LlmCallInput['toolCalls']>[number]
+import type { ToolCallInput } from '../../src/adapter-support.js'
 
 /** A request message as the trace keeps it. */
 export interface RecordedMessage {
@@ -25,7 +22,8 @@ export interface TurnData {
   toolCalls: ToolCallInput[]
   responseText: string | null
   model: string | null
-  tokenUsage: Record<string, unknown> | null
+  /** As the provider sent it: the recorder reads both APIs' names (`prompt_tokens`, `input_tokens`, their details). */
+  tokenUsage: Readonly<Record<string, unknown>> | null
   stopReason: string | null
   /** The response reports a failure of its own (a failed or errored stream). */
   error?: unknown
@@ -62,4 +60,9 @@ export function field(value: unknown, key: string): unknown {
 
 export function stringOrNull(value: unknown): string | null {
   return typeof value === 'string' ? value : null
+}
+
+/** A usage object as the provider sent it; null when the response has none. */
+export function usageOf(value: unknown): Readonly<Record<string, unknown>> | null {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null
 }

@@ -36,10 +36,13 @@ export function sumTokens(trace: Trace): TokenCounts & { measuredTurns: number }
   return total
 }
 
-const TOKEN_ALIASES: Record<string, string> = {
-  prompt_tokens: 'input_tokens',
-  completion_tokens: 'output_tokens',
-}
+/** Provider names -> trace names: OpenAI's chat counts (renamed when they are numbers) and their details (whatever they hold). */
+const TOKEN_ALIASES: ReadonlyMap<string, { canonical: string; isCount: boolean }> = new Map([
+  ['prompt_tokens', { canonical: 'input_tokens', isCount: true }],
+  ['completion_tokens', { canonical: 'output_tokens', isCount: true }],
+  ['prompt_tokens_details', { canonical: 'input_tokens_details', isCount: false }],
+  ['completion_tokens_details', { canonical: 'output_tokens_details', isCount: false }],
+])
 
 const UPPER = /[A-Z]/
 const UPPER_ALL = /[A-Z]/g
@@ -49,20 +52,29 @@ function snakeCase(key: string): string {
   return UPPER.test(key) ? key.replace(UPPER_ALL, (c) => `_${c.toLowerCase()}`) : key
 }
 
-/** `{ prompt_tokens, completionTokens, ... }` -> `{ input_tokens, output_tokens, ... }`; non-numbers kept as JSON. */
+/**
+ * `{ prompt_tokens, completionTokens, prompt_tokens_details, ... }` ->
+ * `{ input_tokens, output_tokens, input_tokens_details, ... }`, so a budget
+ * reads the same keys whichever API the agent called; every other field is
+ * kept, as JSON. A name the provider sent in the canonical form wins over its alias.
+ */
 export function normalizeTokenUsage(raw: unknown, onIssue?: ValueIssueHandler): TokenUsage | null {
-  if (raw === null || typeof raw !== 'object') return null
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null
   const out: TokenUsage = {}
-  const aliased: Record<string, number> = {}
+  let aliased: TokenUsage | undefined
   for (const rawKey in raw) {
     if (!Object.hasOwn(raw, rawKey)) continue
     const value: unknown = (raw as Record<string, unknown>)[rawKey]
     if (value === undefined || value === null) continue
     const key = snakeCase(rawKey)
-    const canonical = TOKEN_ALIASES[key]
-    if (canonical !== undefined && typeof value === 'number') aliased[canonical] = value
-    else out[key] = toJsonValue(value, onIssue)
+    const alias = TOKEN_ALIASES.get(key)
+    if (alias === undefined || (alias.isCount && typeof value !== 'number')) out[key] = toJsonValue(value, onIssue)
+    else (aliased ??= {})[alias.canonical] = toJsonValue(value, onIssue)
   }
-  for (const [key, value] of Object.entries(aliased)) if (typeof out[key] !== 'number') out[key] = value
+  if (aliased === undefined) return out
+  for (const [key, value] of Object.entries(aliased)) {
+    const isCount = typeof value === 'number'
+    if (isCount ? typeof out[key] !== 'number' : out[key] === undefined) out[key] = value
+  }
   return out
 }

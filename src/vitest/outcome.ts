@@ -32,7 +32,7 @@ function isAssertionFailure(error: unknown): error is AgentAssertionError {
 }
 
 /** The outcome of a failed core assertion: its message, and its diff when it has one. */
-export function failedWith(error: AgentAssertionError): MatcherOutcome {
+function failedWith(error: AgentAssertionError): MatcherOutcome {
   return { pass: false, message: () => error.message, ...(error.showDiff ? { actual: error.actual, expected: error.expected } : {}) }
 }
 
@@ -48,6 +48,21 @@ export function outcomeOf(check: () => void, negated: () => string): MatcherOutc
     throw error
   }
   return { pass: true, message: negated }
+}
+
+/**
+ * The message of a core assertion that is known to fail here: the opposite
+ * of a check that passed, as `.not` needs it (toHaveCalledTool's is
+ * assertNeverCalled's failure). Empty when the assertion passes after all.
+ */
+export function failureMessage(check: () => void): string {
+  try {
+    check()
+  } catch (error) {
+    if (isAssertionFailure(error)) return error.message
+    throw error
+  }
+  return ''
 }
 
 /** A failure of the matcher's own making, drawn like the core's: the headline, then the agent stack trace. */

@@ -7,7 +7,7 @@ import { assertToolSucceeded } from '../assert/calls.js'
 import { assertFlow } from '../assert/flow.js'
 import { whatWasCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
-import { flattenToolCalls } from '../assert/tool-calls.js'
+import { flattenToolCalls, toolNames } from '../assert/tool-calls.js'
 import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toMatchFlow(this: MatcherState, received: unknown, pattern: readonly string[]): MatcherOutcome {
@@ -16,8 +16,7 @@ export function toMatchFlow(this: MatcherState, received: unknown, pattern: read
   return outcomeOf(
     () => underMatcherName(name, 'assertFlow', () => assertFlow(trace, pattern)),
     () => {
-      const flow = flattenToolCalls(trace).map((record) => record.call.name)
-      return describeFailure(trace, `expected the tool calls not to match ${render(pattern)}, but they did: ${render(flow)}`, {
+      return describeFailure(trace, `expected the tool calls not to match ${render(pattern)}, but they did: ${render(toolNames(trace))}`, {
         causes: [whatWasCalled(trace)],
       })
     },

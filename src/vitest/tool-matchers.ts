@@ -5,20 +5,13 @@
  */
 import type { MatcherState } from 'vitest'
 import { requireObject, requireToolName } from '../assert/arguments.js'
-import { assertCalled, assertCalledTimes, type CallCount } from '../assert/calls.js'
+import { assertCalled, assertCalledTimes, assertNeverCalled, type CallCount } from '../assert/calls.js'
 import { assertCalledWith } from '../assert/called-with.js'
 import { whereCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
 import { callsOf, type CallRecord } from '../assert/tool-calls.js'
 import { oneLine } from '../report/format-value.js'
-import type { Trace } from '../trace/types.js'
-import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
-
-const describeCall = (record: CallRecord): string => `${record.call.name}(${oneLine(record.call.arguments, 100)}) in turn ${record.turn.index}`
-
-function turnsOf(trace: Trace, tool: string): number[] {
-  return [...new Set(callsOf(trace, tool).map((record) => record.turn.index))]
-}
+import { describeFailure, failureMessage, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toHaveCalledTool(this: MatcherState, received: unknown, tool: string): MatcherOutcome {
   const name = 'toHaveCalledTool'
@@ -26,13 +19,7 @@ export function toHaveCalledTool(this: MatcherState, received: unknown, tool: st
   requireToolName(name, 'tool', tool)
   return outcomeOf(
     () => assertCalled(trace, tool),
-    () => {
-      const first = callsOf(trace, tool)[0]!
-      return describeFailure(trace, `expected "${tool}" not to be called, but it was called in turn(s) ${render(turnsOf(trace, tool))}`, {
-        tool,
-        causes: [`the first call was ${describeCall(first)}`],
-      })
-    },
+    () => failureMessage(() => assertNeverCalled(trace, tool)),
   )
 }
 
@@ -53,7 +40,7 @@ export function toHaveCalledToolWith(this: MatcherState, received: unknown, tool
       message: () =>
         describeFailure(trace, `expected no call of "${tool}" with ${render(expected)}, but the call in turn ${match.turn.index} matched`, {
           tool,
-          causes: [`matching call: ${describeCall(match)}`],
+          causes: [`matching call: ${tool}(${oneLine(match.call.arguments, 100)}) in turn ${match.turn.index}`],
         }),
     }
   }

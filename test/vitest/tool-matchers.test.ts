@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import '../../src/vitest/index.js'
-import { assertCalled, assertCalledTimes, assertCalledWith, loadChain, session } from '../../src/index.js'
+import { assertCalled, assertCalledTimes, assertCalledWith, assertNeverCalled, loadChain, session } from '../../src/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { failureOf } from '../helpers/trace-builder.js'
 import { matcherFailure, refund, REFUND_TURNS } from './helpers.js'
@@ -36,15 +36,16 @@ describe('toHaveCalledTool()', () => {
     expect(failure.actual).toBeUndefined()
   })
 
-  it('with .not, fails naming the turns of the calls, above the agent stack trace', () => {
+  it('with .not, fails as assertNeverCalled() does: naming the turns of the calls, above the agent stack trace', () => {
     const failure = matcherFailure(() => expect(refund).not.toHaveCalledTool('lookup_order'))
+    expect(failure.message).toBe(failureOf(() => assertNeverCalled(refund, 'lookup_order')).message)
     expect(failure.message).toBe(
       lines(
-        'expected "lookup_order" not to be called, but it was called in turn(s) [0]',
+        '"lookup_order" was called in turn(s) [0]',
         '',
         ...REFUND_TURNS,
         '',
-        'ASSERTION FAILED: expected "lookup_order" not to be called, but it was called in turn(s) [0]',
+        'ASSERTION FAILED: "lookup_order" was called in turn(s) [0]',
         'PROBABLE CAUSE: the first call was lookup_order({"order_id":"42"}) in turn 0',
         '                lookup_order last returned {"amount":19.99} (turn 0)',
       ),

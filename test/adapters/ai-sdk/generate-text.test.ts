@@ -71,11 +71,13 @@ describe('reagentMiddleware() with generateText', () => {
       latency_ms: expect.any(Number),
       stop_reason: 'tool-calls',
     })
-    // Without instrumentTools the results come from the next prompt: no duration, the SDK's error text.
+    // Without instrumentTools the results come from the next prompt, with the SDK's error text, each
+    // timed from the response that asked for it to that prompt, as the other adapters do (lookup_order takes 20 ms).
     expect(first!.tool_results).toEqual([
-      { call_id: 'c1', result: { id: '42', amount: 19.99 }, error: null, duration_ms: 0 },
-      { call_id: 'c2', result: null, error: 'payments are down', duration_ms: 0 },
+      { call_id: 'c1', result: { id: '42', amount: 19.99 }, error: null, duration_ms: expect.any(Number) },
+      { call_id: 'c2', result: null, error: 'payments are down', duration_ms: expect.any(Number) },
     ])
+    expect(first!.tool_results[0]!.duration_ms).toBeGreaterThanOrEqual(15)
     expect(second!.llm_call).toMatchObject({
       response_text: 'The refund failed: payments are down.',
       tool_calls: [],
@@ -189,7 +191,7 @@ describe('reagentMiddleware() with generateText', () => {
     })
   })
 
-  it('never breaks the call when recording fails: it warns once and the answer comes back', async () => {
+  it('records a call not awaited inside the session when the session closes, and the answer still comes back', async () => {
     resetAdapterWarnings()
     const warnings = captureWarnings()
     let started!: () => void
@@ -202,18 +204,37 @@ describe('reagentMiddleware() with generateText', () => {
       },
     })
     let pending: Promise<{ text: string }> | undefined
-    await session('ai-sdk-closed', { save: false }, async () => {
+    const s = await session('ai-sdk-closed', { save: false }, async () => {
       // Not awaited: the answer arrives after the session has closed.
       pending = generateText({ model: wrapLanguageModel({ model: slowModel, middleware: reagentMiddleware() }), prompt: 'hi' })
       await modelCalled
     })
 
     expect((await pending!).text).toBe('late answer')
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: null,
+      error: { name: 'Error', message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session' },
+    })
+    expect(await warnings.seen()).toEqual([])
+  })
+
+  it('never breaks the call when recording fails: it warns once and the answer comes back', async () => {
+    resetAdapterWarnings()
+    const warnings = captureWarnings()
+    const model = wrapLanguageModel({ model: generatingModel([answer([text('first')]), answer([text('second')])]), middleware: reagentMiddleware() })
+
+    const s = await session('ai-sdk-broken-recorder', { save: false }, async (s) => {
+      s.logLlmCall = () => {
+        throw new Error('the recorder is broken')
+      }
+      return [(await generateText({ model, prompt: 'one' })).text, (await generateText({ model, prompt: 'two' })).text]
+    })
+
+    expect(s.output).toEqual(['first', 'second'])
     const seen = await warnings.seen()
     expect(seen.map((w) => w.code)).toEqual(['REAGENT_ADAPTER'])
     expect(seen[0]!.message).toBe(
-      'reagent-flow: ai-sdk: could not record a model call (Cannot log an LLM call on session "ai-sdk-closed": it is closed and its trace has been finalised. ' +
-        'Record inside the session callback, and await every tool or model call before the callback returns.). ' +
+      'reagent-flow: reagent-flow/ai-sdk: could not record a model call (the recorder is broken). ' +
         'The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.',
     )
   })

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { outcomeOf, promptMessages } from '../../../adapters/ai-sdk/prompt.js'
 import { tokenUsageOf } from '../../../adapters/ai-sdk/model-call.js'
+import { Recorder } from '../../../src/recorder.js'
+
+/** A tool output as the trace records it: `{ error }` when it is one, else `{ result }`. */
+function recorded(output: Parameters<typeof outcomeOf>[0]): { result: unknown } | { error: string } {
+  const recorder = new Recorder('01JD0000000000000000ABCDEF', () => undefined)
+  const [callId] = recorder.logLlmCall({ toolCalls: [{ name: 'tool' }] })
+  const { result, error } = recorder.logResultOf(callId!, () => outcomeOf(output))!
+  return error === null ? { result } : { error }
+}
 
 describe('prompt messages', () => {
   it('keeps roles and parts, turns a lone text part into its text, and replaces file contents by their size', () => {
@@ -34,13 +43,13 @@ describe('prompt messages', () => {
   })
 
   it('reads every kind of tool output as a result or an error', () => {
-    expect(outcomeOf({ type: 'text', value: 'ok' })).toEqual({ result: 'ok' })
-    expect(outcomeOf({ type: 'json', value: { n: 1 } })).toEqual({ result: { n: 1 } })
-    expect(outcomeOf({ type: 'error-text', value: 'boom' })).toEqual({ error: 'boom' })
-    expect(outcomeOf({ type: 'error-json', value: { code: 500 } })).toEqual({ error: '{"code":500}' })
-    expect(outcomeOf({ type: 'execution-denied' })).toEqual({ error: 'execution denied' })
-    expect(outcomeOf({ type: 'execution-denied', reason: 'user said no' })).toEqual({ error: 'execution denied: user said no' })
-    expect(outcomeOf({ type: 'content', value: [{ type: 'text', text: 'chart:' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] })).toEqual({
+    expect(recorded({ type: 'text', value: 'ok' })).toEqual({ result: 'ok' })
+    expect(recorded({ type: 'json', value: { n: 1 } })).toEqual({ result: { n: 1 } })
+    expect(recorded({ type: 'error-text', value: 'boom' })).toEqual({ error: 'boom' })
+    expect(recorded({ type: 'error-json', value: { code: 500 } })).toEqual({ error: '{"code":500}' })
+    expect(recorded({ type: 'execution-denied' })).toEqual({ error: 'execution denied' })
+    expect(recorded({ type: 'execution-denied', reason: 'user said no' })).toEqual({ error: 'execution denied: user said no' })
+    expect(recorded({ type: 'content', value: [{ type: 'text', text: 'chart:' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] })).toEqual({
       result: [{ type: 'text', text: 'chart:' }, { type: 'image-data', data: '[9 bytes of file data]', mediaType: 'image/png' }],
     })
   })

@@ -151,7 +151,7 @@ describe('reagentMiddleware() with streamText', () => {
 
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
       response_text: 'Never fin',
-      error: { name: 'Error', message: 'the model stream had not ended when the session closed (read it to the end inside the session)' },
+      error: { name: 'Error', message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session' },
     })
   })
 

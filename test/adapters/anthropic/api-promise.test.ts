@@ -88,7 +88,9 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
 
     expect(caught).toBeInstanceOf(Anthropic.OverloadedError)
     expect(caught).toEqual(expected)
-    const { name, message, stack } = caught as Error
+    const { message, stack } = caught as Error
+    // The SDK's errors are all named "Error": the trace names them by class, as for OpenAI.
+    const name = 'OverloadedError'
     expect(message).toBe('529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_011CSHoEeqs5C35K2UUqR7Fy"}')
     expect(stableTurns(s.trace)).toEqual([
       {
@@ -120,9 +122,9 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
     })
 
     expect(caught).toBeInstanceOf(Anthropic.APIConnectionError)
-    const { name, message, stack } = caught as Error
+    const { message, stack } = caught as Error
     expect(message).toBe('Connection error.')
-    expect(s.trace.turns.map((turn) => turn.llm_call.error)).toEqual([{ name, message, stack }])
+    expect(s.trace.turns.map((turn) => turn.llm_call.error)).toEqual([{ name: 'APIConnectionError', message, stack }])
   })
 
   it("records a call the SDK's retries rescued as one turn, without the error", async () => {

@@ -141,7 +141,7 @@ describe('instrumentAnthropic()', () => {
       {
         code: 'REAGENT_ADAPTER',
         message:
-          'reagent-flow: instrumentAnthropic(): could not record a messages.create() call (disk full). ' +
+          'reagent-flow: reagent-flow/anthropic: could not record a messages.create() call (disk full). ' +
           'The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.',
       },
     ])

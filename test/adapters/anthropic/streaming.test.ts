@@ -135,9 +135,9 @@ describe('instrumentAnthropic(): streamed responses', () => {
     })
 
     expect(caught).toBeInstanceOf(Anthropic.APIError)
-    const { name, message, stack } = caught as Error
+    const { message, stack } = caught as Error
     expect(message).toBe('{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')
-    expect(s.trace.turns[0]!.llm_call).toMatchObject({ response_text: 'The answer is', error: { name, message, stack } })
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({ response_text: 'The answer is', error: { name: 'APIError', message, stack } })
   })
 
   it('records a teed stream once, and a stream read through toReadableStream()', async () => {

@@ -120,6 +120,33 @@ describe('instrumentAnthropic(): tool loops with messages.create()', () => {
     expect(s.trace.turns).toHaveLength(2)
   })
 
+
+  it('records a tool_result as the value the tool returned: JSON objects parsed, other text ("42") kept, text blocks joined', async () => {
+    const server = await startCannedServer(
+      inOrder({ json: fixtureJson('anthropic/parallel-tool-use.json') }, { json: fixtureJson('anthropic/weather-final.json') }),
+    )
+    const client = instrumentedClient(server)
+
+    const s = await session('tool-output-values', { save: false }, async () => {
+      const messages: MessageParam[] = [ASK]
+      const first = await client.messages.create({ model: MODEL, max_tokens: 1024, messages })
+      messages.push({ role: 'assistant', content: first.content })
+      const [weather, time] = toolUses(first)
+      messages.push({
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: weather!.id, content: '42' },
+          { type: 'tool_result', tool_use_id: time!.id, content: [{ type: 'text', text: '{"hour":' }, { type: 'text', text: '14}' }] },
+        ],
+      })
+      await client.messages.create({ model: MODEL, max_tokens: 1024, messages })
+    })
+
+    expect(stableTurns(s.trace)[0]!.tool_results).toEqual([
+      { call_id: 'toolu_01WeatherParis9f8e7d6c5b', result: '42', error: null, duration_ms: 0 },
+      { call_id: 'toolu_01TimeParis1a2b3c4d5e6f', result: { hour: 14 }, error: null, duration_ms: 0 },
+    ])
+  })
   it('records a tool_result with is_error as the error of its call, and reads content given as blocks', async () => {
     const server = await startCannedServer(
       inOrder({ json: fixtureJson('anthropic/parallel-tool-use.json') }, { json: fixtureJson('anthropic/weather-final.json') }),

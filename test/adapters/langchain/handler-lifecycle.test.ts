@@ -1,6 +1,6 @@
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base'
 import { HumanMessage } from '@langchain/core/messages'
-import { FakeListChatModel } from '@langchain/core/utils/testing'
+import { FakeListChatModel, FakeLLM } from '@langchain/core/utils/testing'
 import { describe, expect, it } from 'vitest'
 import { ReagentCallbackHandler } from '../../../adapters/langchain/index.js'
 import { session } from '../../../src/index.js'
@@ -37,6 +37,14 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
         token_usage: null,
         tool_results: [],
       },
+    ])
+  })
+
+  it("records a text-completion model's prompt as a user message", async () => {
+    const model = new FakeLLM({ response: 'Sunny.' })
+    const s = await session('text-completion', { save: false }, () => model.invoke('Weather?', { callbacks: [new ReagentCallbackHandler()] }))
+    expect(turnsOf(s.trace)).toEqual([
+      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny.', tool_calls: [], model: null, token_usage: null, tool_results: [] },
     ])
   })
 

@@ -1,4 +1,5 @@
 import { APIPromise } from 'openai'
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
 import { session } from '../../../src/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
@@ -93,6 +94,26 @@ describe('instrumentOpenAI: chat.completions.create', () => {
       toolResult('call_R0m3aHj5Gt9mQc2Wv7NbLs1x', getWeather({ city: 'Rome' })),
     ])
     expect(s.trace.turns).toHaveLength(2)
+  })
+
+  it('records a tool message as the value the tool returned: JSON objects parsed, other text ("42") kept, text parts joined', async () => {
+    const server = await startCannedServer(inOrder(json('chat/parallel-tool-calls.json'), json('chat/final-answer.json')))
+    const client = openaiClient(server)
+
+    const s = await session('chat-tool-output', { save: false }, async () => {
+      const messages: ChatCompletionMessageParam[] = [QUESTION]
+      const first = await client.chat.completions.create({ model: 'gpt-4o', messages, tools: chatTools })
+      const [paris, rome] = first.choices[0]!.message.tool_calls!
+      messages.push(first.choices[0]!.message)
+      messages.push({ role: 'tool', tool_call_id: paris!.id, content: '42' })
+      messages.push({ role: 'tool', tool_call_id: rome!.id, content: [{ type: 'text', text: '{"temperature_c":' }, { type: 'text', text: '24}' }] })
+      await client.chat.completions.create({ model: 'gpt-4o', messages, tools: chatTools })
+    })
+
+    expect(s.trace.turns[0]!.tool_results).toEqual([
+      toolResult('call_P4r1sWq8Zb2nXv6Lk0TcYd3e', '42'),
+      toolResult('call_R0m3aHj5Gt9mQc2Wv7NbLs1x', { temperature_c: 24 }),
+    ])
   })
 
   it('keeps arguments that are not JSON whole, under _raw_arguments, with the stop reason that explains them', async () => {

@@ -130,7 +130,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
     })
   })
 
-  it('records a stream nobody read to the end when the session closes', async () => {
+  it('records a stream nobody read to the end when the session closes, saying why it is incomplete', async () => {
     const server = await startCannedServer(inOrder(sse('chat/final-answer.sse')))
     const client = openaiClient(server)
 
@@ -147,6 +147,10 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
+      error: {
+        name: 'Error',
+        message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
+      },
     })
   })
 

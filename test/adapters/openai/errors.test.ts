@@ -101,7 +101,7 @@ describe('instrumentOpenAI: API errors', () => {
       {
         code: 'REAGENT_ADAPTER',
         message:
-          'reagent-flow: instrumentOpenAI: could not record a chat.completions.create call (the recorder is broken). ' +
+          'reagent-flow: reagent-flow/openai: could not record a chat.completions.create call (the recorder is broken). ' +
           'The call itself went on; further recording failures of this adapter are not reported. Please report this with the SDK version.',
       },
     ])

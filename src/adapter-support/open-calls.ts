@@ -1,0 +1,45 @@
+/**
+ * Model calls whose response has not ended yet, per session. A call the
+ * session outlives (a stream nobody read to its end, a call nobody awaited)
+ * is cut short when the session closes: recorded with what had arrived and
+ * `SESSION_CLOSED` as its error, the same in every adapter.
+ *
+ * One before-close hook per session, however many calls it makes, and a call
+ * leaves the registry as soon as it is recorded, so nothing here outlives it.
+ */
+import type { Session } from '../session.js'
+
+/** The error of a call cut short by the end of its session. */
+export const SESSION_CLOSED =
+  'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
+
+type CutShort = (reason: string) => void
+
+const openBySession = new WeakMap<Session, Set<{ cutShort: CutShort }>>()
+
+function openCallsOf(s: Session): Set<{ cutShort: CutShort }> {
+  let open = openBySession.get(s)
+  if (open === undefined) {
+    const calls = new Set<{ cutShort: CutShort }>()
+    openBySession.set(s, calls)
+    s.beforeClose(() => {
+      for (const call of [...calls]) call.cutShort(SESSION_CLOSED)
+      calls.clear()
+    })
+    open = calls
+  }
+  return open
+}
+
+/**
+ * Registers a call of `s` whose response is on its way. If the session
+ * closes first, `cutShort(SESSION_CLOSED)` records it (it must not throw:
+ * record through `recordSafely`). Returns `done`: call it once the call is
+ * recorded, whichever way.
+ */
+export function openCall(s: Session, cutShort: CutShort): () => void {
+  const open = openCallsOf(s)
+  const call = { cutShort }
+  open.add(call)
+  return () => void open.delete(call)
+}
