@@ -11,7 +11,7 @@ import { diffResolved } from './diff/diff-traces.js'
 import { formatDiff } from './diff/format.js'
 import { resolveDiffOptions, type ResolvedDiffOptions } from './diff/options.js'
 import type { DiffOptions, TraceDiff } from './diff/types.js'
-import { fileGoldenStore, renderGolden, type GoldenStore } from './storage.js'
+import { fileGoldenStore, renderGolden, type GoldenRecording, type GoldenStore } from './storage.js'
 import { normalizeTrace } from './trace/normalize.js'
 import type { RedactOption } from './trace/redact.js'
 import type { Trace } from './trace/types.js'
@@ -51,12 +51,6 @@ export function resolveUpdateMode({ vitestUpdate, env = process.env }: UpdateMod
     throw new TypeError(`REAGENT_UPDATE=${JSON.stringify(requested)} is not an update mode. Use one of: all (rewrite goldens), new (write missing ones), none (never write).`)
   }
   return isCi(env) ? 'none' : 'new'
-}
-
-/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold (made when read). */
-export interface GoldenRecording {
-  trace: Trace
-  readonly text: string
 }
 
 export type Reconciliation =

@@ -91,12 +91,18 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
+/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold (made when read). */
+export interface GoldenRecording {
+  trace: Trace
+  readonly text: string
+}
+
 /**
  * `trace` as its golden file holds it: in normal form (see
  * trace/normalize.ts) and redacted. The file's bytes are only produced when
  * read (`text`): comparing a run with its golden needs the object alone.
  */
-export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; readonly text: string } {
+export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecording {
   const policy = resolveRedactPolicy(redact)
   let normal = normalizeTrace(trace)
   // Normalised first, so the quick scan reads a smaller text and ids are renumbered before any redaction.
@@ -131,31 +137,27 @@ export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
   return path
 }
 
+/** Reads and validates the trace file at `path`; a missing file is a `TraceNotFoundError` with `hint`. */
+function readTraceFile(path: string, hint: string, name?: string): Trace {
+  const text = readTextOrNull(path)
+  if (text === null) throw new TraceNotFoundError(path, hint, name)
+  return parseTrace(text, path)
+}
+
 /** Reads and validates a trace file. Throws `TraceNotFoundError` or `TraceFormatError` naming the file. */
 export function loadTrace(path: string): Trace {
-  const text = readTextOrNull(path)
-  if (text === null) {
-    throw new TraceNotFoundError(
-      path,
-      `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`,
-    )
-  }
-  return parseTrace(text, path)
+  return readTraceFile(path, `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`)
 }
 
 /** Reads the golden baseline of `name`. A missing baseline is a `TraceNotFoundError` naming the path looked at. */
 export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { traceDir?: string | undefined } = {}): Trace {
   const path = tracePath(name, { traceDir, golden: true })
-  const text = readTextOrNull(path)
-  if (text === null) {
-    throw new TraceNotFoundError(
-      path,
-      `There is no golden baseline for "${name}" yet. Record one with session(${JSON.stringify(name)}, { golden: true }, ...) ` +
-        `or run your tests with REAGENT_UPDATE=new, then commit ${path}.`,
-      name,
-    )
-  }
-  return parseTrace(text, path)
+  return readTraceFile(
+    path,
+    `There is no golden baseline for "${name}" yet. Record one with session(${JSON.stringify(name)}, { golden: true }, ...) ` +
+      `or run your tests with REAGENT_UPDATE=new, then commit ${path}.`,
+    name,
+  )
 }
 
 /**
