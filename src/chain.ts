@@ -9,6 +9,7 @@
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { join } from 'node:path'
 import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors.js'
+import { plural } from './report/format-value.js'
 import { DEFAULT_TRACE_DIR, readTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFile } from './storage.js'
 import type { ToolCall, Trace } from './trace/types.js'
 import { warn } from './warnings.js'
@@ -124,7 +125,7 @@ function warnSkipped(dir: string, skipped: readonly SkippedFile[]): void {
   if (skipped.length === 0) return
   warn(
     'REAGENT_READ',
-    `loadChain: skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
+    `loadChain: skipped ${plural(skipped.length, 'file')} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
       `${skipped.map((file) => `${file.path} (${file.reason})`).join(', ')}. ` +
       `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
   )
@@ -141,7 +142,7 @@ function findRoot(files: readonly TraceFile[], idOrName: string, dir: string): T
   const listed = names.length > 20 ? `${names.slice(0, 20).join(', ')}, …` : names.join(', ')
   throw new TraceNotFoundError(
     join(dir, `*${TRACE_FILE_SUFFIX}`),
-    `None of the ${files.length} trace${files.length === 1 ? '' : 's'} in ${dir} has the trace_id or name "${idOrName}"` +
+    `None of the ${plural(files.length, 'trace')} in ${dir} has the trace_id or name "${idOrName}"` +
       `${files.length === 0 ? '' : ` (names: ${listed})`}. A session's trace is written when session() closes; check the name and traceDir.`,
     idOrName,
   )

@@ -8,6 +8,7 @@ import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions } from '../diff/types.js'
 import { AgentAssertionError, TraceNotFoundError } from '../errors.js'
 import { mismatchMessage } from '../golden.js'
+import { plural } from '../report/format-value.js'
 import { fileGoldenStore, renderGolden } from '../storage.js'
 import { normalizeTrace } from '../trace/normalize.js'
 import type { RedactOption } from '../trace/redact.js'
@@ -66,10 +67,9 @@ export function assertMatchesBaseline(trace: Trace, options: BaselineOptions = {
   const actual = renderGolden(trace, options.redact).trace
   const diff = diffResolved(expected, actual, resolved)
   if (diff.equal) return
-  const count = diff.changes.length
   throw new AgentAssertionError(mismatchMessage(trace.name, path, diff), {
     traceName: trace.name,
-    assertion: `"${trace.name}" does not match its golden baseline (${count} difference${count === 1 ? '' : 's'})`,
+    assertion: `"${trace.name}" does not match its golden baseline (${plural(diff.changes.length, 'difference')})`,
     actual,
     expected,
   })

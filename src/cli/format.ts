@@ -30,11 +30,6 @@ export function formatTime(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')
 }
 
-/** `1 turn`, `3 turns`. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
-}
-
 /** A file that is not a readable trace, in one line: where and which rule. */
 export function describeFormatError(error: Pick<TraceFormatError, 'jsonPath' | 'rule' | 'detail'>): string {
   const where = error.jsonPath === '' ? 'the top level' : error.jsonPath

@@ -4,8 +4,8 @@
  * the start of one, as with git commit ids, when only one run has it).
  */
 import { TraceNotFoundError, UsageError } from '../errors.js'
+import { plural } from '../report/format-value.js'
 import { isFile, tracePath } from '../storage.js'
-import { plural } from './format.js'
 import { scanRuns, type RunFile } from './ledger.js'
 
 /** Shorter prefixes would match too many ids to be worth guessing. */

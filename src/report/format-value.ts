@@ -24,6 +24,11 @@ export function oneLineText(text: string, max = 80): string {
   return cut(JSON.stringify(text).slice(1, -1), max)
 }
 
+/** `1 turn`, `3 turns`. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
+}
+
 /** `12ms`, `1.2s`, `85µs`: durations at a glance. */
 export function formatDuration(ms: number): string {
   if (ms < 1) return `${Math.round(ms * 1000)}µs`

@@ -13,7 +13,7 @@
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
-import { formatDuration, oneLine, oneLineText } from './format-value.js'
+import { formatDuration, oneLine, oneLineText, plural } from './format-value.js'
 
 export interface SummaryOptions {
   /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. */
@@ -38,7 +38,7 @@ export interface TurnStyle {
 export function formatHeader(trace: Trace, c: Colors): string {
   const calls = trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
   const tokens = sumTokens(trace)
-  const parts = [`${trace.turns.length} turn${trace.turns.length === 1 ? '' : 's'}`, `${calls} tool call${calls === 1 ? '' : 's'}`]
+  const parts = [plural(trace.turns.length, 'turn'), plural(calls, 'tool call')]
   if (tokens.measuredTurns > 0) {
     parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
   }

@@ -8,6 +8,7 @@ import { assertFlow } from '../assert/flow.js'
 import { whatWasCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
 import { flattenToolCalls } from '../assert/tool-calls.js'
+import { plural } from '../report/format-value.js'
 import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toMatchFlow(this: MatcherState, received: unknown, pattern: readonly string[]): MatcherOutcome {
@@ -40,7 +41,7 @@ export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherO
       if (broken !== undefined) assertToolSucceeded(trace, broken.call.name)
     },
     () => {
-      const calls = records.length === 0 ? 'made no tool call' : `all ${records.length} tool call${records.length === 1 ? '' : 's'} succeeded`
+      const calls = records.length === 0 ? 'made no tool call' : `all ${plural(records.length, 'tool call')} succeeded`
       return describeFailure(trace, `expected the run not to succeed, but it completed and ${calls}`, { causes: [whatWasCalled(trace)] })
     },
   )

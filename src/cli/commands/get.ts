@@ -1,12 +1,12 @@
 /** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
-import { formatDuration } from '../../report/format-value.js'
+import { formatDuration, plural } from '../../report/format-value.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { checkBudgets, costOf, readPriceTable, type BudgetCheck, type CostOutput } from '../budgets.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatFacts, formatTime, plural } from '../format.js'
+import { formatFacts, formatTime } from '../format.js'
 import { durationMs, finalResponse, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
 import { resolveRun } from '../resolve.js'
 

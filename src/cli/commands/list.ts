@@ -1,9 +1,9 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
-import { formatDuration } from '../../report/format-value.js'
+import { formatDuration, plural } from '../../report/format-value.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatTable, formatTime, plural } from '../format.js'
+import { formatTable, formatTime } from '../format.js'
 import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { durationMs, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
 

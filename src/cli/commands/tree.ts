@@ -1,12 +1,11 @@
 /** `reagent-flow tree <run>`: the chain of agents a run belongs to, from the agent that started it all. */
 import { dirname, resolve } from 'node:path'
 import { loadChain, type ChainNode } from '../../chain.js'
-import { formatDuration } from '../../report/format-value.js'
+import { formatDuration, plural } from '../../report/format-value.js'
 import { UsageError } from '../../errors.js'
 import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
 import type { TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { plural } from '../format.js'
 import { scanRuns, type RunFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 import { durationMs, statusOf, toolCallCount } from '../run-facts.js'

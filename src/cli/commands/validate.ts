@@ -1,9 +1,10 @@
 /** `reagent-flow validate [paths...]`: checks trace files against the trace format. */
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../../errors.js'
+import { plural } from '../../report/format-value.js'
 import { isFile, listTraceFiles, loadTrace } from '../../storage.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
-import { describeFormatError, plural } from '../format.js'
+import { describeFormatError } from '../format.js'
 import { unreadableReason } from '../ledger.js'
 
 /** A file that failed the check: where in it (JSON path, `""` for the top level) and which rule. */
