@@ -5,9 +5,9 @@
 import { UsageError } from '../errors.js'
 import { readTextOrNull } from '../storage.js'
 import { estimateCost, exceedsLimit, isAmount, parseModelCosts, type ModelCost } from '../trace/cost.js'
+import { durationMs } from '../trace/facts.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
-import { durationMs } from './run-facts.js'
 
 /** The cost in `get --json`. */
 export interface CostOutput {

@@ -7,10 +7,11 @@
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../errors.js'
 import { listTraceFiles, loadTrace, readTraceFields, TRACE_FILE_SUFFIX } from '../storage.js'
+import { durationMs, statusOf } from '../trace/facts.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
 import { describeFormatError } from './format.js'
-import { durationMs, goalOf, statusOf } from './run-facts.js'
+import { goalOf } from './run-facts.js'
 
 export interface RunFile {
   path: string

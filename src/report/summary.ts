@@ -10,6 +10,7 @@
  * The header and the turn blocks are shared with the agent stack trace of a
  * failed assertion (stack-trace.ts), which draws turns in its own style.
  */
+import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
@@ -36,14 +37,14 @@ export interface TurnStyle {
 
 /** `name  status · N turns · N tool calls · tokens · duration` */
 export function formatHeader(trace: Trace, c: Colors): string {
-  const calls = trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
   const tokens = sumTokens(trace)
-  const parts = [plural(trace.turns.length, 'turn'), plural(calls, 'tool call')]
+  const parts = [plural(trace.turns.length, 'turn'), plural(countToolCalls(trace), 'tool call')]
   if (tokens.measuredTurns > 0) {
     parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
   }
-  if (trace.ended_at !== null) parts.push(formatDuration((trace.ended_at - trace.started_at) * 1000))
-  const status = trace.status ?? 'completed'
+  const duration = durationMs(trace)
+  if (duration !== null) parts.push(formatDuration(duration))
+  const status = statusOf(trace)
   const statusText = status === 'completed' ? c.green(status) : c.red(status)
   return `${c.bold(trace.name)}  ${statusText} · ${parts.join(' · ')}`
 }

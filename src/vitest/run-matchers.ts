@@ -9,6 +9,7 @@ import { whatWasCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
 import { flattenToolCalls } from '../assert/tool-calls.js'
 import { plural } from '../report/format-value.js'
+import { statusOf } from '../trace/facts.js'
 import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toMatchFlow(this: MatcherState, received: unknown, pattern: readonly string[]): MatcherOutcome {
@@ -27,7 +28,7 @@ export function toMatchFlow(this: MatcherState, received: unknown, pattern: read
 
 export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherOutcome {
   const trace = receivedTrace('toHaveSucceeded', received)
-  const status = trace.status ?? 'completed'
+  const status = statusOf(trace)
   if (status !== 'completed') {
     const reason = trace.error ? `: ${trace.error.name}: ${trace.error.message}` : ''
     const headline = `expected the run to succeed, but it ${status === 'cancelled' ? 'was cancelled' : 'failed'}${reason}`

@@ -2,12 +2,13 @@
 import { formatDuration, plural } from '../../report/format-value.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { checkBudgets, costOf, readPriceTable, type BudgetCheck, type CostOutput } from '../budgets.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatFacts, formatTime } from '../format.js'
-import { durationMs, finalResponse, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+import { finalResponse, goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 import { resolveRun } from '../resolve.js'
 
 /** `get --json` */
@@ -96,7 +97,7 @@ export const getCommand: Command = {
       error: trace.error == null ? null : { name: trace.error.name, message: trace.error.message },
       final_response: finalResponse(trace),
       turns: trace.turns.length,
-      tool_calls: toolCallCount(trace),
+      tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       cost,
       elapsed_ms: durationMs(trace),

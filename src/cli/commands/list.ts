@@ -1,11 +1,12 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
 import { formatDuration, plural } from '../../report/format-value.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime } from '../format.js'
 import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
-import { durationMs, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
@@ -55,7 +56,7 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
       ended_at: fields.ended_at,
       duration_ms: durationMs(fields),
       turns: trace.turns.length,
-      tool_calls: toolCallCount(trace),
+      tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       grade: fields.grade ?? null,
     })

@@ -4,11 +4,11 @@ import { loadChain, type ChainNode } from '../../chain.js'
 import { formatDuration, plural } from '../../report/format-value.js'
 import { UsageError } from '../../errors.js'
 import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { scanRuns, type RunFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
-import { durationMs, statusOf, toolCallCount } from '../run-facts.js'
 
 /** One agent in `tree --json`, with the agents it started. */
 export interface TreeNode {
@@ -59,7 +59,7 @@ function toTreeNode(node: ChainNode): TreeNode {
     file: node.path,
     status: statusOf(trace),
     turns: trace.turns.length,
-    tool_calls: toolCallCount(trace),
+    tool_calls: countToolCalls(trace),
     duration_ms: durationMs(trace),
     handoff_keys: trace.handoff_context == null ? null : Object.keys(trace.handoff_context),
     children: node.children.map(toTreeNode),
