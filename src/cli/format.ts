@@ -2,6 +2,7 @@
 import { stripVTControlCharacters } from 'node:util'
 import type { TraceFormatError } from '../errors.js'
 import type { Colors } from '../report/colors.js'
+import type { Grade } from '../trace/types.js'
 
 export interface Column {
   title: string
@@ -28,6 +29,17 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
 /** Epoch seconds as `2026-11-30 12:37:48` (UTC), the same on every machine. */
 export function formatTime(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')
+}
+
+/** A verdict, green for pass and red for fail. */
+export function formatVerdict(verdict: Grade['grade'], c: Colors): string {
+  return verdict === 'pass' ? c.green(verdict) : c.red(verdict)
+}
+
+/** A grade on one line: `pass · reviewer · 2027-01-15 08:00:00 UTC · reason · ref`, leaving out the parts it does not have. */
+export function formatGrade(grade: Grade, c: Colors): string {
+  const { grade: verdict, source, reason, ref, graded_at: at } = grade
+  return [formatVerdict(verdict, c), source, `${formatTime(at)} UTC`, reason ?? '', ref ?? ''].filter((part) => part !== '').join(' · ')
 }
 
 /** A file that is not a readable trace, in one line: where and which rule. */

@@ -14,7 +14,7 @@ import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
-import { formatDuration, oneLine, oneLineText, plural } from './format-value.js'
+import { formatDuration, formatStatus, oneLine, oneLineText, plural } from './format-value.js'
 
 export interface SummaryOptions {
   /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. */
@@ -44,9 +44,7 @@ export function formatHeader(trace: Trace, c: Colors): string {
   }
   const duration = durationMs(trace)
   if (duration !== null) parts.push(formatDuration(duration))
-  const status = statusOf(trace)
-  const statusText = status === 'completed' ? c.green(status) : c.red(status)
-  return `${c.bold(trace.name)}  ${statusText} · ${parts.join(' · ')}`
+  return `${c.bold(trace.name)}  ${formatStatus(statusOf(trace), c)} · ${parts.join(' · ')}`
 }
 
 /** The lines of one turn. */

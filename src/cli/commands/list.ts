@@ -1,10 +1,10 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
-import { formatDuration, plural } from '../../report/format-value.js'
+import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatTable, formatTime } from '../format.js'
+import { formatTable, formatTime, formatVerdict } from '../format.js'
 import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 
@@ -76,13 +76,13 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
   const rows = out.runs.map((run) => [
     c.bold(run.name),
     run.trace_id,
-    run.status === 'completed' ? c.green(run.status) : c.red(run.status),
+    formatStatus(run.status, c),
     formatTime(run.started_at),
     run.duration_ms === null ? '—' : formatDuration(run.duration_ms),
     String(run.turns),
     String(run.tool_calls),
     run.tokens === null ? '—' : String(run.tokens.total),
-    run.grade === null ? c.dim('—') : run.grade.grade === 'pass' ? c.green('pass') : c.red('fail'),
+    run.grade === null ? c.dim('—') : formatVerdict(run.grade.grade, c),
   ])
   if (rows.length > 0) {
     const right = { align: 'right' } as const

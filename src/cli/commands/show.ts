@@ -3,7 +3,7 @@ import { formatStackTrace } from '../../report/stack-trace.js'
 import { listTraceFiles, loadTrace } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatFacts, formatTime } from '../format.js'
+import { formatFacts, formatGrade, formatTime } from '../format.js'
 import { scanRuns, type RunFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 
@@ -50,10 +50,7 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
   if (out.parent !== null) facts.push(['parent', runName(out.parent)])
   if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
   out.children.forEach((child, i) => facts.push([i === 0 ? 'children' : '', runName(child)]))
-  if (trace.grade !== undefined) {
-    const { grade, source, reason, graded_at: at } = trace.grade
-    facts.push(['grade', [grade === 'pass' ? c.green(grade) : c.red(grade), source, `${formatTime(at)} UTC`, reason ?? ''].filter((p) => p !== '').join(' · ')])
-  }
+  if (trace.grade !== undefined) facts.push(['grade', formatGrade(trace.grade, c)])
   ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported })}\n\n${formatFacts(facts, c)}`)
 }
 

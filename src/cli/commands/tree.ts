@@ -1,7 +1,7 @@
 /** `reagent-flow tree <run>`: the chain of agents a run belongs to, from the agent that started it all. */
 import { dirname, resolve } from 'node:path'
 import { loadChain, type ChainNode } from '../../chain.js'
-import { formatDuration, plural } from '../../report/format-value.js'
+import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { UsageError } from '../../errors.js'
 import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
@@ -68,7 +68,7 @@ function toTreeNode(node: ChainNode): TreeNode {
 
 function nodeLine(node: TreeNode, wanted: string, ctx: CommandContext): string {
   const { c } = ctx
-  const facts = [node.status === 'completed' ? c.green(node.status) : c.red(node.status), plural(node.turns, 'turn'), plural(node.tool_calls, 'tool call')]
+  const facts = [formatStatus(node.status, c), plural(node.turns, 'turn'), plural(node.tool_calls, 'tool call')]
   if (node.duration_ms !== null) facts.push(formatDuration(node.duration_ms))
   if (node.handoff_keys !== null) facts.push(`handoff: ${node.handoff_keys.join(', ') || '(empty)'}`)
   const mark = node.trace_id === wanted ? `  ${c.cyan('◀')}` : ''
