@@ -53,21 +53,27 @@ export function resolveUpdateMode({ vitestUpdate, env = process.env }: UpdateMod
   return isCi(env) ? 'none' : 'new'
 }
 
+/** What update mode `all` always decides: write the golden, unless its bytes would not change. */
+export interface WriteDecision {
+  action: 'write'
+  written: 'created' | 'updated' | 'unchanged'
+}
+
 export type Reconciliation =
-  | { action: 'write'; written: 'created' | 'updated' | 'unchanged' }
+  | WriteDecision
   | { action: 'compare'; pass: boolean; expected: Trace; diff: TraceDiff }
   | { action: 'fail'; reason: 'missing' }
+
+/** A golden file as read: its path and text; null when there is none. */
+export type GoldenFile = { path: string; text: string } | null
 
 /**
  * Decides what happens to the golden of one recorded trace. Every "write or
  * not" decision is here, read top to bottom:
  */
-export function reconcile(
-  recorded: GoldenRecording,
-  golden: { path: string; text: string } | null,
-  mode: UpdateMode,
-  options: ResolvedDiffOptions,
-): Reconciliation {
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: 'all', options: ResolvedDiffOptions): WriteDecision
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation {
   // 1. No golden yet: record one, except where goldens are never written (CI),
   //    since a golden first written by CI would pass without anyone reviewing it.
   if (golden === null) return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created' }

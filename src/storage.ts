@@ -298,8 +298,11 @@ export interface GoldenStore {
   resolvePath(name: string): string
   /** The file's text, or null when it does not exist. */
   read(path: string): string | null
-  /** Writes `text` atomically; returns false, touching nothing, when the file already holds exactly `text`. */
-  save(path: string, text: string): boolean
+  /**
+   * Writes `text` atomically, without comparing it with what the file holds:
+   * it is called only when `reconcile` decided the file must change.
+   */
+  save(path: string, text: string): void
 }
 
 /** Golden files under `<traceDir>/golden/`. */
@@ -307,6 +310,6 @@ export function fileGoldenStore(traceDir: string = DEFAULT_TRACE_DIR): GoldenSto
   return {
     resolvePath: (name) => tracePath(name, { traceDir, golden: true }),
     read: readTextOrNull,
-    save: (path, text) => writeFileAtomic(path, text, { skipIfUnchanged: true }),
+    save: (path, text) => void writeFileAtomic(path, text),
   }
 }

@@ -1,10 +1,12 @@
 /** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
 import { diffTraces } from '../../diff/diff-traces.js'
 import { formatDiff } from '../../diff/format.js'
+import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
+import { reconcile, type WriteDecision } from '../../golden.js'
 import { plural } from '../../report/format-value.js'
-import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
+import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
 import { normalizeTrace } from '../../trace/normalize.js'
 import type { Trace } from '../../trace/types.js'
 import { parseTrace } from '../../trace/validate.js'
@@ -12,7 +14,9 @@ import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../comma
 import { scanRuns, type UnreadableFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 
-export type ApproveStatus = 'created' | 'updated' | 'unchanged'
+export type ApproveStatus = WriteDecision['written']
+
+const DEFAULT_DIFF_OPTIONS = resolveDiffOptions({})
 
 export interface Approval {
   name: string
@@ -40,16 +44,16 @@ function changesOf(before: string, golden: string, after: Trace): TraceDiff | nu
   }
 }
 
-/** Writes the golden normal form of the run in `file`, unless the golden already holds exactly that. */
-function approve(file: string, dir: string): Approval {
-  const rendered = renderGolden(loadTrace(file))
-  const { name } = rendered.trace
-  // The golden engine's own store: the same path, and no rewrite of identical bytes.
-  const store = fileGoldenStore(dir)
+/** Writes the golden normal form of the run in `file`, as update mode `all` would: not when the golden already holds exactly that. */
+function approve(file: string, store: GoldenStore): Approval {
+  const recorded = renderGolden(loadTrace(file))
+  const { name } = recorded.trace
   const golden = store.resolvePath(name)
   const before = store.read(golden)
-  const status: ApproveStatus = !store.save(golden, rendered.text) ? 'unchanged' : before === null ? 'created' : 'updated'
-  const diff = status === 'updated' ? changesOf(before!, golden, rendered.trace) : null
+  // The golden engine decides, as for REAGENT_UPDATE=all; the diff options only matter when it compares.
+  const { written: status } = reconcile(recorded, before === null ? null : { path: golden, text: before }, 'all', DEFAULT_DIFF_OPTIONS)
+  if (status !== 'unchanged') store.save(golden, recorded.text)
+  const diff = status === 'updated' ? changesOf(before!, golden, recorded.trace) : null
   return { name, file, golden, status, diff }
 }
 
@@ -100,8 +104,10 @@ export const approveCommand: Command = {
   run(input, ctx) {
     const unreadable: UnreadableFile[] = []
     const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable)
+    // The golden engine's own store: the same paths as matchGolden.
+    const store = fileGoldenStore(ctx.dir)
     const out: ApproveOutput = {
-      approved: files.map((file) => approve(file, ctx.dir)),
+      approved: files.map((file) => approve(file, store)),
       unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
     }
     if (ctx.json) ctx.printJson(out)
