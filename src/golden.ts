@@ -2,6 +2,7 @@
  * Golden baselines, modelled on vitest's snapshot engine:
  *
  *   resolveUpdateMode()  the update mode, worked out once (flag, REAGENT_UPDATE, CI)
+ *   compareWithGolden()  a golden file's text against a recorded run, both in normal form
  *   reconcile()          every "write or not" decision, in one place
  *   matchGolden()        what a test calls: reconcile, then carry the decision out
  *
@@ -68,6 +69,17 @@ export type Reconciliation =
 export type GoldenFile = { path: string; text: string } | null
 
 /**
+ * The golden `golden` holds, in normal form, and what differs between it and
+ * `actual`, a run in golden normal form (see renderGolden): the one
+ * comparison behind reconcile, assertMatchesBaseline and the CLI's diff and
+ * approve. A golden that is not a valid trace is a TraceFormatError naming its file.
+ */
+export function compareWithGolden(golden: NonNullable<GoldenFile>, actual: Trace, options: ResolvedDiffOptions): { expected: Trace; diff: TraceDiff } {
+  const expected = normalizeTrace(parseTrace(golden.text, golden.path))
+  return { expected, diff: diffResolved(expected, actual, options) }
+}
+
+/**
  * Decides what happens to the golden of one recorded trace. Every "write or
  * not" decision is here, read top to bottom:
  */
@@ -82,8 +94,7 @@ export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: U
   if (mode === 'all') return { action: 'write', written: golden.text === recorded.text ? 'unchanged' : 'updated' }
   // 3. `new` and `none` never touch an existing golden: compare behaviour,
   //    both sides in normal form, under the diff options.
-  const expected = normalizeTrace(parseTrace(golden.text, golden.path))
-  const diff = diffResolved(expected, recorded.trace, options)
+  const { expected, diff } = compareWithGolden(golden, recorded.trace, options)
   return { action: 'compare', pass: diff.equal, expected, diff }
 }
 

@@ -1,15 +1,12 @@
 /** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
-import { diffTraces } from '../../diff/diff-traces.js'
 import { formatDiff } from '../../diff/format.js'
 import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { reconcile, type WriteDecision } from '../../golden.js'
+import { compareWithGolden, reconcile, type WriteDecision } from '../../golden.js'
 import { plural } from '../../report/format-value.js'
 import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
-import { normalizeTrace } from '../../trace/normalize.js'
 import type { Trace } from '../../trace/types.js'
-import { parseTrace } from '../../trace/validate.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
 import { scanRuns, type UnreadableFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
@@ -38,7 +35,7 @@ export interface ApproveOutput {
 /** The previous golden against the new one; null when the previous one is not a readable trace. */
 function changesOf(before: string, golden: string, after: Trace): TraceDiff | null {
   try {
-    return diffTraces(normalizeTrace(parseTrace(before, golden)), after)
+    return compareWithGolden({ path: golden, text: before }, after, DEFAULT_DIFF_OPTIONS).diff
   } catch {
     return null
   }
