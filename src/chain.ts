@@ -126,7 +126,7 @@ function warnSkipped(dir: string, skipped: readonly SkippedFile[]): void {
   warn(
     'REAGENT_READ',
     `loadChain: skipped ${plural(skipped.length, 'file')} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
-      `${skipped.map((file) => `${file.path} (${file.reason})`).join(', ')}. ` +
+      `${skipped.map((file) => `${file.path}: ${file.reason}`).join('; ')}. ` +
       `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
   )
 }

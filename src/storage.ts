@@ -7,7 +7,8 @@
  *
  * Contents: names and paths (sanitizeName, tracePath); writing (writeFileAtomic,
  * renderTrace, saveTrace); reading one trace (loadTrace, loadGolden); reading a
- * directory (listTraceFiles, readTraceFields, readTraceDirectory, isFile).
+ * directory (listTraceFiles, readTraceFields, isFile, unreadableReason,
+ * loadTraceOrSkip, readTraceDirectory, scanTraceDirectory); the golden store.
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -245,26 +246,64 @@ export interface TraceFile {
   trace: Trace
 }
 
+/** A trace file known by its top-level fields (see readTraceFields). */
+export interface TraceFieldsFile {
+  path: string
+  fields: TraceFields
+}
+
 export interface SkippedFile {
   path: string
-  /** Why it is not a trace, in a few words (`not JSON`, `at turns[0]: breaks the "required" rule`). */
+  /** Why it is not a readable trace: see `unreadableReason`. */
   reason: string
 }
 
-export interface TraceDirectory {
+/**
+ * Why a file is not a readable trace, in one line: where in it and which rule
+ * of the format it breaks (`at turns[0]: missing required key "index" (rule:
+ * required)`, `the file is not JSON (...) (rule: json)`), or what the file
+ * system said (`cannot be read (EACCES)`). Every report of a skipped or
+ * invalid file words it so.
+ */
+export function unreadableReason(error: unknown): string {
+  if (error instanceof TraceFormatError) {
+    if (error.rule === 'json') return `${error.detail} (rule: json)`
+    return `at ${error.jsonPath === '' ? 'the top level' : error.jsonPath}: ${error.detail} (rule: ${error.rule})`
+  }
+  const code = (error as NodeJS.ErrnoException).code
+  return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`
+}
+
+/** Reads the whole trace at `path`; one that cannot be read is added to `skipped`, never thrown. */
+export function loadTraceOrSkip(path: string, skipped: SkippedFile[]): Trace | undefined {
+  try {
+    return loadTrace(path)
+  } catch (error) {
+    skipped.push({ path, reason: unreadableReason(error) })
+    return undefined
+  }
+}
+
+export interface TraceDirectory<T> {
   /** False when the directory does not exist (then both lists are empty). */
   exists: boolean
-  traces: TraceFile[]
+  traces: T[]
   skipped: SkippedFile[]
 }
 
-function skipReason(error: unknown): string {
-  if (error instanceof TraceFormatError) {
-    if (error.rule === 'json') return 'not JSON'
-    return `${error.jsonPath === '' ? 'at the top level' : `at ${error.jsonPath}`}: breaks the "${error.rule}" rule of the trace format`
+/** Reads each trace file directly in `dir` (see listTraceFiles) with `read`; a file it throws on is set apart in `skipped`. */
+function readEachTraceFile<T>(dir: string, read: (path: string) => T): TraceDirectory<T> {
+  const paths = listTraceFiles(dir)
+  if (paths === null) return { exists: false, traces: [], skipped: [] }
+  const out: TraceDirectory<T> = { exists: true, traces: [], skipped: [] }
+  for (const path of paths) {
+    try {
+      out.traces.push(read(path))
+    } catch (error) {
+      out.skipped.push({ path, reason: unreadableReason(error) })
+    }
   }
-  const code = (error as NodeJS.ErrnoException).code
-  return `unreadable (${code ?? (error instanceof Error ? error.message : String(error))})`
+  return out
 }
 
 /**
@@ -273,19 +312,17 @@ function skipReason(error: unknown): string {
  * not named `*.trace.json` are ignored; a trace file that cannot be read or
  * is not a valid trace is listed in `skipped` with the reason, never thrown.
  */
-export function readTraceDirectory(dir: string): TraceDirectory {
-  const paths = listTraceFiles(dir)
-  if (paths === null) return { exists: false, traces: [], skipped: [] }
-  const traces: TraceFile[] = []
-  const skipped: SkippedFile[] = []
-  for (const path of paths) {
-    try {
-      traces.push({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) })
-    } catch (error) {
-      skipped.push({ path, reason: skipReason(error) })
-    }
-  }
-  return { exists: true, traces, skipped }
+export function readTraceDirectory(dir: string): TraceDirectory<TraceFile> {
+  return readEachTraceFile(dir, (path) => ({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) }))
+}
+
+/**
+ * Every recorded trace in `dir` by its top-level fields, read from the two
+ * ends of each file (see readTraceFields), as `readTraceDirectory` reads
+ * them whole: a file can still turn out damaged in its turns when read whole.
+ */
+export function scanTraceDirectory(dir: string): TraceDirectory<TraceFieldsFile> {
+  return readEachTraceFile(dir, (path) => ({ path, fields: readTraceFields(path) }))
 }
 
 /**

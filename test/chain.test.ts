@@ -148,9 +148,9 @@ describe('loadChain()', () => {
         code: 'REAGENT_READ',
         message:
           `reagent-flow: loadChain: skipped 3 files in ${traceDir} that are not a readable reagent-flow trace: ` +
-          `${join(traceDir, 'bad-turn.trace.json')} (at turns[0]: breaks the "required" rule of the trace format), ` +
-          `${join(traceDir, 'broken.trace.json')} (not JSON), ` +
-          `${join(traceDir, 'foreign.trace.json')} (at the top level: breaks the "required" rule of the trace format). ` +
+          `${join(traceDir, 'bad-turn.trace.json')}: at turns[0]: missing required key "llm_call" (rule: required); ` +
+          `${join(traceDir, 'broken.trace.json')}: the file is not JSON (Unterminated string in JSON at position 21) (rule: json); ` +
+          `${join(traceDir, 'foreign.trace.json')}: at the top level: missing required key "trace_id" (rule: required). ` +
           `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
       },
     ])

@@ -1,6 +1,5 @@
 /** Small text helpers the commands share: tables, times, labels. */
 import { stripVTControlCharacters } from 'node:util'
-import type { TraceFormatError } from '../errors.js'
 import type { Colors } from '../report/colors.js'
 import type { Grade } from '../trace/types.js'
 
@@ -40,12 +39,6 @@ export function formatVerdict(verdict: Grade['grade'], c: Colors): string {
 export function formatGrade(grade: Grade, c: Colors): string {
   const { grade: verdict, source, reason, ref, graded_at: at } = grade
   return [formatVerdict(verdict, c), source, `${formatTime(at)} UTC`, reason ?? '', ref ?? ''].filter((part) => part !== '').join(' · ')
-}
-
-/** A file that is not a readable trace, in one line: where and which rule. */
-export function describeFormatError(error: Pick<TraceFormatError, 'jsonPath' | 'rule' | 'detail'>): string {
-  const where = error.jsonPath === '' ? 'the top level' : error.jsonPath
-  return error.rule === 'json' ? `${error.detail} (rule: json)` : `at ${where}: ${error.detail} (rule: ${error.rule})`
 }
 
 /** `key   value` lines with the keys padded to one width; a value's further lines are indented under its first. */

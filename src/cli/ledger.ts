@@ -5,23 +5,13 @@
  * on the page are read whole.
  */
 import { join } from 'node:path'
-import { TraceFormatError, TraceNotFoundError } from '../errors.js'
-import { listTraceFiles, loadTrace, readTraceFields, TRACE_FILE_SUFFIX } from '../storage.js'
+import { TraceNotFoundError } from '../errors.js'
+import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile } from '../storage.js'
 import { durationMs, statusOf } from '../trace/facts.js'
-import type { TraceFields } from '../trace/top-level.js'
-import type { Trace } from '../trace/types.js'
-import { describeFormatError } from './format.js'
 import { goalOf } from './run-facts.js'
 
-export interface RunFile {
-  path: string
-  fields: TraceFields
-}
-
-export interface UnreadableFile {
-  path: string
-  reason: string
-}
+export type RunFile = TraceFieldsFile
+export type UnreadableFile = SkippedFile
 
 export interface RunDirectory {
   runs: RunFile[]
@@ -42,46 +32,19 @@ export interface RunQuery {
   offset: number
 }
 
-/** Why a file is not a readable trace, in a few words. */
-export function unreadableReason(error: unknown): string {
-  if (error instanceof TraceFormatError) return describeFormatError(error)
-  const code = (error as NodeJS.ErrnoException).code
-  return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`
-}
-
-/** The trace files of `dir`. A missing directory is a `TraceNotFoundError`. */
-export function traceFilesOf(dir: string): string[] {
-  const files = listTraceFiles(dir)
-  if (files === null) {
+/**
+ * Every run in `dir` by its top-level fields; files that are not readable
+ * traces are set apart, never thrown. A missing directory is a `TraceNotFoundError`.
+ */
+export function scanRuns(dir: string): RunDirectory {
+  const { exists, traces, skipped } = scanTraceDirectory(dir)
+  if (!exists) {
     throw new TraceNotFoundError(
       join(dir, `*${TRACE_FILE_SUFFIX}`),
       `The directory ${dir} does not exist. Run from your project's root, or pass --dir with the traceDir your sessions write to.`,
     )
   }
-  return files
-}
-
-/** Every run in `dir` by its top-level fields; files that are not readable traces are set apart, never thrown. */
-export function scanRuns(dir: string): RunDirectory {
-  const out: RunDirectory = { runs: [], unreadable: [] }
-  for (const path of traceFilesOf(dir)) {
-    try {
-      out.runs.push({ path, fields: readTraceFields(path) })
-    } catch (error) {
-      out.unreadable.push({ path, reason: unreadableReason(error) })
-    }
-  }
-  return out
-}
-
-/** Reads the whole trace of `run`, or sets it apart as unreadable (its middle may be damaged). */
-export function loadRun(run: RunFile, unreadable: UnreadableFile[]): Trace | undefined {
-  try {
-    return loadTrace(run.path)
-  } catch (error) {
-    unreadable.push({ path: run.path, reason: unreadableReason(error) })
-    return undefined
-  }
+  return { runs: traces, unreadable: skipped }
 }
 
 function matches(run: RunFile, query: RunQuery, needle: string | undefined): boolean {

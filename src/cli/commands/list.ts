@@ -1,11 +1,12 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
+import { loadTraceOrSkip } from '../../storage.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime, formatVerdict } from '../format.js'
-import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
+import { GRADE_FILTERS, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 
 export const DEFAULT_LIMIT = 50
@@ -43,7 +44,8 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
   const rows: RunRow[] = []
   const damaged: UnreadableFile[] = []
   for (const run of page) {
-    const trace = loadRun(run, damaged)
+    // Its middle may be damaged: then it is set apart as unreadable.
+    const trace = loadTraceOrSkip(run.path, damaged)
     if (trace === undefined) continue
     const { fields } = run
     rows.push({
