@@ -8,7 +8,7 @@
  * Contents: names and paths (sanitizeName, tracePath); writing (writeFileAtomic,
  * renderTrace, saveTrace); reading one trace (loadTrace, loadGolden); reading a
  * directory (listTraceFiles, readTraceFields, isFile, unreadableReason,
- * loadTraceOrSkip, readTraceDirectory, scanTraceDirectory); the golden store.
+ * loadTraceOrSkip, scanTraceDirectory); the golden store (fileGoldenStore).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -284,45 +284,34 @@ export function loadTraceOrSkip(path: string, skipped: SkippedFile[]): Trace | u
   }
 }
 
-export interface TraceDirectory<T> {
+export interface TraceDirectory {
   /** False when the directory does not exist (then both lists are empty). */
   exists: boolean
-  traces: T[]
+  traces: TraceFieldsFile[]
   skipped: SkippedFile[]
 }
 
-/** Reads each trace file directly in `dir` (see listTraceFiles) with `read`; a file it throws on is set apart in `skipped`. */
-function readEachTraceFile<T>(dir: string, read: (path: string) => T): TraceDirectory<T> {
+/**
+ * Every recorded trace directly in `dir` (not `golden/`), in file name
+ * order, by its top-level fields: read from the two ends of each file and
+ * checked (see readTraceFields), the turns left unread. Dot files (temporary
+ * files of atomic writes) and files not named `*.trace.json` are ignored; a
+ * trace file that cannot be read or is not a valid trace is listed in
+ * `skipped` with the reason, never thrown. A file can still turn out damaged
+ * in its turns when it is read whole (loadTraceOrSkip).
+ */
+export function scanTraceDirectory(dir: string): TraceDirectory {
   const paths = listTraceFiles(dir)
   if (paths === null) return { exists: false, traces: [], skipped: [] }
-  const out: TraceDirectory<T> = { exists: true, traces: [], skipped: [] }
+  const out: TraceDirectory = { exists: true, traces: [], skipped: [] }
   for (const path of paths) {
     try {
-      out.traces.push(read(path))
+      out.traces.push({ path, fields: readTraceFields(path) })
     } catch (error) {
       out.skipped.push({ path, reason: unreadableReason(error) })
     }
   }
   return out
-}
-
-/**
- * Every recorded trace directly in `dir` (not `golden/`), read and validated,
- * in file name order. Dot files (temporary files of atomic writes) and files
- * not named `*.trace.json` are ignored; a trace file that cannot be read or
- * is not a valid trace is listed in `skipped` with the reason, never thrown.
- */
-export function readTraceDirectory(dir: string): TraceDirectory<TraceFile> {
-  return readEachTraceFile(dir, (path) => ({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) }))
-}
-
-/**
- * Every recorded trace in `dir` by its top-level fields, read from the two
- * ends of each file (see readTraceFields), as `readTraceDirectory` reads
- * them whole: a file can still turn out damaged in its turns when read whole.
- */
-export function scanTraceDirectory(dir: string): TraceDirectory<TraceFieldsFile> {
-  return readEachTraceFile(dir, (path) => ({ path, fields: readTraceFields(path) }))
 }
 
 /**

@@ -6,8 +6,9 @@
  */
 import { join } from 'node:path'
 import { TraceNotFoundError } from '../errors.js'
-import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile } from '../storage.js'
+import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage.js'
 import { durationMs, statusOf } from '../trace/facts.js'
+import type { CommandContext } from './command.js'
 import { goalOf } from './run-facts.js'
 
 export type RunFile = TraceFieldsFile
@@ -32,19 +33,36 @@ export interface RunQuery {
   offset: number
 }
 
-/**
- * Every run in `dir` by its top-level fields; files that are not readable
- * traces are set apart, never thrown. A missing directory is a `TraceNotFoundError`.
- */
-export function scanRuns(dir: string): RunDirectory {
-  const { exists, traces, skipped } = scanTraceDirectory(dir)
-  if (!exists) {
+/** The runs of a scanned directory (see scanTraceDirectory); one that does not exist is a `TraceNotFoundError`. */
+export function runsOf(directory: TraceDirectory, dir: string): RunDirectory {
+  if (!directory.exists) {
     throw new TraceNotFoundError(
       join(dir, `*${TRACE_FILE_SUFFIX}`),
       `The directory ${dir} does not exist. Run from your project's root, or pass --dir with the traceDir your sessions write to.`,
     )
   }
-  return { runs: traces, unreadable: skipped }
+  return { runs: directory.traces, unreadable: directory.skipped }
+}
+
+/** Every run in `dir` by its top-level fields; files that are not readable traces are set apart, never thrown. */
+export function scanRuns(dir: string): RunDirectory {
+  return runsOf(scanTraceDirectory(dir), dir)
+}
+
+/** `scanTraceDirectory(dir)`, done on the first call only: resolving a run and finding its relatives share one scan. */
+export function scanOnce(dir: string): () => TraceDirectory {
+  let directory: TraceDirectory | undefined
+  return () => (directory ??= scanTraceDirectory(dir))
+}
+
+const SHOWN_UNREADABLE = 10
+
+/** Names the files that are not readable traces (as --json lists them) on stderr, the first ten of them. */
+export function noteUnreadable(files: ReadonlyArray<{ file: string; reason: string }>, ctx: CommandContext): void {
+  for (const { file, reason } of files.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file}: not a readable trace: ${reason}`)
+  if (files.length > SHOWN_UNREADABLE) {
+    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${ctx.dir} lists them all`)
+  }
 }
 
 function matches(run: RunFile, query: RunQuery, needle: string | undefined): boolean {

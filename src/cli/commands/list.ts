@@ -6,7 +6,7 @@ import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime, formatVerdict } from '../format.js'
-import { GRADE_FILTERS, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
+import { GRADE_FILTERS, noteUnreadable, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 
 export const DEFAULT_LIMIT = 50
@@ -106,8 +106,6 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
   ctx.print(c.dim(`${out.total === 0 ? 'no runs' : plural(out.total, 'run')} match${out.total === 1 ? 'es' : ''}${shown}${none}`))
 }
 
-const SHOWN_UNREADABLE = 10
-
 export const listCommand: Command = {
   name: 'list',
   args: '',
@@ -144,10 +142,7 @@ export const listCommand: Command = {
     const out = listRuns(ctx.dir, query)
     if (ctx.json) ctx.printJson(out)
     else printTable(out, ctx)
-    for (const file of out.unreadable.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)
-    if (out.unreadable.length > SHOWN_UNREADABLE) {
-      ctx.note(`skipped ${out.unreadable.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${ctx.dir} lists them all`)
-    }
+    noteUnreadable(out.unreadable, ctx)
     return EXIT_OK
   },
 }
