@@ -57,11 +57,11 @@ export function scanOnce(dir: string): () => TraceDirectory {
 
 const SHOWN_UNREADABLE = 10
 
-/** Names the files that are not readable traces (as --json lists them) on stderr, the first ten of them. */
-export function noteUnreadable(files: ReadonlyArray<{ file: string; reason: string }>, ctx: CommandContext): void {
+/** Names the files of `dir` that are not readable traces (as --json lists them) on stderr, the first ten of them. */
+export function noteUnreadable(files: ReadonlyArray<{ file: string; reason: string }>, dir: string, ctx: CommandContext): void {
   for (const { file, reason } of files.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file}: not a readable trace: ${reason}`)
   if (files.length > SHOWN_UNREADABLE) {
-    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${ctx.dir} lists them all`)
+    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${dir} lists them all`)
   }
 }
 

@@ -8,7 +8,7 @@ import { plural } from '../../report/format-value.js'
 import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
-import { scanRuns, type UnreadableFile } from '../ledger.js'
+import { scanOnce, scanRuns, type UnreadableFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 
 export type ApproveStatus = WriteDecision['written']
@@ -67,7 +67,10 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
 function targets(names: readonly string[], all: boolean, dir: string, unreadable: UnreadableFile[]): string[] {
   if (all && names.length > 0) throw new UsageError('pass either names or --all, not both')
   if (!all && names.length === 0) throw new UsageError('name the runs to approve (reagent-flow approve <name...>), or pass --all')
-  if (!all) return names.map((name) => resolveRun(name, dir))
+  if (!all) {
+    const scan = scanOnce(dir)
+    return names.map((name) => resolveRun(name, dir, scan))
+  }
   const scanned = scanRuns(dir)
   unreadable.push(...scanned.unreadable)
   return scanned.runs.map((run) => run.path)

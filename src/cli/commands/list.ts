@@ -142,7 +142,7 @@ export const listCommand: Command = {
     const out = listRuns(ctx.dir, query)
     if (ctx.json) ctx.printJson(out)
     else printTable(out, ctx)
-    noteUnreadable(out.unreadable, ctx)
+    noteUnreadable(out.unreadable, ctx.dir, ctx)
     return EXIT_OK
   },
 }

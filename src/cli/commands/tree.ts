@@ -123,7 +123,7 @@ export const treeCommand: Command = {
       if (missingParent !== null) ctx.print(ctx.c.dim(`(started by ${missingParent}, not in ${dir})`))
       ctx.print(treeLines(out.root, out.trace_id, ctx).join('\n'))
     }
-    noteUnreadable(out.unreadable, ctx)
+    noteUnreadable(out.unreadable, dir, ctx)
     return EXIT_OK
   },
 }
