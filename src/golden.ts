@@ -65,8 +65,11 @@ export type Reconciliation =
   | { action: 'compare'; pass: boolean; expected: Trace; diff: TraceDiff }
   | { action: 'fail'; reason: 'missing' }
 
-/** A golden file as read: its path and text; null when there is none. */
-export type GoldenFile = { path: string; text: string } | null
+/** A golden file as read: its path and text. */
+export interface GoldenFile {
+  path: string
+  text: string
+}
 
 /**
  * The golden `golden` holds, in normal form, and what differs between it and
@@ -74,18 +77,19 @@ export type GoldenFile = { path: string; text: string } | null
  * comparison behind reconcile, assertMatchesBaseline and the CLI's diff and
  * approve. A golden that is not a valid trace is a TraceFormatError naming its file.
  */
-export function compareWithGolden(golden: NonNullable<GoldenFile>, actual: Trace, options: ResolvedDiffOptions): { expected: Trace; diff: TraceDiff } {
+export function compareWithGolden(golden: GoldenFile, actual: Trace, options: ResolvedDiffOptions): { expected: Trace; diff: TraceDiff } {
   const expected = normalizeTrace(parseTrace(golden.text, golden.path))
   return { expected, diff: diffResolved(expected, actual, options) }
 }
 
 /**
- * Decides what happens to the golden of one recorded trace. Every "write or
- * not" decision is here, read top to bottom:
+ * Decides what happens to the golden of one recorded trace (`golden` is
+ * null when there is none yet). Every "write or not" decision is here, read
+ * top to bottom:
  */
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: 'all', options: ResolvedDiffOptions): WriteDecision
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation {
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: 'all', options: ResolvedDiffOptions): WriteDecision
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation {
   // 1. No golden yet: record one, except where goldens are never written (CI),
   //    since a golden first written by CI would pass without anyone reviewing it.
   if (golden === null) return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created' }
