@@ -3,13 +3,16 @@
  * started (sessions opened inside it: sub-agents, handoffs), read from a
  * trace directory and linked by `parent_trace_id`, as a tree.
  *
- *   loadChain(idOrName, { traceDir })   finds the root, links its descendants
  *   ChainNode                           one trace in the tree: find, get, flatten, toolCalls
+ *   linkChain(root, files, skipped)     links a root's descendants, reading only them whole
+ *   loadChain(idOrName, { traceDir })   scans the directory, finds the root, links it
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { join } from 'node:path'
 import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors.js'
-import { DEFAULT_TRACE_DIR, readTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFile } from './storage.js'
+import { pushTo } from './list-map.js'
+import { plural } from './report/format-value.js'
+import { DEFAULT_TRACE_DIR, loadTraceOrSkip, scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile, type TraceFile } from './storage.js'
 import type { ToolCall, Trace } from './trace/types.js'
 import { warn } from './warnings.js'
 
@@ -124,27 +127,63 @@ function warnSkipped(dir: string, skipped: readonly SkippedFile[]): void {
   if (skipped.length === 0) return
   warn(
     'REAGENT_READ',
-    `loadChain: skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
-      `${skipped.map((file) => `${file.path} (${file.reason})`).join(', ')}. ` +
+    `loadChain: skipped ${plural(skipped.length, 'file')} in ${dir} that ${skipped.length === 1 ? 'is' : 'are'} not a readable reagent-flow trace: ` +
+      `${skipped.map((file) => `${file.path}: ${file.reason}`).join('; ')}. ` +
       `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
   )
 }
 
-/** The root's file: a trace_id first, else a trace name; several matches are ambiguous. */
-function findRoot(files: readonly TraceFile[], idOrName: string, dir: string): TraceFile {
-  const byId = files.filter((file) => file.trace.trace_id === idOrName)
-  const matches = byId.length > 0 ? byId : files.filter((file) => file.trace.name === idOrName)
-  const [only] = matches
-  if (only !== undefined && matches.length === 1) return only
-  if (matches.length > 1) throw new AmbiguousTraceError(idOrName, matches.map((file) => file.path))
-  const names = files.map((file) => file.trace.name)
+function notFound(files: readonly TraceFieldsFile[], idOrName: string, dir: string): TraceNotFoundError {
+  const names = files.map((file) => file.fields.name)
   const listed = names.length > 20 ? `${names.slice(0, 20).join(', ')}, …` : names.join(', ')
-  throw new TraceNotFoundError(
+  return new TraceNotFoundError(
     join(dir, `*${TRACE_FILE_SUFFIX}`),
-    `None of the ${files.length} trace${files.length === 1 ? '' : 's'} in ${dir} has the trace_id or name "${idOrName}"` +
+    `None of the ${plural(files.length, 'trace')} in ${dir} has the trace_id or name "${idOrName}"` +
       `${files.length === 0 ? '' : ` (names: ${listed})`}. A session's trace is written when session() closes; check the name and traceDir.`,
     idOrName,
   )
+}
+
+/** The root's file: a trace_id first, else a trace name; several matches are ambiguous. */
+function findRoot(files: readonly TraceFieldsFile[], idOrName: string, dir: string): TraceFieldsFile {
+  const byId = files.filter((file) => file.fields.trace_id === idOrName)
+  const matches = byId.length > 0 ? byId : files.filter((file) => file.fields.name === idOrName)
+  const [only] = matches
+  if (only !== undefined && matches.length === 1) return only
+  if (matches.length > 1) throw new AmbiguousTraceError(idOrName, matches.map((file) => file.path))
+  throw notFound(files, idOrName, dir)
+}
+
+/**
+ * The tree below `root`: the traces in `files` (a directory known by the
+ * fields of each file, see scanTraceDirectory) that it started, recursively.
+ * Only the traces linked into the tree are read whole; one that turns out
+ * damaged is added to `skipped`, and the traces below it are left out.
+ * The core of loadChain, and of `reagent-flow tree`, which has its files already.
+ */
+export function linkChain(root: TraceFile, files: readonly TraceFieldsFile[], skipped: SkippedFile[]): ChainNode {
+  const childrenOf = new Map<string, TraceFieldsFile[]>()
+  for (const file of files) {
+    const parentId = file.fields.parent_trace_id
+    if (typeof parentId === 'string' && parentId !== file.fields.trace_id) pushTo(childrenOf, parentId, file)
+  }
+  for (const siblings of childrenOf.values()) {
+    siblings.sort((a, b) => a.fields.started_at - b.fields.started_at || a.fields.name.localeCompare(b.fields.name))
+  }
+
+  // `linked` guards against damaged files whose parent links form a loop.
+  const linked = new Set<string>([root.path])
+  const build = (file: TraceFile, parent: ChainNode | undefined): ChainNode => {
+    const node = new ChainNode(file, parent)
+    for (const child of childrenOf.get(file.trace.trace_id) ?? []) {
+      if (linked.has(child.path)) continue
+      linked.add(child.path)
+      const trace = loadTraceOrSkip(child.path, skipped)
+      if (trace !== undefined) adopt(node, build({ path: child.path, trace }, node))
+    }
+    return node
+  }
+  return build(root, undefined)
 }
 
 /**
@@ -152,8 +191,10 @@ function findRoot(files: readonly TraceFile[], idOrName: string, dir: string): T
  * recursively (children by `parent_trace_id`), and returns it as the root of
  * a tree of `ChainNode`s. `idOrName` is a trace_id, or else a trace name; a
  * name matching several files is an `AmbiguousTraceError`, none a
- * `TraceNotFoundError` naming the directory searched. Files in the directory
- * that are not readable traces are skipped with one `REAGENT_READ` warning.
+ * `TraceNotFoundError` naming the directory searched. The directory is read
+ * as `reagent-flow list` reads it, at the two ends of each file, and only
+ * the traces of the chain are read whole. Files that are not readable traces
+ * are skipped with one `REAGENT_READ` warning.
  *
  * @example
  * const chain = loadChain('support-agent', { traceDir: 'test/.traces' })
@@ -161,7 +202,7 @@ function findRoot(files: readonly TraceFile[], idOrName: string, dir: string): T
  */
 export function loadChain(idOrName: string, options?: LoadChainOptions): ChainNode {
   const { traceDir = DEFAULT_TRACE_DIR } = checkArguments(idOrName, options)
-  const directory = readTraceDirectory(traceDir)
+  const directory = scanTraceDirectory(traceDir)
   if (!directory.exists) {
     throw new TraceNotFoundError(
       join(traceDir, `*${TRACE_FILE_SUFFIX}`),
@@ -169,31 +210,14 @@ export function loadChain(idOrName: string, options?: LoadChainOptions): ChainNo
       idOrName,
     )
   }
-  warnSkipped(traceDir, directory.skipped)
-  const rootFile = findRoot(directory.traces, idOrName, traceDir)
-
-  const childrenOf = new Map<string, TraceFile[]>()
-  for (const file of directory.traces) {
-    const parentId = file.trace.parent_trace_id
-    if (typeof parentId !== 'string' || parentId === file.trace.trace_id) continue
-    const siblings = childrenOf.get(parentId)
-    if (siblings === undefined) childrenOf.set(parentId, [file])
-    else siblings.push(file)
+  const { traces: files, skipped } = directory
+  // Also when the root is not found: a skipped file may be why.
+  try {
+    const root = findRoot(files, idOrName, traceDir)
+    const trace = loadTraceOrSkip(root.path, skipped)
+    if (trace === undefined) throw notFound(files.filter((file) => file !== root), idOrName, traceDir)
+    return linkChain({ path: root.path, trace }, files, skipped)
+  } finally {
+    warnSkipped(traceDir, skipped)
   }
-  for (const siblings of childrenOf.values()) {
-    siblings.sort((a, b) => a.trace.started_at - b.trace.started_at || a.trace.name.localeCompare(b.trace.name))
-  }
-
-  // `linked` guards against damaged files whose parent links form a loop.
-  const linked = new Set<TraceFile>([rootFile])
-  const build = (file: TraceFile, parent: ChainNode | undefined): ChainNode => {
-    const node = new ChainNode(file, parent)
-    for (const child of childrenOf.get(file.trace.trace_id) ?? []) {
-      if (linked.has(child)) continue
-      linked.add(child)
-      adopt(node, build(child, node))
-    }
-    return node
-  }
-  return build(rootFile, undefined)
 }

@@ -2,6 +2,7 @@
  * Golden baselines, modelled on vitest's snapshot engine:
  *
  *   resolveUpdateMode()  the update mode, worked out once (flag, REAGENT_UPDATE, CI)
+ *   compareWithGolden()  a golden file's text against a recorded run, both in normal form
  *   reconcile()          every "write or not" decision, in one place
  *   matchGolden()        what a test calls: reconcile, then carry the decision out
  *
@@ -11,7 +12,7 @@ import { diffResolved } from './diff/diff-traces.js'
 import { formatDiff } from './diff/format.js'
 import { resolveDiffOptions, type ResolvedDiffOptions } from './diff/options.js'
 import type { DiffOptions, TraceDiff } from './diff/types.js'
-import { fileGoldenStore, renderGolden, type GoldenStore } from './storage.js'
+import { fileGoldenStore, renderGolden, type GoldenRecording, type GoldenStore } from './storage.js'
 import { normalizeTrace } from './trace/normalize.js'
 import type { RedactOption } from './trace/redact.js'
 import type { Trace } from './trace/types.js'
@@ -53,27 +54,42 @@ export function resolveUpdateMode({ vitestUpdate, env = process.env }: UpdateMod
   return isCi(env) ? 'none' : 'new'
 }
 
-/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold (made when read). */
-export interface GoldenRecording {
-  trace: Trace
-  readonly text: string
+/** What update mode `all` always decides: write the golden, unless its bytes would not change. */
+export interface WriteDecision {
+  action: 'write'
+  written: 'created' | 'updated' | 'unchanged'
 }
 
 export type Reconciliation =
-  | { action: 'write'; written: 'created' | 'updated' | 'unchanged' }
+  | WriteDecision
   | { action: 'compare'; pass: boolean; expected: Trace; diff: TraceDiff }
   | { action: 'fail'; reason: 'missing' }
 
+/** A golden file as read: its path and text. */
+export interface GoldenFile {
+  path: string
+  text: string
+}
+
 /**
- * Decides what happens to the golden of one recorded trace. Every "write or
- * not" decision is here, read top to bottom:
+ * The golden `golden` holds, in normal form, and what differs between it and
+ * `actual`, a run in golden normal form (see renderGolden): the one
+ * comparison behind reconcile, assertMatchesBaseline and the CLI's diff and
+ * approve. A golden that is not a valid trace is a TraceFormatError naming its file.
  */
-export function reconcile(
-  recorded: GoldenRecording,
-  golden: { path: string; text: string } | null,
-  mode: UpdateMode,
-  options: ResolvedDiffOptions,
-): Reconciliation {
+export function compareWithGolden(golden: GoldenFile, actual: Trace, options: ResolvedDiffOptions): { expected: Trace; diff: TraceDiff } {
+  const expected = normalizeTrace(parseTrace(golden.text, golden.path))
+  return { expected, diff: diffResolved(expected, actual, options) }
+}
+
+/**
+ * Decides what happens to the golden of one recorded trace (`golden` is
+ * null when there is none yet). Every "write or not" decision is here, read
+ * top to bottom:
+ */
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: 'all', options: ResolvedDiffOptions): WriteDecision
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation {
   // 1. No golden yet: record one, except where goldens are never written (CI),
   //    since a golden first written by CI would pass without anyone reviewing it.
   if (golden === null) return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created' }
@@ -82,8 +98,7 @@ export function reconcile(
   if (mode === 'all') return { action: 'write', written: golden.text === recorded.text ? 'unchanged' : 'updated' }
   // 3. `new` and `none` never touch an existing golden: compare behaviour,
   //    both sides in normal form, under the diff options.
-  const expected = normalizeTrace(parseTrace(golden.text, golden.path))
-  const diff = diffResolved(expected, recorded.trace, options)
+  const { expected, diff } = compareWithGolden(golden, recorded.trace, options)
   return { action: 'compare', pass: diff.equal, expected, diff }
 }
 

@@ -16,6 +16,7 @@ import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
 import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
+import { statusOf } from './trace/facts.js'
 import { epochSeconds, ulid } from './trace/ids.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
@@ -107,7 +108,7 @@ export class Session<T = unknown> extends TraceAssertions {
   }
 
   get status(): TraceStatus {
-    return this.trace.status ?? 'completed'
+    return statusOf(this.trace)
   }
 
   /**

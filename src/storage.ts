@@ -7,7 +7,8 @@
  *
  * Contents: names and paths (sanitizeName, tracePath); writing (writeFileAtomic,
  * renderTrace, saveTrace); reading one trace (loadTrace, loadGolden); reading a
- * directory (listTraceFiles, readTraceFields, readTraceDirectory, isFile).
+ * directory (listTraceFiles, readTraceFields, isFile, unreadableReason,
+ * loadTraceOrSkip, scanTraceDirectory); the golden store (fileGoldenStore).
  */
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
@@ -91,12 +92,18 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
+/** A recorded trace in golden normal form, as an object and as the bytes its golden file would hold (made when read). */
+export interface GoldenRecording {
+  trace: Trace
+  readonly text: string
+}
+
 /**
  * `trace` as its golden file holds it: in normal form (see
  * trace/normalize.ts) and redacted. The file's bytes are only produced when
  * read (`text`): comparing a run with its golden needs the object alone.
  */
-export function renderGolden(trace: Trace, redact?: RedactOption): { trace: Trace; readonly text: string } {
+export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecording {
   const policy = resolveRedactPolicy(redact)
   let normal = normalizeTrace(trace)
   // Normalised first, so the quick scan reads a smaller text and ids are renumbered before any redaction.
@@ -131,31 +138,27 @@ export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
   return path
 }
 
+/** Reads and validates the trace file at `path`; a missing file is a `TraceNotFoundError` with `hint`. */
+function readTraceFile(path: string, hint: string, name?: string): Trace {
+  const text = readTextOrNull(path)
+  if (text === null) throw new TraceNotFoundError(path, hint, name)
+  return parseTrace(text, path)
+}
+
 /** Reads and validates a trace file. Throws `TraceNotFoundError` or `TraceFormatError` naming the file. */
 export function loadTrace(path: string): Trace {
-  const text = readTextOrNull(path)
-  if (text === null) {
-    throw new TraceNotFoundError(
-      path,
-      `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`,
-    )
-  }
-  return parseTrace(text, path)
+  return readTraceFile(path, `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`)
 }
 
 /** Reads the golden baseline of `name`. A missing baseline is a `TraceNotFoundError` naming the path looked at. */
 export function loadGolden(name: string, { traceDir = DEFAULT_TRACE_DIR }: { traceDir?: string | undefined } = {}): Trace {
   const path = tracePath(name, { traceDir, golden: true })
-  const text = readTextOrNull(path)
-  if (text === null) {
-    throw new TraceNotFoundError(
-      path,
-      `There is no golden baseline for "${name}" yet. Record one with session(${JSON.stringify(name)}, { golden: true }, ...) ` +
-        `or run your tests with REAGENT_UPDATE=new, then commit ${path}.`,
-      name,
-    )
-  }
-  return parseTrace(text, path)
+  return readTraceFile(
+    path,
+    `There is no golden baseline for "${name}" yet. Record one with session(${JSON.stringify(name)}, { golden: true }, ...) ` +
+      `or run your tests with REAGENT_UPDATE=new, then commit ${path}.`,
+    name,
+  )
 }
 
 /**
@@ -243,47 +246,72 @@ export interface TraceFile {
   trace: Trace
 }
 
+/** A trace file known by its top-level fields (see readTraceFields). */
+export interface TraceFieldsFile {
+  path: string
+  fields: TraceFields
+}
+
 export interface SkippedFile {
   path: string
-  /** Why it is not a trace, in a few words (`not JSON`, `at turns[0]: breaks the "required" rule`). */
+  /** Why it is not a readable trace: see `unreadableReason`. */
   reason: string
+}
+
+/**
+ * Why a file is not a readable trace, in one line: where in it and which rule
+ * of the format it breaks (`at turns[0]: missing required key "index" (rule:
+ * required)`, `the file is not JSON (...) (rule: json)`), or what the file
+ * system said (`cannot be read (EACCES)`). Every report of a skipped or
+ * invalid file words it so.
+ */
+export function unreadableReason(error: unknown): string {
+  if (error instanceof TraceFormatError) {
+    if (error.rule === 'json') return `${error.detail} (rule: json)`
+    return `at ${error.jsonPath === '' ? 'the top level' : error.jsonPath}: ${error.detail} (rule: ${error.rule})`
+  }
+  const code = (error as NodeJS.ErrnoException).code
+  return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`
+}
+
+/** Reads the whole trace at `path`; one that cannot be read is added to `skipped`, never thrown. */
+export function loadTraceOrSkip(path: string, skipped: SkippedFile[]): Trace | undefined {
+  try {
+    return loadTrace(path)
+  } catch (error) {
+    skipped.push({ path, reason: unreadableReason(error) })
+    return undefined
+  }
 }
 
 export interface TraceDirectory {
   /** False when the directory does not exist (then both lists are empty). */
   exists: boolean
-  traces: TraceFile[]
+  traces: TraceFieldsFile[]
   skipped: SkippedFile[]
 }
 
-function skipReason(error: unknown): string {
-  if (error instanceof TraceFormatError) {
-    if (error.rule === 'json') return 'not JSON'
-    return `${error.jsonPath === '' ? 'at the top level' : `at ${error.jsonPath}`}: breaks the "${error.rule}" rule of the trace format`
-  }
-  const code = (error as NodeJS.ErrnoException).code
-  return `unreadable (${code ?? (error instanceof Error ? error.message : String(error))})`
-}
-
 /**
- * Every recorded trace directly in `dir` (not `golden/`), read and validated,
- * in file name order. Dot files (temporary files of atomic writes) and files
- * not named `*.trace.json` are ignored; a trace file that cannot be read or
- * is not a valid trace is listed in `skipped` with the reason, never thrown.
+ * Every recorded trace directly in `dir` (not `golden/`), in file name
+ * order, by its top-level fields: read from the two ends of each file and
+ * checked (see readTraceFields), the turns left unread. Dot files (temporary
+ * files of atomic writes) and files not named `*.trace.json` are ignored; a
+ * trace file that cannot be read or is not a valid trace is listed in
+ * `skipped` with the reason, never thrown. A file can still turn out damaged
+ * in its turns when it is read whole (loadTraceOrSkip).
  */
-export function readTraceDirectory(dir: string): TraceDirectory {
+export function scanTraceDirectory(dir: string): TraceDirectory {
   const paths = listTraceFiles(dir)
   if (paths === null) return { exists: false, traces: [], skipped: [] }
-  const traces: TraceFile[] = []
-  const skipped: SkippedFile[] = []
+  const out: TraceDirectory = { exists: true, traces: [], skipped: [] }
   for (const path of paths) {
     try {
-      traces.push({ path, trace: parseTrace(readFileSync(path, 'utf8'), path) })
+      out.traces.push({ path, fields: readTraceFields(path) })
     } catch (error) {
-      skipped.push({ path, reason: skipReason(error) })
+      out.skipped.push({ path, reason: unreadableReason(error) })
     }
   }
-  return { exists: true, traces, skipped }
+  return out
 }
 
 /**
@@ -296,8 +324,11 @@ export interface GoldenStore {
   resolvePath(name: string): string
   /** The file's text, or null when it does not exist. */
   read(path: string): string | null
-  /** Writes `text` atomically; returns false, touching nothing, when the file already holds exactly `text`. */
-  save(path: string, text: string): boolean
+  /**
+   * Writes `text` atomically, without comparing it with what the file holds:
+   * it is called only when `reconcile` decided the file must change.
+   */
+  save(path: string, text: string): void
 }
 
 /** Golden files under `<traceDir>/golden/`. */
@@ -305,6 +336,6 @@ export function fileGoldenStore(traceDir: string = DEFAULT_TRACE_DIR): GoldenSto
   return {
     resolvePath: (name) => tracePath(name, { traceDir, golden: true }),
     read: readTextOrNull,
-    save: (path, text) => writeFileAtomic(path, text, { skipIfUnchanged: true }),
+    save: (path, text) => void writeFileAtomic(path, text),
   }
 }

@@ -1,8 +1,8 @@
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AgentAssertionError, AmbiguousTraceError, ChainNode, TraceNotFoundError, loadChain, session, type Session } from '../src/index.js'
-import { readTraceDirectory } from '../src/storage.js'
+import { scanTraceDirectory } from '../src/storage.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { captureWarnings } from './helpers/warnings.js'
 
@@ -148,9 +148,34 @@ describe('loadChain()', () => {
         code: 'REAGENT_READ',
         message:
           `reagent-flow: loadChain: skipped 3 files in ${traceDir} that are not a readable reagent-flow trace: ` +
-          `${join(traceDir, 'bad-turn.trace.json')} (at turns[0]: breaks the "required" rule of the trace format), ` +
-          `${join(traceDir, 'broken.trace.json')} (not JSON), ` +
-          `${join(traceDir, 'foreign.trace.json')} (at the top level: breaks the "required" rule of the trace format). ` +
+          `${join(traceDir, 'bad-turn.trace.json')}: at turns[0]: missing required key "llm_call" (rule: required); ` +
+          `${join(traceDir, 'broken.trace.json')}: the file is not JSON (Unterminated string in JSON at position 21) (rule: json); ` +
+          `${join(traceDir, 'foreign.trace.json')}: at the top level: missing required key "trace_id" (rule: required). ` +
+          `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
+      },
+    ])
+  })
+
+  it('reads whole only the traces of the chain: a file damaged in its turns is skipped when linked, and not even opened past its ends otherwise', async () => {
+    const warnings = captureWarnings()
+    const traceDir = tempDir()
+    await recordTeam(traceDir)
+    // The top-level fields at both ends stay valid; only a turn is broken.
+    const damage = (name: string): void => {
+      const path = join(traceDir, `${name}.trace.json`)
+      writeFileSync(path, readFileSync(path, 'utf8').replace('"index": 0', '"index": "first"'))
+    }
+    damage('fact-checker')
+    damage('other-agent')
+    const seenBefore = (await warnings.seen()).length
+
+    expect(loadChain('planner', { traceDir }).flatten().map((node) => node.name)).toEqual(['planner', 'researcher', 'writer'])
+    expect((await warnings.seen()).slice(seenBefore)).toEqual([
+      {
+        code: 'REAGENT_READ',
+        message:
+          `reagent-flow: loadChain: skipped 1 file in ${traceDir} that is not a readable reagent-flow trace: ` +
+          `${join(traceDir, 'fact-checker.trace.json')}: at turns[0].index: must be integer (rule: type). ` +
           `A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.`,
       },
     ])
@@ -185,8 +210,8 @@ describe('loadChain()', () => {
   })
 })
 
-describe('readTraceDirectory()', () => {
+describe('scanTraceDirectory()', () => {
   it('reports a directory that does not exist instead of throwing', () => {
-    expect(readTraceDirectory(join(tempDir(), 'missing'))).toEqual({ exists: false, traces: [], skipped: [] })
+    expect(scanTraceDirectory(join(tempDir(), 'missing'))).toEqual({ exists: false, traces: [], skipped: [] })
   })
 })

@@ -160,7 +160,7 @@ describe('matchGolden()', () => {
 
   it('reads and writes only through the GoldenStore it is given', () => {
     const files = new Map<string, string>()
-    const store: GoldenStore = { resolvePath: (name) => `mem:${name}`, read: (path) => files.get(path) ?? null, save: (path, text) => (files.set(path, text), true) }
+    const store: GoldenStore = { resolvePath: (name) => `mem:${name}`, read: (path) => files.get(path) ?? null, save: (path, text) => void files.set(path, text) }
     const trace: Trace = scriptTrace(refund, 'refund')
     expect(matchGolden(trace, { store, update: 'new' })).toMatchObject({ written: 'created', path: 'mem:refund' })
     expect(files.get('mem:refund')).toBe(renderTrace(trace, { golden: true }))

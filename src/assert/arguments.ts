@@ -3,6 +3,7 @@
  * failed expectation about the agent, so it is a TypeError or RangeError
  * naming the function and the argument, never an AgentAssertionError.
  */
+import { isAmount } from '../trace/cost.js'
 import type { Trace } from '../trace/types.js'
 import { render } from './render.js'
 
@@ -30,14 +31,24 @@ export function requireCount(fn: string, argument: string, value: unknown): numb
   throw new RangeError(`${fn}(): ${argument} must be a whole number >= 0, got ${describe(value)}.`)
 }
 
+/** The error for `argument` that is not a finite number >= 0. */
+export function notALimit(fn: string, argument: string, value: unknown): RangeError {
+  return new RangeError(`${fn}(): ${argument} must be a finite number >= 0, got ${describe(value)}.`)
+}
+
+/** The error for `argument` that is not an object. */
+export function notAnObject(fn: string, argument: string, value: unknown): TypeError {
+  return new TypeError(`${fn}(): ${argument} must be an object, got ${describe(value)}.`)
+}
+
 export function requireLimit(fn: string, argument: string, value: unknown): number {
-  if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value
-  throw new RangeError(`${fn}(): ${argument} must be a finite number >= 0, got ${describe(value)}.`)
+  if (isAmount(value)) return value
+  throw notALimit(fn, argument, value)
 }
 
 export function requireObject(fn: string, argument: string, value: unknown): Record<string, unknown> {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>
-  throw new TypeError(`${fn}(): ${argument} must be an object, got ${describe(value)}.`)
+  throw notAnObject(fn, argument, value)
 }
 
 export function requireNames(fn: string, argument: string, value: unknown): string[] {

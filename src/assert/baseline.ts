@@ -3,16 +3,14 @@
  * run and its golden are compared in normal form through `diffTraces`; it
  * reads the golden but never writes one (record with `session(name, { golden: true })`).
  */
-import { diffResolved } from '../diff/diff-traces.js'
 import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions } from '../diff/types.js'
 import { AgentAssertionError, TraceNotFoundError } from '../errors.js'
-import { mismatchMessage } from '../golden.js'
+import { compareWithGolden, mismatchMessage } from '../golden.js'
+import { plural } from '../report/format-value.js'
 import { fileGoldenStore, renderGolden } from '../storage.js'
-import { normalizeTrace } from '../trace/normalize.js'
 import type { RedactOption } from '../trace/redact.js'
 import type { Trace } from '../trace/types.js'
-import { parseTrace } from '../trace/validate.js'
 
 export interface BaselineOptions extends DiffOptions {
   /** Directory of traces; the golden is `<traceDir>/golden/<name>.trace.json`. Default: `".reagent"`. */
@@ -62,14 +60,12 @@ export function assertMatchesBaseline(trace: Trace, options: BaselineOptions = {
       trace.name,
     )
   }
-  const expected = normalizeTrace(parseTrace(text, path))
   const actual = renderGolden(trace, options.redact).trace
-  const diff = diffResolved(expected, actual, resolved)
+  const { expected, diff } = compareWithGolden({ path, text }, actual, resolved)
   if (diff.equal) return
-  const count = diff.changes.length
   throw new AgentAssertionError(mismatchMessage(trace.name, path, diff), {
     traceName: trace.name,
-    assertion: `"${trace.name}" does not match its golden baseline (${count} difference${count === 1 ? '' : 's'})`,
+    assertion: `"${trace.name}" does not match its golden baseline (${plural(diff.changes.length, 'difference')})`,
     actual,
     expected,
   })

@@ -4,12 +4,13 @@
  */
 import { oneLine } from '../report/format-value.js'
 import { describeToolError } from '../report/stack-trace.js'
+import { countToolCalls } from '../trace/facts.js'
 import type { Trace } from '../trace/types.js'
 import { requireCount, requireOptions, requireToolName, toTrace, type TraceSource } from './arguments.js'
 import { didYouMean, repeatedCall, whatWasCalled, whereCalled } from './facts.js'
 import { fail } from './fail.js'
 import { render } from './render.js'
-import { callsOf, countToolCalls, flattenToolCalls, toolNames } from './tool-calls.js'
+import { callsOf, flattenToolCalls, toolNames } from './tool-calls.js'
 
 function failNeverCalled(trace: Trace, tool: string, assertion: string): never {
   fail(trace, assertion, { tool, causes: [didYouMean(trace, tool)], facts: [whatWasCalled(trace)] })

@@ -29,10 +29,6 @@ export function toolNames(trace: Trace): string[] {
   return trace.turns.flatMap((turn) => turn.llm_call.tool_calls.map((call) => call.name))
 }
 
-export function countToolCalls(trace: Trace): number {
-  return trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
-}
-
 export function callsOf(trace: Trace, tool: string): CallRecord[] {
   return flattenToolCalls(trace).filter((record) => record.call.name === tool)
 }

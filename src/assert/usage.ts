@@ -4,11 +4,11 @@
  * can be counted the assertion fails instead of passing on nothing, unless
  * the test opts out (`allowMissing`, `allowUnpriced`).
  */
-import { estimateCost, formatUsd, type ModelCost } from '../trace/cost.js'
+import { estimateCost, exceedsLimit, formatUsd, parseModelCosts, type ModelCost } from '../trace/cost.js'
 import { readTokens } from '../trace/tokens.js'
 import type { Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
-import { requireLimit, requireObject, requireOptions, toTrace, type TraceSource } from './arguments.js'
+import { notALimit, notAnObject, requireLimit, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'
 import { formatApart } from './render.js'
 
@@ -73,15 +73,12 @@ export interface CostOptions {
 }
 
 function checkModelCosts(fn: string, value: unknown): Map<string, ModelCost> {
-  const costs = new Map<string, ModelCost>()
-  for (const [prefix, cost] of Object.entries(requireObject(fn, 'modelCosts', value))) {
-    const entry = requireObject(fn, `modelCosts[${JSON.stringify(prefix)}]`, cost)
-    costs.set(prefix, {
-      input: requireLimit(fn, `modelCosts[${JSON.stringify(prefix)}].input`, entry.input),
-      output: requireLimit(fn, `modelCosts[${JSON.stringify(prefix)}].output`, entry.output),
-    })
-  }
-  return costs
+  return parseModelCosts(value, (problem) => {
+    if (problem.kind === 'table') throw notAnObject(fn, 'modelCosts', problem.value)
+    const entry = `modelCosts[${JSON.stringify(problem.prefix)}]`
+    if (problem.kind === 'entry') throw notAnObject(fn, entry, problem.entry)
+    throw notALimit(fn, `${entry}.${problem.field}`, problem.entry[problem.field])
+  })
 }
 
 /** `$0.0034` rather than reagent-flow 0.5's `$0.00` for sub-cent amounts. */
@@ -110,8 +107,7 @@ export function assertCostUnder(source: TraceSource, options: CostOptions): void
       { causes: [`skipped: ${skipped.join(', ')}`, `modelCosts prefixes: ${[...costs.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`] },
     )
   }
-  // Sums of per-token prices carry float noise (0.0012 + 0.00052 > 0.00172); a billionth of a dollar is not a real overrun.
-  if (total - limitUsd <= 1e-9) return
+  if (!exceedsLimit(total, limitUsd)) return
   const [shown, limit] = usdApart(total, limitUsd)
   fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
     causes: [top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`],

@@ -22,8 +22,13 @@ export interface ParsedCommandLine {
   help: boolean
 }
 
+/** Every option `command` takes: its own, then the common ones. */
+export function optionSpecs(command: Command): Readonly<Record<string, OptionSpec>> {
+  return { ...command.options, ...COMMON_OPTIONS }
+}
+
 function optionNames(command: Command): string {
-  return Object.keys({ ...command.options, ...COMMON_OPTIONS })
+  return Object.keys(optionSpecs(command))
     .map((name) => `--${name}`)
     .join(', ')
 }
@@ -39,7 +44,7 @@ function explain(error: Error & { code?: string }, command: Command): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${flag}. Valid options: ${optionNames(command)}`
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE': {
-      const spec = { ...command.options, ...COMMON_OPTIONS }[flag.replace(/^-+/, '')]
+      const spec = optionSpecs(command)[flag.replace(/^-+/, '')]
       if (spec?.type === 'boolean') return `option ${flag} takes no value`
       return `option ${flag} needs a value: ${flag} ${spec?.value ?? '<value>'} (a value starting with "-" is written ${flag}=-value)`
     }
@@ -62,7 +67,7 @@ function checkChoices(options: Record<string, unknown>, specs: Readonly<Record<s
 
 /** Parses `argv` (the words after the command name) for `command`. Throws `UsageError`. */
 export function parseCommandLine(command: Command, argv: readonly string[]): ParsedCommandLine {
-  const specs = { ...command.options, ...COMMON_OPTIONS }
+  const specs = optionSpecs(command)
   const config = Object.fromEntries(
     Object.entries(specs).map(([name, spec]) => [name, { type: spec.type, ...(spec.multiple === true ? { multiple: true } : {}) }]),
   )

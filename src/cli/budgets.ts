@@ -4,10 +4,10 @@
  */
 import { UsageError } from '../errors.js'
 import { readTextOrNull } from '../storage.js'
-import { estimateCost, type ModelCost } from '../trace/cost.js'
+import { estimateCost, exceedsLimit, isAmount, parseModelCosts, type ModelCost } from '../trace/cost.js'
+import { durationMs } from '../trace/facts.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
-import { durationMs } from './run-facts.js'
 
 /** The cost in `get --json`. */
 export interface CostOutput {
@@ -28,10 +28,6 @@ export interface BudgetCheck {
 
 const PRICE_EXAMPLE = '{ "gpt-4o": { "input": 2.5, "output": 10 } }'
 
-function isNumber(value: unknown): value is number {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0
-}
-
 /**
  * Reads a price table: model-name prefixes to USD per 1M input and output
  * tokens, as `assertCostUnder`'s `modelCosts`. Throws `UsageError` naming the
@@ -46,20 +42,12 @@ export function readPriceTable(file: string): Map<string, ModelCost> {
   } catch (error) {
     throw new UsageError(`--prices ${file}: not JSON (${(error as Error).message}). Expected ${PRICE_EXAMPLE}`)
   }
-  if (table === null || typeof table !== 'object' || Array.isArray(table)) {
-    throw new UsageError(`--prices ${file}: must be an object of model prefixes, like ${PRICE_EXAMPLE}`)
-  }
-  const costs = new Map<string, ModelCost>()
-  for (const [prefix, price] of Object.entries(table)) {
-    const { input, output } = (price ?? {}) as Record<string, unknown>
-    if (!isNumber(input) || !isNumber(output)) {
-      throw new UsageError(
-        `--prices ${file}: ${JSON.stringify(prefix)} must have "input" and "output" as numbers >= 0 (USD per 1M tokens); got ${JSON.stringify(price)}`,
-      )
-    }
-    costs.set(prefix, { input, output })
-  }
-  return costs
+  return parseModelCosts(table, (problem) => {
+    if (problem.kind === 'table') throw new UsageError(`--prices ${file}: must be an object of model prefixes, like ${PRICE_EXAMPLE}`)
+    throw new UsageError(
+      `--prices ${file}: ${JSON.stringify(problem.prefix)} must have "input" and "output" as numbers >= 0 (USD per 1M tokens); got ${JSON.stringify(problem.entry)}`,
+    )
+  })
 }
 
 /** The run's estimated cost, or null when no turn could be priced. */
@@ -71,10 +59,9 @@ export function costOf(trace: Trace, costs: ReadonlyMap<string, ModelCost>): Cos
 
 function check(key: BudgetCheck['key'], limit: unknown, actual: number | null, whyUnknown: string): BudgetCheck | undefined {
   if (limit === undefined || limit === null) return undefined
-  if (!isNumber(limit)) return { key, limit: Number.NaN, actual: null, over: null, note: `metadata.${key} is not a number >= 0: ${JSON.stringify(limit)}` }
+  if (!isAmount(limit)) return { key, limit: Number.NaN, actual: null, over: null, note: `metadata.${key} is not a number >= 0: ${JSON.stringify(limit)}` }
   if (actual === null) return { key, limit, actual: null, over: null, note: whyUnknown }
-  // Sums of per-token prices carry float noise; a billionth over is not an overrun.
-  return { key, limit, actual, over: actual - limit > 1e-9, note: null }
+  return { key, limit, actual, over: exceedsLimit(actual, limit), note: null }
 }
 
 /** The budgets in the run's metadata, checked against its cost (when known) and elapsed time. */

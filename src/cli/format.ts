@@ -1,7 +1,7 @@
 /** Small text helpers the commands share: tables, times, labels. */
 import { stripVTControlCharacters } from 'node:util'
-import type { TraceFormatError } from '../errors.js'
 import type { Colors } from '../report/colors.js'
+import type { Grade } from '../trace/types.js'
 
 export interface Column {
   title: string
@@ -30,15 +30,15 @@ export function formatTime(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')
 }
 
-/** `1 turn`, `3 turns`. */
-export function plural(count: number, word: string): string {
-  return `${count} ${word}${count === 1 ? '' : 's'}`
+/** A verdict, green for pass and red for fail. */
+export function formatVerdict(verdict: Grade['grade'], c: Colors): string {
+  return verdict === 'pass' ? c.green(verdict) : c.red(verdict)
 }
 
-/** A file that is not a readable trace, in one line: where and which rule. */
-export function describeFormatError(error: Pick<TraceFormatError, 'jsonPath' | 'rule' | 'detail'>): string {
-  const where = error.jsonPath === '' ? 'the top level' : error.jsonPath
-  return error.rule === 'json' ? `${error.detail} (rule: json)` : `at ${where}: ${error.detail} (rule: ${error.rule})`
+/** A grade on one line: `pass · reviewer · 2027-01-15 08:00:00 UTC · reason · ref`, leaving out the parts it does not have. */
+export function formatGrade(grade: Grade, c: Colors): string {
+  const { grade: verdict, source, reason, ref, graded_at: at } = grade
+  return [formatVerdict(verdict, c), source, `${formatTime(at)} UTC`, reason ?? '', ref ?? ''].filter((part) => part !== '').join(' · ')
 }
 
 /** `key   value` lines with the keys padded to one width; a value's further lines are indented under its first. */

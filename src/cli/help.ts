@@ -1,5 +1,5 @@
 /** The help texts: the command list, and each command's options and examples. */
-import { COMMON_OPTIONS, usageLine } from './args.js'
+import { COMMON_OPTIONS, optionSpecs, usageLine } from './args.js'
 import type { Command, OptionSpec } from './command.js'
 
 const EXIT_CODES = 'Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input (the reason is one line on stderr).'
@@ -24,7 +24,7 @@ export function commandHelp(command: Command): string {
     ...(command.details === undefined ? [] : ['', ...command.details]),
     '',
     'Options:',
-    ...optionLines({ ...command.options, ...COMMON_OPTIONS }),
+    ...optionLines(optionSpecs(command)),
     '',
     EXIT_CODES,
     '',

@@ -5,22 +5,14 @@
  * on the page are read whole.
  */
 import { join } from 'node:path'
-import { TraceFormatError, TraceNotFoundError } from '../errors.js'
-import { listTraceFiles, loadTrace, readTraceFields, TRACE_FILE_SUFFIX } from '../storage.js'
-import type { TraceFields } from '../trace/top-level.js'
-import type { Trace } from '../trace/types.js'
-import { describeFormatError } from './format.js'
-import { durationMs, goalOf, statusOf } from './run-facts.js'
+import { TraceNotFoundError } from '../errors.js'
+import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage.js'
+import { durationMs, statusOf } from '../trace/facts.js'
+import type { CommandContext } from './command.js'
+import { goalOf } from './run-facts.js'
 
-export interface RunFile {
-  path: string
-  fields: TraceFields
-}
-
-export interface UnreadableFile {
-  path: string
-  reason: string
-}
+export type RunFile = TraceFieldsFile
+export type UnreadableFile = SkippedFile
 
 export interface RunDirectory {
   runs: RunFile[]
@@ -41,45 +33,35 @@ export interface RunQuery {
   offset: number
 }
 
-/** Why a file is not a readable trace, in a few words. */
-export function unreadableReason(error: unknown): string {
-  if (error instanceof TraceFormatError) return describeFormatError(error)
-  const code = (error as NodeJS.ErrnoException).code
-  return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`
-}
-
-/** The trace files of `dir`. A missing directory is a `TraceNotFoundError`. */
-export function traceFilesOf(dir: string): string[] {
-  const files = listTraceFiles(dir)
-  if (files === null) {
+/** The runs of a scanned directory (see scanTraceDirectory); one that does not exist is a `TraceNotFoundError`. */
+export function runsOf(directory: TraceDirectory, dir: string): RunDirectory {
+  if (!directory.exists) {
     throw new TraceNotFoundError(
       join(dir, `*${TRACE_FILE_SUFFIX}`),
       `The directory ${dir} does not exist. Run from your project's root, or pass --dir with the traceDir your sessions write to.`,
     )
   }
-  return files
+  return { runs: directory.traces, unreadable: directory.skipped }
 }
 
 /** Every run in `dir` by its top-level fields; files that are not readable traces are set apart, never thrown. */
 export function scanRuns(dir: string): RunDirectory {
-  const out: RunDirectory = { runs: [], unreadable: [] }
-  for (const path of traceFilesOf(dir)) {
-    try {
-      out.runs.push({ path, fields: readTraceFields(path) })
-    } catch (error) {
-      out.unreadable.push({ path, reason: unreadableReason(error) })
-    }
-  }
-  return out
+  return runsOf(scanTraceDirectory(dir), dir)
 }
 
-/** Reads the whole trace of `run`, or sets it apart as unreadable (its middle may be damaged). */
-export function loadRun(run: RunFile, unreadable: UnreadableFile[]): Trace | undefined {
-  try {
-    return loadTrace(run.path)
-  } catch (error) {
-    unreadable.push({ path: run.path, reason: unreadableReason(error) })
-    return undefined
+/** `scanTraceDirectory(dir)`, done on the first call only: resolving a run and finding its relatives share one scan. */
+export function scanOnce(dir: string): () => TraceDirectory {
+  let directory: TraceDirectory | undefined
+  return () => (directory ??= scanTraceDirectory(dir))
+}
+
+const SHOWN_UNREADABLE = 10
+
+/** Names the files of `dir` that are not readable traces (as --json lists them) on stderr, the first ten of them. */
+export function noteUnreadable(files: ReadonlyArray<{ file: string; reason: string }>, dir: string, ctx: CommandContext): void {
+  for (const { file, reason } of files.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file}: not a readable trace: ${reason}`)
+  if (files.length > SHOWN_UNREADABLE) {
+    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${dir} lists them all`)
   }
 }
 

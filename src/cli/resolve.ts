@@ -4,9 +4,9 @@
  * the start of one, as with git commit ids, when only one run has it).
  */
 import { TraceNotFoundError, UsageError } from '../errors.js'
-import { isFile, tracePath } from '../storage.js'
-import { plural } from './format.js'
-import { scanRuns, type RunFile } from './ledger.js'
+import { plural } from '../report/format-value.js'
+import { isFile, tracePath, type TraceDirectory } from '../storage.js'
+import { runsOf, scanOnce, type RunFile } from './ledger.js'
 
 /** Shorter prefixes would match too many ids to be worth guessing. */
 const MIN_ID_PREFIX = 4
@@ -26,12 +26,16 @@ function byTraceId(ref: string, runs: readonly RunFile[]): RunFile[] {
   return runs.filter((run) => run.fields.trace_id.startsWith(ref))
 }
 
-/** The trace file `ref` names. Throws `TraceNotFoundError`, or `UsageError` when `ref` is ambiguous. */
-export function resolveRun(ref: string, dir: string): string {
+/**
+ * The trace file `ref` names. Throws `TraceNotFoundError`, or `UsageError`
+ * when `ref` is ambiguous. The directory is scanned through `scan` only when
+ * `ref` is an id: a caller that needs the scan too passes `scanOnce(dir)`.
+ */
+export function resolveRun(ref: string, dir: string, scan: () => TraceDirectory = scanOnce(dir)): string {
   if (isFile(ref)) return ref
   const named = pathByName(ref, dir)
   if (named !== undefined && isFile(named)) return named
-  const { runs } = scanRuns(dir)
+  const { runs } = runsOf(scan(), dir)
   const found = byTraceId(ref, runs)
   if (found.length === 1) return found[0]!.path
   if (found.length > 1) {

@@ -1,26 +1,15 @@
-/** Facts about one run that several commands print: status, goal, duration, counts. */
+/**
+ * Facts about one run that several commands print: goal, final answer,
+ * tokens (status, duration and tool calls are in trace/facts.ts).
+ */
 import { sumTokens } from '../trace/tokens.js'
 import type { TraceFields } from '../trace/top-level.js'
-import type { Trace, TraceStatus } from '../trace/types.js'
-
-/** Files written by reagent-flow 0.5 have no status: a run that was written at all completed. */
-export function statusOf(fields: TraceFields): TraceStatus {
-  return fields.status ?? 'completed'
-}
+import type { Trace } from '../trace/types.js'
 
 /** `metadata.goal` when it is text. */
 export function goalOf(fields: TraceFields): string | null {
   const goal = fields.metadata.goal
   return typeof goal === 'string' ? goal : null
-}
-
-/** From start to end, to the microsecond (epoch-second floats carry noise below it); null while the run has no end. */
-export function durationMs(fields: TraceFields): number | null {
-  return fields.ended_at === null ? null : Math.max(0, Math.round((fields.ended_at - fields.started_at) * 1_000_000) / 1000)
-}
-
-export function toolCallCount(trace: Trace): number {
-  return trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
 }
 
 /** The model's last text answer. */

@@ -5,7 +5,7 @@
  */
 import stringify from 'fast-json-stable-stringify'
 import type { JsonObject, JsonValue } from '../trace/types.js'
-import { appendPath } from './json-path.js'
+import { formatPath } from './json-path.js'
 import type { ArgsRule } from './options.js'
 import { IGNORED, type Maybe } from './view.js'
 
@@ -23,7 +23,7 @@ const own = (object: JsonObject, key: string): JsonValue | undefined => (Object.
 // so comparing two equal 10,000-turn traces builds no strings.
 function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, path: (string | number)[], emit: EmitValueChange): void {
   if (expected === actual) return
-  const at = (): string => path.reduce<string>(appendPath, '')
+  const at = (): string => formatPath(path)
   if (expected === undefined) return emit('added', at(), undefined, actual)
   if (actual === undefined) return emit('removed', at(), expected, undefined)
   if (isObject(expected) && isObject(actual)) {

@@ -10,7 +10,7 @@
  *         order_id: "42" → "43"
  */
 import { colors, type Colors } from '../report/colors.js'
-import { oneLine } from '../report/format-value.js'
+import { oneLine, plural } from '../report/format-value.js'
 import type { JsonObject, JsonValue } from '../trace/types.js'
 import type { IndexPair, TraceChange, TraceDiff } from './types.js'
 
@@ -96,7 +96,7 @@ function groupLines(group: readonly TraceChange[], c: Colors): string[] {
 
 function countTurns(diff: TraceDiff, side: keyof IndexPair): string {
   const n = diff.turns.filter((t) => t[side] !== null).length
-  return `${n} turn${n === 1 ? '' : 's'}`
+  return plural(n, 'turn')
 }
 
 /** The diff as text, ending without a newline. */
@@ -104,8 +104,7 @@ export function formatDiff(diff: TraceDiff, { color }: FormatDiffOptions = {}): 
   const c = colors(color)
   const sides = `${c.red(`- expected: ${countTurns(diff, 'expected')}`)} · ${c.green(`+ actual: ${countTurns(diff, 'actual')}`)}`
   if (diff.changes.length === 0) return `No differences (${diff.mode}) · expected: ${countTurns(diff, 'expected')} · actual: ${countTurns(diff, 'actual')}`
-  const count = diff.changes.length
-  const lines = [`${count} difference${count === 1 ? '' : 's'} (${diff.mode}) · ${sides}`, '']
+  const lines = [`${plural(diff.changes.length, 'difference')} (${diff.mode}) · ${sides}`, '']
   let group: TraceChange[] = []
   const flush = (): void => {
     if (group.length > 0) lines.push(...groupLines(group, c))

@@ -16,6 +16,7 @@ export function appendPath(path: string, key: Segment): string {
   return `${path}[${JSON.stringify(key)}]`
 }
 
+/** The path of `segments` from the root, as messages write it: `turns[2].llm_call.tool_calls[0]`. */
 export function formatPath(segments: readonly Segment[]): string {
   let out = ''
   for (const segment of segments) out = appendPath(out, segment)

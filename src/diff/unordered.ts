@@ -13,6 +13,7 @@
  * better than a removal and an addition. The response compared is the final
  * answer (the last response text of each trace), since turns are not aligned.
  */
+import { pushTo } from '../list-map.js'
 import type { Pair } from './align.js'
 import type { ChangeLog } from './changes.js'
 import { argsKey, argsMatch } from './compare-values.js'
@@ -31,9 +32,9 @@ class CallIndex {
     this.#calls = calls
     this.#used = new Uint8Array(calls.length)
     calls.forEach((call, i) => {
-      push(this.#byName, call.name, i)
+      pushTo(this.#byName, call.name, i)
       const key = argsKey(call.rule, call.args)
-      if (key !== undefined) push(this.#byKey, `${call.name}\u0000${key}`, i)
+      if (key !== undefined) pushTo(this.#byKey, `${call.name}\u0000${key}`, i)
     })
   }
 
@@ -59,12 +60,6 @@ class CallIndex {
   unused(): number[] {
     return this.#calls.flatMap((_, i) => (this.#used[i] === 1 ? [] : [i]))
   }
-}
-
-function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }
 
 const counts: Record<Exclude<MatchMode, 'strict'>, { missing: boolean; extra: boolean }> = {
@@ -102,7 +97,7 @@ export function compareUnordered(
   }
 
   const extraByName = new Map<string, CallView[]>()
-  for (const i of index.unused()) push(extraByName, actual[i]!.name, actual[i]!)
+  for (const i of index.unused()) pushTo(extraByName, actual[i]!.name, actual[i]!)
   for (const call of missing) {
     const counterpart = extraByName.get(call.name)?.shift()
     if (counterpart !== undefined) log.compareCalls(call, counterpart, { expected: call.turn, actual: counterpart.turn })

@@ -5,6 +5,7 @@
  * text. Ids, times, durations, model, token usage, messages and metadata are
  * never part of it.
  */
+import { pushTo } from '../list-map.js'
 import type { JsonObject, JsonValue, ToolResult, Trace } from '../trace/types.js'
 import { ANY, coversPath, patternBelow, type PatternSegment, type Segment } from './json-path.js'
 import type { ArgsRule, IgnoreRules, ResolvedDiffOptions } from './options.js'
@@ -142,9 +143,11 @@ export function buildViews(trace: Trace, options: ResolvedDiffOptions): TurnView
     for (let k = ok ? calls.length : 0; k < results.length; k++) pool.push({ turn: t, index: k, raw: results[k]!, used: false })
   }
   const byId = new Map<string, PooledResult[]>()
-  for (const entry of pool) byId.set(entry.raw.call_id, [...(byId.get(entry.raw.call_id) ?? []), entry])
+  for (const entry of pool) pushTo(byId, entry.raw.call_id, entry)
 
   const views: TurnView[] = []
+  // The view of each turn by its index; undefined for a turn left out.
+  const viewOf: Array<TurnView | undefined> = new Array(turns.length)
   for (let t = 0; t < turns.length; t++) {
     if (paths && covered(ignore, ['turns', t])) continue
     const { llm_call: llmCall, tool_results: results } = turns[t]!
@@ -155,29 +158,20 @@ export function buildViews(trace: Trace, options: ResolvedDiffOptions): TurnView
       if (paths && covered(ignore, ['turns', t, 'llm_call', 'tool_calls', j])) continue
       calls.push({ turn: t, index: j, name: call.name, args: argsView(ignore, call.name, call.arguments, t, j), rule: argsRule(call.name), result })
     }
-    views.push({ index: t, calls, strays: NONE, responseText: textView(ignore, llmCall.response_text, t) })
+    const view: TurnView = { index: t, calls, strays: NONE, responseText: textView(ignore, llmCall.response_text, t) }
+    views.push(view)
+    viewOf[t] = view
   }
+  const strays = new Map<TurnView, ResultView[]>()
   for (const entry of pool) {
     if (entry.used) continue
-    const view = viewOfTurn(views, entry.turn)
-    const result = view === undefined ? IGNORED : resultView(ignore, entry.raw, entry.turn, entry.index)
-    if (result !== IGNORED) view!.strays = [...view!.strays, result]
+    const view = viewOf[entry.turn]
+    if (view === undefined) continue
+    const result = resultView(ignore, entry.raw, entry.turn, entry.index)
+    if (result !== IGNORED) pushTo(strays, view, result)
   }
+  for (const [view, list] of strays) view.strays = list
   return views
-}
-
-/** The view of turn `turn` (views are in turn order, some turns possibly left out). */
-function viewOfTurn(views: readonly TurnView[], turn: number): TurnView | undefined {
-  let low = 0
-  let high = views.length - 1
-  while (low <= high) {
-    const middle = (low + high) >> 1
-    const index = views[middle]!.index
-    if (index === turn) return views[middle]
-    if (index < turn) low = middle + 1
-    else high = middle - 1
-  }
-  return undefined
 }
 
 /** How a turn or call is shown in a change: `{ name, arguments }` without ids or times. */

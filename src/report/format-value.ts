@@ -1,4 +1,6 @@
 /** Short, single-line renderings of recorded values for terminal reports. */
+import type { TraceStatus } from '../trace/types.js'
+import type { Colors } from './colors.js'
 
 /** Cuts `text` to `max` characters, the last one an ellipsis when something was cut. */
 export function cut(text: string, max: number): string {
@@ -22,6 +24,16 @@ export function oneLine(value: unknown, max = 80): string {
  */
 export function oneLineText(text: string, max = 80): string {
   return cut(JSON.stringify(text).slice(1, -1), max)
+}
+
+/** A run's status, green when it completed and red otherwise. */
+export function formatStatus(status: TraceStatus, c: Colors): string {
+  return status === 'completed' ? c.green(status) : c.red(status)
+}
+
+/** `1 turn`, `3 turns`. */
+export function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`
 }
 
 /** `12ms`, `1.2s`, `85µs`: durations at a glance. */

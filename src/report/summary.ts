@@ -1,24 +1,20 @@
 /**
- * A readable summary of one trace: a header with the totals, then one block
+ * The parts a trace is drawn with: a header with the totals, and one block
  * per turn with what the model asked for and what each tool returned.
  *
  *   refund-agent  completed · 3 turns · 2 tool calls · 412 tokens (380 in / 32 out) · 9ms
- *     Turn 0  1.3ms  gpt-4o
- *       → lookup_order({"order_id":"42"})
- *         ✓ {"order_id":"42","amount":19.99}  1.1ms
+ *     ✓ Turn 0  1.3ms  gpt-4o
+ *         → lookup_order({"order_id":"42"})
+ *           ✓ {"order_id":"42","amount":19.99}  1.1ms
  *
- * The header and the turn blocks are shared with the agent stack trace of a
- * failed assertion (stack-trace.ts), which draws turns in its own style.
+ * The agent stack trace (stack-trace.ts) lays them out, for a failed
+ * assertion and for a trace alone (`reagent-flow show`, the demo).
  */
+import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
-import { colors, type Colors } from './colors.js'
-import { formatDuration, oneLine, oneLineText } from './format-value.js'
-
-export interface SummaryOptions {
-  /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. */
-  color?: boolean
-}
+import type { Colors } from './colors.js'
+import { formatDuration, formatStatus, oneLine, oneLineText, plural } from './format-value.js'
 
 /** How a turn block is drawn. */
 export interface TurnStyle {
@@ -36,16 +32,14 @@ export interface TurnStyle {
 
 /** `name  status · N turns · N tool calls · tokens · duration` */
 export function formatHeader(trace: Trace, c: Colors): string {
-  const calls = trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
   const tokens = sumTokens(trace)
-  const parts = [`${trace.turns.length} turn${trace.turns.length === 1 ? '' : 's'}`, `${calls} tool call${calls === 1 ? '' : 's'}`]
+  const parts = [plural(trace.turns.length, 'turn'), plural(countToolCalls(trace), 'tool call')]
   if (tokens.measuredTurns > 0) {
     parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
   }
-  if (trace.ended_at !== null) parts.push(formatDuration((trace.ended_at - trace.started_at) * 1000))
-  const status = trace.status ?? 'completed'
-  const statusText = status === 'completed' ? c.green(status) : c.red(status)
-  return `${c.bold(trace.name)}  ${statusText} · ${parts.join(' · ')}`
+  const duration = durationMs(trace)
+  if (duration !== null) parts.push(formatDuration(duration))
+  return `${c.bold(trace.name)}  ${formatStatus(statusOf(trace), c)} · ${parts.join(' · ')}`
 }
 
 /** The lines of one turn. */
@@ -78,16 +72,4 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
     lines.push(`${inner}${textPrefix}${c.magenta('“')}${oneLineText(call.response_text, textWidth)}${c.magenta('”')}`)
   }
   return lines
-}
-
-/** The whole summary as text, ending without a newline. */
-export function formatTraceSummary(trace: Trace, { color }: SummaryOptions = {}): string {
-  const c = colors(color)
-  const lines = [formatHeader(trace, c)]
-  if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) {
-    lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
-  }
-  for (const turn of trace.turns) lines.push(...formatTurnLines(turn, c))
-  if (trace.error) lines.push(c.red(`  ${trace.error.name}: ${trace.error.message}`))
-  return lines.join('\n')
 }

@@ -1,7 +1,9 @@
 /**
  * What a run cost, estimated from a price table: each turn is priced from
  * its model (the longest matching prefix in the table) and its tokens. The
- * one estimator behind `assertCostUnder` and `reagent-flow get --prices`.
+ * one estimator behind `assertCostUnder` and `reagent-flow get --prices`,
+ * with the one check of a price table (parseModelCosts) and of a limit
+ * (exceedsLimit).
  */
 import { readTokens } from './tokens.js'
 import type { Trace, Turn } from './types.js'
@@ -32,6 +34,47 @@ export interface CostEstimate {
   skipped: string[]
   /** The costliest turn. */
   top: TurnCost | undefined
+}
+
+/** A price or a limit: a finite number >= 0. */
+export function isAmount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0
+}
+
+/** What is wrong with a price table, for the caller to put in its own words. */
+export type PriceTableProblem =
+  /** The table is not an object of model-name prefixes. */
+  | { kind: 'table'; value: unknown }
+  /** The entry of `prefix` is not an object. */
+  | { kind: 'entry'; prefix: string; entry: unknown }
+  /** The `field` price of `prefix` is not an amount (see isAmount). */
+  | { kind: 'price'; prefix: string; entry: Record<string, unknown>; field: keyof ModelCost }
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/**
+ * A price table (model-name prefixes to USD per 1M input and output tokens)
+ * as the estimator takes it. The first thing wrong with it goes to
+ * `complain`, which throws the caller's error.
+ */
+export function parseModelCosts(value: unknown, complain: (problem: PriceTableProblem) => never): Map<string, ModelCost> {
+  if (!isPlainObject(value)) complain({ kind: 'table', value })
+  const costs = new Map<string, ModelCost>()
+  for (const [prefix, entry] of Object.entries(value)) {
+    if (!isPlainObject(entry)) complain({ kind: 'entry', prefix, entry })
+    const { input, output } = entry
+    if (!isAmount(input)) complain({ kind: 'price', prefix, entry, field: 'input' })
+    if (!isAmount(output)) complain({ kind: 'price', prefix, entry, field: 'output' })
+    costs.set(prefix, { input, output })
+  }
+  return costs
+}
+
+/** Whether `actual` is over `limit`. Sums of per-token prices carry float noise (0.0012 + 0.00052 > 0.00172): a billionth over is not an overrun. */
+export function exceedsLimit(actual: number, limit: number): boolean {
+  return actual - limit > 1e-9
 }
 
 /** The price of `model`: the entry with the longest key that `model` starts with. */

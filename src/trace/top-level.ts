@@ -56,12 +56,11 @@ export function fieldsFromEnds(head: Buffer, tail: Buffer): Record<string, unkno
 }
 
 /**
- * Checks the top-level fields of `fields` against the trace schema, with its
- * turns taken out first (they are not looked at), and returns them. Throws
- * `TraceFormatError` naming `file`, as `validateTrace` does.
+ * Checks the top-level fields `fieldsFromEnds` gave (their turns empty, so
+ * not looked at) against the trace schema, and returns them without `turns`.
+ * Throws `TraceFormatError` naming `file`, as `validateTrace` does.
  */
 export function validateTraceFields(fields: Record<string, unknown>, file: string): TraceFields {
-  fields.turns = []
   validateTrace(fields, file)
   delete fields.turns
   return fields as unknown as TraceFields

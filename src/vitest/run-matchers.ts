@@ -8,6 +8,8 @@ import { assertFlow } from '../assert/flow.js'
 import { whatWasCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
 import { flattenToolCalls, toolNames } from '../assert/tool-calls.js'
+import { plural } from '../report/format-value.js'
+import { statusOf } from '../trace/facts.js'
 import { describeFailure, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toMatchFlow(this: MatcherState, received: unknown, pattern: readonly string[]): MatcherOutcome {
@@ -25,7 +27,7 @@ export function toMatchFlow(this: MatcherState, received: unknown, pattern: read
 
 export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherOutcome {
   const trace = receivedTrace('toHaveSucceeded', received)
-  const status = trace.status ?? 'completed'
+  const status = statusOf(trace)
   if (status !== 'completed') {
     const reason = trace.error ? `: ${trace.error.name}: ${trace.error.message}` : ''
     const headline = `expected the run to succeed, but it ${status === 'cancelled' ? 'was cancelled' : 'failed'}${reason}`
@@ -39,7 +41,7 @@ export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherO
       if (broken !== undefined) assertToolSucceeded(trace, broken.call.name)
     },
     () => {
-      const calls = records.length === 0 ? 'made no tool call' : `all ${records.length} tool call${records.length === 1 ? '' : 's'} succeeded`
+      const calls = records.length === 0 ? 'made no tool call' : `all ${plural(records.length, 'tool call')} succeeded`
       return describeFailure(trace, `expected the run not to succeed, but it completed and ${calls}`, { causes: [whatWasCalled(trace)] })
     },
   )

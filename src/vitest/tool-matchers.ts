@@ -10,7 +10,7 @@ import { assertCalledWith } from '../assert/called-with.js'
 import { whereCalled } from '../assert/facts.js'
 import { render } from '../assert/render.js'
 import { callsOf, type CallRecord } from '../assert/tool-calls.js'
-import { oneLine } from '../report/format-value.js'
+import { oneLine, plural } from '../report/format-value.js'
 import { describeFailure, failureMessage, outcomeOf, receivedTrace, underMatcherName, type MatcherOutcome } from './outcome.js'
 
 export function toHaveCalledTool(this: MatcherState, received: unknown, tool: string): MatcherOutcome {
@@ -53,7 +53,7 @@ export function toHaveCalledToolWith(this: MatcherState, received: unknown, tool
 }
 
 function describeCount(times: CallCount): string {
-  const calls = (n: number): string => `${n} time${n === 1 ? '' : 's'}`
+  const calls = (n: number): string => plural(n, 'time')
   if (typeof times === 'number') return calls(times)
   const { min, max } = times
   if (min !== undefined && max !== undefined) return min === max ? calls(min) : `between ${min} and ${calls(max)}`
@@ -69,7 +69,7 @@ export function toHaveCalledToolTimes(this: MatcherState, received: unknown, too
     () => underMatcherName(name, 'assertCalledTimes', () => assertCalledTimes(trace, tool, times)),
     () => {
       const count = callsOf(trace, tool).length
-      return describeFailure(trace, `expected "${tool}" not to be called ${describeCount(times)}, but it was called ${count} time${count === 1 ? '' : 's'}`, {
+      return describeFailure(trace, `expected "${tool}" not to be called ${describeCount(times)}, but it was called ${plural(count, 'time')}`, {
         tool,
         causes: count === 0 ? [] : [whereCalled(trace, tool)],
       })

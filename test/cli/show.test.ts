@@ -70,6 +70,15 @@ describe('reagent-flow show', () => {
     })
   })
 
+  it('ends with the grade: verdict, source, time, reason and ref, as get prints it', () => {
+    const grade = { grade: 'fail' as const, source: 'ci', reason: 'refunded twice', ref: 'https://ci.example.com/run/812', graded_at: T0 + 3600 }
+    const cwd = traceDirWith([buildTrace('graded', [{ text: 'hi' }], { started_at: T0, ended_at: T0 + 1, grade })])
+    const line = 'grade     fail · ci · 2027-01-15 09:00:00 UTC · refunded twice · https://ci.example.com/run/812\n'
+    const shown = runCli(['show', 'graded'], cwd).stdout
+    expect(shown.slice(shown.lastIndexOf('\ngrade'))).toBe(`\n${line}`)
+    expect(runCli(['get', 'graded'], cwd).stdout).toContain(`\n${line}`)
+  })
+
   it('prints { file, trace, parent, children } with --json', () => {
     const cwd = traceDirWith(sampleRuns())
     const { code, json } = runJson<{ file: string; trace: { trace_id: string; turns: unknown[] }; parent: unknown; children: unknown[] }>(['show', 'billing-agent'], cwd)

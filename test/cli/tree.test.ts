@@ -56,9 +56,8 @@ describe('reagent-flow tree', () => {
     expect(code).toBe(0)
     expect(stdout).toBe(`${[TREE[0], `${TREE[1]}  ◀`, TREE[2], TREE[3]].join('\n')}\n`)
     expect(stderr).toBe(
-      `reagent-flow: loadChain: skipped 2 files in .reagent that are not a readable reagent-flow trace: ${join('.reagent', 'broken.trace.json')} (not JSON), ` +
-        `${join('.reagent', 'package.trace.json')} (at the top level: breaks the "required" rule of the trace format). ` +
-        'A trace in them, and the traces below it, are not in the chain; loadTrace(path) shows the full error.\n',
+      `reagent-flow tree: skipped ${join('.reagent', 'broken.trace.json')}: not a readable trace: the file is not JSON (Unexpected end of JSON input) (rule: json)\n` +
+        `reagent-flow tree: skipped ${join('.reagent', 'package.trace.json')}: not a readable trace: at the top level: missing required key "trace_id" (rule: required)\n`,
     )
     expect(runJson(['tree', 'billing-agent'], cwd).json.unreadable).toEqual([
       { file: join('.reagent', 'broken.trace.json'), reason: 'the file is not JSON (Unexpected end of JSON input) (rule: json)' },

@@ -15,9 +15,9 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     const lines = stdout.split('\n')
     expect(lines[0]).toBe('reagent-flow demo: a scripted refund agent (no API key, no network)')
     expect(lines[2]).toMatch(/^demo-refund-agent {2}completed · 4 turns · 3 tool calls · 990 tokens \(920 in \/ 70 out\) · \S+$/)
-    expect(stdout).toContain('      → lookup_order({"order_id":"42"})\n        ✓ {"order_id":"42","amount":19.99,"status":"delivered","days_since_delivery":3}')
-    expect(stdout).toContain('      → issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
-    expect(stdout).toContain('      “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
+    expect(stdout).toContain('      LLM -> lookup_order({"order_id":"42"})\n        ✓ {"order_id":"42","amount":19.99,"status":"delivered","days_since_delivery":3}')
+    expect(stdout).toContain('      LLM -> issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
+    expect(stdout).toContain('      LLM -> “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
     expect(stdout).toContain(`Trace written to ${join(dir, 'demo-refund-agent.trace.json')}`)
     expect(stdout).toContain(
       [

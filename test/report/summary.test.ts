@@ -1,38 +1,39 @@
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from '../../src/index.js'
 import { colors } from '../../src/report/colors.js'
-import { formatTraceSummary, formatTurnLines } from '../../src/report/summary.js'
+import { formatStackTrace } from '../../src/report/stack-trace.js'
+import { formatTurnLines } from '../../src/report/summary.js'
 import { formatDuration, oneLine } from '../../src/report/format-value.js'
 
 const fixture = (name: string): string => new URL(`../../fixtures/reagent-flow-py-0.5/${name}`, import.meta.url).pathname
 
-describe('formatTraceSummary()', () => {
+describe('a trace drawn alone (formatStackTrace without an assertion, as show and the demo print it)', () => {
   it('shows each turn with its calls, results and errors', () => {
-    const text = formatTraceSummary(loadTrace(fixture('parallel-search.trace.json')), { color: false })
+    const text = formatStackTrace(loadTrace(fixture('parallel-search.trace.json')), { color: false })
     expect(text).toBe(
       [
         'parallel-search  completed · 2 turns · 2 tool calls · 184 tokens (140 in / 44 out) · 44µs',
         '  ✗ Turn 0  0µs  claude-sonnet-4',
-        '      → search({"q":"weather paris"})',
+        '      LLM -> search({"q":"weather paris"})',
         '        ✓ {"temp_c":18}',
-        '      → search({"q":"weather rome"})',
+        '      LLM -> search({"q":"weather rome"})',
         '        ✗ TimeoutError: upstream took 30s',
         '  ✓ Turn 1  0µs  claude-sonnet-4',
-        '      “Paris is 18C; Rome is unavailable.”',
+        '      LLM -> “Paris is 18C; Rome is unavailable.”',
       ].join('\n'),
     )
   })
 
   it('names the parent of a child trace', () => {
-    expect(formatTraceSummary(loadTrace(fixture('researcher.trace.json')), { color: false })).toContain(
+    expect(formatStackTrace(loadTrace(fixture('researcher.trace.json')), { color: false })).toContain(
       '  child of d2ff446d-08a1-4e96-85cf-fcd13b3cd18b',
     )
   })
 
   it('colours only when asked', () => {
     const trace = loadTrace(fixture('planner.trace.json'))
-    expect(formatTraceSummary(trace, { color: true })).toContain('\u001b[')
-    expect(formatTraceSummary(trace, { color: false })).not.toContain('\u001b[')
+    expect(formatStackTrace(trace, { color: true })).toContain('\u001b[')
+    expect(formatStackTrace(trace, { color: false })).not.toContain('\u001b[')
   })
 })
 

@@ -1,18 +1,19 @@
 /** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
-import { diffTraces } from '../../diff/diff-traces.js'
 import { formatDiff } from '../../diff/format.js'
+import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
-import { normalizeTrace } from '../../trace/normalize.js'
+import { compareWithGolden, reconcile, type WriteDecision } from '../../golden.js'
+import { plural } from '../../report/format-value.js'
+import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
-import { parseTrace } from '../../trace/validate.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
-import { plural } from '../format.js'
-import { scanRuns, type UnreadableFile } from '../ledger.js'
+import { scanOnce, scanRuns, type UnreadableFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 
-export type ApproveStatus = 'created' | 'updated' | 'unchanged'
+export type ApproveStatus = WriteDecision['written']
+
+const DEFAULT_DIFF_OPTIONS = resolveDiffOptions({})
 
 export interface Approval {
   name: string
@@ -34,22 +35,22 @@ export interface ApproveOutput {
 /** The previous golden against the new one; null when the previous one is not a readable trace. */
 function changesOf(before: string, golden: string, after: Trace): TraceDiff | null {
   try {
-    return diffTraces(normalizeTrace(parseTrace(before, golden)), after)
+    return compareWithGolden({ path: golden, text: before }, after, DEFAULT_DIFF_OPTIONS).diff
   } catch {
     return null
   }
 }
 
-/** Writes the golden normal form of the run in `file`, unless the golden already holds exactly that. */
-function approve(file: string, dir: string): Approval {
-  const rendered = renderGolden(loadTrace(file))
-  const { name } = rendered.trace
-  // The golden engine's own store: the same path, and no rewrite of identical bytes.
-  const store = fileGoldenStore(dir)
+/** Writes the golden normal form of the run in `file`, as update mode `all` would: not when the golden already holds exactly that. */
+function approve(file: string, store: GoldenStore): Approval {
+  const recorded = renderGolden(loadTrace(file))
+  const { name } = recorded.trace
   const golden = store.resolvePath(name)
   const before = store.read(golden)
-  const status: ApproveStatus = !store.save(golden, rendered.text) ? 'unchanged' : before === null ? 'created' : 'updated'
-  const diff = status === 'updated' ? changesOf(before!, golden, rendered.trace) : null
+  // The golden engine decides, as for REAGENT_UPDATE=all; the diff options only matter when it compares.
+  const { written: status } = reconcile(recorded, before === null ? null : { path: golden, text: before }, 'all', DEFAULT_DIFF_OPTIONS)
+  if (status !== 'unchanged') store.save(golden, recorded.text)
+  const diff = status === 'updated' ? changesOf(before!, golden, recorded.trace) : null
   return { name, file, golden, status, diff }
 }
 
@@ -66,7 +67,10 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
 function targets(names: readonly string[], all: boolean, dir: string, unreadable: UnreadableFile[]): string[] {
   if (all && names.length > 0) throw new UsageError('pass either names or --all, not both')
   if (!all && names.length === 0) throw new UsageError('name the runs to approve (reagent-flow approve <name...>), or pass --all')
-  if (!all) return names.map((name) => resolveRun(name, dir))
+  if (!all) {
+    const scan = scanOnce(dir)
+    return names.map((name) => resolveRun(name, dir, scan))
+  }
   const scanned = scanRuns(dir)
   unreadable.push(...scanned.unreadable)
   return scanned.runs.map((run) => run.path)
@@ -100,8 +104,10 @@ export const approveCommand: Command = {
   run(input, ctx) {
     const unreadable: UnreadableFile[] = []
     const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable)
+    // The golden engine's own store: the same paths as matchGolden.
+    const store = fileGoldenStore(ctx.dir)
     const out: ApproveOutput = {
-      approved: files.map((file) => approve(file, ctx.dir)),
+      approved: files.map((file) => approve(file, store)),
       unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
     }
     if (ctx.json) ctx.printJson(out)

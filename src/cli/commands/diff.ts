@@ -1,12 +1,11 @@
 /** `reagent-flow diff <name>` / `diff <a> <b>`: the latest run against its golden, or two traces. */
 import { diffTraces } from '../../diff/diff-traces.js'
 import { formatDiff } from '../../diff/format.js'
-import { ARGS_MODES, MATCH_MODES } from '../../diff/options.js'
+import { ARGS_MODES, MATCH_MODES, resolveDiffOptions } from '../../diff/options.js'
 import type { DiffOptions, TraceDiff } from '../../diff/types.js'
 import { TraceNotFoundError } from '../../errors.js'
-import { isFile, loadTrace, renderGolden, tracePath } from '../../storage.js'
-import { normalizeTrace } from '../../trace/normalize.js'
-import type { Trace } from '../../trace/types.js'
+import { compareWithGolden } from '../../golden.js'
+import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
 import { stringOption } from '../args.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 import { resolveRun } from '../resolve.js'
@@ -28,15 +27,26 @@ export function diffOptionsOf(input: CommandInput): DiffOptions {
   return { ...(mode === undefined ? {} : { mode }), ...(args === undefined ? {} : { args }), ...(ignore.length === 0 ? {} : { ignore }) }
 }
 
-/** The run and its golden, both in golden normal form, as assertMatchesBaseline compares them. */
-function againstGolden(ref: string, dir: string): { expected: [string, Trace]; actual: [string, Trace] } {
+/** The run against its golden, both in golden normal form, as assertMatchesBaseline compares them. */
+function againstGolden(ref: string, dir: string, options: DiffOptions): DiffOutput {
   const runFile = resolveRun(ref, dir)
   const run = loadTrace(runFile)
-  const goldenFile = tracePath(run.name, { traceDir: dir, golden: true })
-  if (!isFile(goldenFile)) {
+  const store = fileGoldenStore(dir)
+  const goldenFile = store.resolvePath(run.name)
+  const text = store.read(goldenFile)
+  if (text === null) {
     throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then reagent-flow approve ${run.name}.`, run.name)
   }
-  return { expected: [goldenFile, normalizeTrace(loadTrace(goldenFile))], actual: [runFile, renderGolden(run).trace] }
+  const { diff } = compareWithGolden({ path: goldenFile, text }, renderGolden(run).trace, resolveDiffOptions(options))
+  return { expected: goldenFile, actual: runFile, diff }
+}
+
+/** Two traces as they are, the first as expected. */
+function betweenTraces(a: string, b: string, dir: string, options: DiffOptions): DiffOutput {
+  const expectedFile = resolveRun(a, dir)
+  const expected = loadTrace(expectedFile)
+  const actualFile = resolveRun(b, dir)
+  return { expected: expectedFile, actual: actualFile, diff: diffTraces(expected, loadTrace(actualFile), options) }
 }
 
 export const diffCommand: Command = {
@@ -65,10 +75,8 @@ export const diffCommand: Command = {
   run(input, ctx) {
     const options = diffOptionsOf(input)
     const [a, b] = input.positionals as [string, string | undefined]
-    const { expected, actual } =
-      b === undefined ? againstGolden(a, ctx.dir) : { expected: withTrace(resolveRun(a, ctx.dir)), actual: withTrace(resolveRun(b, ctx.dir)) }
-    const diff = diffTraces(expected[1], actual[1], options)
-    const out: DiffOutput = { expected: expected[0], actual: actual[0], diff }
+    const out = b === undefined ? againstGolden(a, ctx.dir, options) : betweenTraces(a, b, ctx.dir, options)
+    const { diff } = out
     if (ctx.json) ctx.printJson(out)
     else {
       const { c } = ctx
@@ -76,8 +84,4 @@ export const diffCommand: Command = {
     }
     return diff.equal ? EXIT_OK : EXIT_CHECK_FAILED
   },
-}
-
-function withTrace(file: string): [string, Trace] {
-  return [file, loadTrace(file)]
 }

@@ -1,13 +1,14 @@
 /** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
-import { formatDuration } from '../../report/format-value.js'
+import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { checkBudgets, costOf, readPriceTable, type BudgetCheck, type CostOutput } from '../budgets.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatFacts, formatTime, plural } from '../format.js'
-import { durationMs, finalResponse, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+import { formatFacts, formatGrade } from '../format.js'
+import { finalResponse, goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 import { resolveRun } from '../resolve.js'
 
 /** `get --json` */
@@ -43,7 +44,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
     ['name', c.bold(out.name)],
     ['trace_id', out.trace_id],
     ['goal', out.goal ?? c.dim('(no metadata.goal)')],
-    ['status', out.status === 'completed' ? c.green(out.status) : c.red(out.status)],
+    ['status', formatStatus(out.status, c)],
   ]
   if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
   facts.push(
@@ -57,11 +58,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
   }
   facts.push(['elapsed', out.elapsed_ms === null ? c.dim('(no end time)') : formatDuration(out.elapsed_ms)])
   out.budgets.forEach((budget, i) => facts.push([i === 0 ? 'budgets' : '', budgetLine(budget, c)]))
-  if (out.grade !== null) {
-    const { grade, source, reason, ref, graded_at: at } = out.grade
-    const parts = [grade === 'pass' ? c.green(grade) : c.red(grade), source, `${formatTime(at)} UTC`, reason ?? '', ref ?? '']
-    facts.push(['grade', parts.filter((p) => p !== '').join(' · ')])
-  }
+  if (out.grade !== null) facts.push(['grade', formatGrade(out.grade, c)])
   facts.push(['file', out.file])
   ctx.print(formatFacts(facts, c))
 }
@@ -96,7 +93,7 @@ export const getCommand: Command = {
       error: trace.error == null ? null : { name: trace.error.name, message: trace.error.message },
       final_response: finalResponse(trace),
       turns: trace.turns.length,
-      tool_calls: toolCallCount(trace),
+      tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       cost,
       elapsed_ms: durationMs(trace),

@@ -1,11 +1,13 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
-import { formatDuration } from '../../report/format-value.js'
+import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
+import { loadTraceOrSkip } from '../../storage.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatTable, formatTime, plural } from '../format.js'
-import { GRADE_FILTERS, loadRun, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
-import { durationMs, goalOf, statusOf, tokenTotals, toolCallCount, type TokenTotals } from '../run-facts.js'
+import { formatTable, formatTime, formatVerdict } from '../format.js'
+import { GRADE_FILTERS, noteUnreadable, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
+import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
@@ -42,7 +44,8 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
   const rows: RunRow[] = []
   const damaged: UnreadableFile[] = []
   for (const run of page) {
-    const trace = loadRun(run, damaged)
+    // Its middle may be damaged: then it is set apart as unreadable.
+    const trace = loadTraceOrSkip(run.path, damaged)
     if (trace === undefined) continue
     const { fields } = run
     rows.push({
@@ -55,7 +58,7 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
       ended_at: fields.ended_at,
       duration_ms: durationMs(fields),
       turns: trace.turns.length,
-      tool_calls: toolCallCount(trace),
+      tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       grade: fields.grade ?? null,
     })
@@ -75,13 +78,13 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
   const rows = out.runs.map((run) => [
     c.bold(run.name),
     run.trace_id,
-    run.status === 'completed' ? c.green(run.status) : c.red(run.status),
+    formatStatus(run.status, c),
     formatTime(run.started_at),
     run.duration_ms === null ? '—' : formatDuration(run.duration_ms),
     String(run.turns),
     String(run.tool_calls),
     run.tokens === null ? '—' : String(run.tokens.total),
-    run.grade === null ? c.dim('—') : run.grade.grade === 'pass' ? c.green('pass') : c.red('fail'),
+    run.grade === null ? c.dim('—') : formatVerdict(run.grade.grade, c),
   ])
   if (rows.length > 0) {
     const right = { align: 'right' } as const
@@ -102,8 +105,6 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
   const none = out.total > 0 && rows.length === 0 ? ` · none at --offset ${out.offset}` : ''
   ctx.print(c.dim(`${out.total === 0 ? 'no runs' : plural(out.total, 'run')} match${out.total === 1 ? 'es' : ''}${shown}${none}`))
 }
-
-const SHOWN_UNREADABLE = 10
 
 export const listCommand: Command = {
   name: 'list',
@@ -141,10 +142,7 @@ export const listCommand: Command = {
     const out = listRuns(ctx.dir, query)
     if (ctx.json) ctx.printJson(out)
     else printTable(out, ctx)
-    for (const file of out.unreadable.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)
-    if (out.unreadable.length > SHOWN_UNREADABLE) {
-      ctx.note(`skipped ${out.unreadable.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${ctx.dir} lists them all`)
-    }
+    noteUnreadable(out.unreadable, ctx.dir, ctx)
     return EXIT_OK
   },
 }

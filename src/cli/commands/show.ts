@@ -1,10 +1,10 @@
 /** `reagent-flow show <run>`: one run as an agent stack trace, with its place among the runs around it. */
 import { formatStackTrace } from '../../report/stack-trace.js'
-import { listTraceFiles, loadTrace } from '../../storage.js'
+import { loadTrace } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { formatFacts, formatTime } from '../format.js'
-import { scanRuns, type RunFile } from '../ledger.js'
+import { formatFacts, formatGrade, formatTime } from '../format.js'
+import { scanOnce, type RunFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
 
 /** Another run, as `show --json` names it; `name` and `file` are null when it is not in the directory. */
@@ -24,9 +24,8 @@ export interface ShowOutput {
 
 const link = (run: RunFile): RunLink => ({ trace_id: run.fields.trace_id, name: run.fields.name, file: run.path })
 
-/** The run's parent and children among the runs of `dir` (none when there is no such directory). */
-function linksOf(trace: Trace, dir: string): Pick<ShowOutput, 'parent' | 'children'> {
-  const runs = listTraceFiles(dir) === null ? [] : scanRuns(dir).runs
+/** The run's parent and children among `runs`, the runs of the directory (none when there is no such directory). */
+function linksOf(trace: Trace, runs: readonly RunFile[]): Pick<ShowOutput, 'parent' | 'children'> {
   const parentId = trace.parent_trace_id ?? null
   const parentRun = parentId === null ? undefined : runs.find((run) => run.fields.trace_id === parentId)
   const children = runs
@@ -50,10 +49,7 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
   if (out.parent !== null) facts.push(['parent', runName(out.parent)])
   if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
   out.children.forEach((child, i) => facts.push([i === 0 ? 'children' : '', runName(child)]))
-  if (trace.grade !== undefined) {
-    const { grade, source, reason, graded_at: at } = trace.grade
-    facts.push(['grade', [grade === 'pass' ? c.green(grade) : c.red(grade), source, `${formatTime(at)} UTC`, reason ?? ''].filter((p) => p !== '').join(' · ')])
-  }
+  if (trace.grade !== undefined) facts.push(['grade', formatGrade(trace.grade, c)])
   ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported })}\n\n${formatFacts(facts, c)}`)
 }
 
@@ -66,9 +62,10 @@ export const showCommand: Command = {
   positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
   examples: ['reagent-flow show refund-agent', 'reagent-flow show .reagent/refund-agent.trace.json', 'reagent-flow show 01JV6Q3M8X --json'],
   run(input, ctx) {
-    const file = resolveRun(input.positionals[0]!, ctx.dir)
+    const scan = scanOnce(ctx.dir)
+    const file = resolveRun(input.positionals[0]!, ctx.dir, scan)
     const trace = loadTrace(file)
-    const out: ShowOutput = { file, trace, ...linksOf(trace, ctx.dir) }
+    const out: ShowOutput = { file, trace, ...linksOf(trace, scan().traces) }
     if (ctx.json) ctx.printJson(out)
     else printView(out, ctx)
     return EXIT_OK

@@ -1,15 +1,14 @@
 /** `reagent-flow tree <run>`: the chain of agents a run belongs to, from the agent that started it all. */
 import { dirname, resolve } from 'node:path'
-import { loadChain, type ChainNode } from '../../chain.js'
-import { formatDuration } from '../../report/format-value.js'
+import { linkChain, type ChainNode } from '../../chain.js'
+import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { UsageError } from '../../errors.js'
 import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
+import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { plural } from '../format.js'
-import { scanRuns, type RunFile } from '../ledger.js'
+import { noteUnreadable, runsOf, scanOnce, type RunFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
-import { durationMs, statusOf, toolCallCount } from '../run-facts.js'
 
 /** One agent in `tree --json`, with the agents it started. */
 export interface TreeNode {
@@ -60,7 +59,7 @@ function toTreeNode(node: ChainNode): TreeNode {
     file: node.path,
     status: statusOf(trace),
     turns: trace.turns.length,
-    tool_calls: toolCallCount(trace),
+    tool_calls: countToolCalls(trace),
     duration_ms: durationMs(trace),
     handoff_keys: trace.handoff_context == null ? null : Object.keys(trace.handoff_context),
     children: node.children.map(toTreeNode),
@@ -69,7 +68,7 @@ function toTreeNode(node: ChainNode): TreeNode {
 
 function nodeLine(node: TreeNode, wanted: string, ctx: CommandContext): string {
   const { c } = ctx
-  const facts = [node.status === 'completed' ? c.green(node.status) : c.red(node.status), plural(node.turns, 'turn'), plural(node.tool_calls, 'tool call')]
+  const facts = [formatStatus(node.status, c), plural(node.turns, 'turn'), plural(node.tool_calls, 'tool call')]
   if (node.duration_ms !== null) facts.push(formatDuration(node.duration_ms))
   if (node.handoff_keys !== null) facts.push(`handoff: ${node.handoff_keys.join(', ') || '(empty)'}`)
   const mark = node.trace_id === wanted ? `  ${c.cyan('◀')}` : ''
@@ -91,7 +90,7 @@ export const treeCommand: Command = {
   summary: 'the chain of agents a run belongs to: parents, children (by parent_trace_id), handoff keys',
   details: [
     'The tree starts at the oldest ancestor of the run found in the directory; ◀ marks the run asked for.',
-    'Files that are not readable traces are skipped and named on stderr.',
+    'Files that are not readable traces are skipped and named on stderr (and under "unreadable" with --json).',
   ],
   options: {},
   positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
@@ -100,8 +99,9 @@ export const treeCommand: Command = {
     const ref = input.positionals[0]!
     // A trace file named by its path brings its own directory: its relatives are next to it.
     const dir = isFile(ref) ? dirname(ref) : ctx.dir
-    const file = resolveRun(ref, dir)
-    const { runs, unreadable } = scanRuns(dir)
+    const scan = scanOnce(dir)
+    const file = resolveRun(ref, dir, scan)
+    const { runs, unreadable } = runsOf(scan(), dir)
     const start = runs.find((run) => resolve(run.path) === resolve(file))
     if (start === undefined) {
       // Not among the readable runs of the directory: a damaged file says what is wrong with it here.
@@ -109,18 +109,21 @@ export const treeCommand: Command = {
       throw new UsageError(`${file} is not a *${TRACE_FILE_SUFFIX} file of ${dir}, where its chain is looked for`)
     }
     const { top, missingParent } = topOf(start, runs)
-    const chain = loadChain(top.fields.trace_id, { traceDir: dir })
+    // The chain's files are read whole as they are linked; one damaged in its turns joins `unreadable`.
+    const skipped = [...unreadable]
+    const chain = linkChain({ path: top.path, trace: loadTrace(top.path) }, runs, skipped)
     const out: TreeOutput = {
       root: toTreeNode(chain),
       trace_id: start.fields.trace_id,
       missing_parent: missingParent,
-      unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
+      unreadable: skipped.map(({ path, reason }) => ({ file: path, reason })),
     }
     if (ctx.json) ctx.printJson(out)
     else {
       if (missingParent !== null) ctx.print(ctx.c.dim(`(started by ${missingParent}, not in ${dir})`))
       ctx.print(treeLines(out.root, out.trace_id, ctx).join('\n'))
     }
+    noteUnreadable(out.unreadable, dir, ctx)
     return EXIT_OK
   },
 }

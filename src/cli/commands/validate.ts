@@ -1,10 +1,9 @@
 /** `reagent-flow validate [paths...]`: checks trace files against the trace format. */
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../../errors.js'
-import { isFile, listTraceFiles, loadTrace } from '../../storage.js'
+import { plural } from '../../report/format-value.js'
+import { isFile, listTraceFiles, loadTrace, unreadableReason } from '../../storage.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
-import { describeFormatError, plural } from '../format.js'
-import { unreadableReason } from '../ledger.js'
 
 /** A file that failed the check: where in it (JSON path, `""` for the top level) and which rule. */
 export interface InvalidFile {
@@ -41,13 +40,15 @@ function filesToCheck(paths: readonly string[], dir: string): string[] {
   })
 }
 
-function check(file: string): InvalidFile | undefined {
+/** What is wrong with `file`, for --json and in words; undefined when it is a valid trace. */
+function check(file: string): { invalid: InvalidFile; reason: string } | undefined {
   try {
     loadTrace(file)
     return undefined
   } catch (error) {
-    if (error instanceof TraceFormatError) return { file, path: error.jsonPath, rule: error.rule, message: error.detail }
-    return { file, path: '', rule: 'read', message: unreadableReason(error) }
+    const reason = unreadableReason(error)
+    if (error instanceof TraceFormatError) return { invalid: { file, path: error.jsonPath, rule: error.rule, message: error.detail }, reason }
+    return { invalid: { file, path: '', rule: 'read', message: reason }, reason }
   }
 }
 
@@ -61,15 +62,13 @@ export const validateCommand: Command = {
   examples: ['reagent-flow validate', 'reagent-flow validate fixtures/traces --json', 'reagent-flow validate .reagent/refund-agent.trace.json'],
   run(input, ctx) {
     const files = filesToCheck(input.positionals, ctx.dir)
-    const invalid = files.map(check).filter((item): item is InvalidFile => item !== undefined)
+    const bad = files.map(check).filter((item) => item !== undefined)
+    const invalid = bad.map((item) => item.invalid)
     const out: ValidateOutput = { checked: files.length, valid: files.length - invalid.length, invalid }
     if (ctx.json) ctx.printJson(out)
     else {
       const { c } = ctx
-      for (const bad of invalid) {
-        const reason = bad.rule === 'read' ? bad.message : describeFormatError({ jsonPath: bad.path, rule: bad.rule, detail: bad.message })
-        ctx.print(`${c.red('✗')} ${bad.file}: ${reason}`)
-      }
+      for (const { invalid: file, reason } of bad) ctx.print(`${c.red('✗')} ${file.file}: ${reason}`)
       const summary = `${plural(out.checked, 'file')} checked: ${out.valid} valid, ${invalid.length} invalid`
       ctx.print(invalid.length === 0 ? c.green(`✓ ${summary}`) : c.red(summary))
     }

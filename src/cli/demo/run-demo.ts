@@ -4,7 +4,7 @@
  * newcomer sees the whole loop in one command.
  */
 import { colors } from '../../report/colors.js'
-import { formatTraceSummary } from '../../report/summary.js'
+import { formatStackTrace } from '../../report/stack-trace.js'
 import { session, type Session } from '../../session.js'
 import { DEFAULT_TRACE_DIR } from '../../storage.js'
 import { runAssertions } from './assertions.js'
@@ -28,7 +28,7 @@ export async function runDemo({ traceDir = DEFAULT_TRACE_DIR, color, write = (t)
   const c = colors(color)
   write(`${c.bold('reagent-flow demo')}: a scripted refund agent (no API key, no network)\n\n`)
   const s = await recordDemo(traceDir)
-  write(`${formatTraceSummary(s.trace, { color: c.isColorSupported })}\n\n`)
+  write(`${formatStackTrace(s.trace, { color: c.isColorSupported })}\n\n`)
   write(`Answer: ${s.output}\n`)
   write(`Trace written to ${c.cyan(s.path ?? '(not written)')}\n\n`)
 
