@@ -1,0 +1,136 @@
+/**
+ * The bytes of trace files, produced in pieces: the top-level fields, then
+ * the turns a batch at a time. No string of a whole file is ever built, so a
+ * trace of any size can be written (one JSON.stringify of a 1,000,000-turn
+ * trace passes V8's string limit), and the pieces are exactly the text one
+ * JSON.stringify would have made.
+ *
+ *   runFileChunks(trace)       a run: key order kept, 2-space indent, trailing newline
+ *   goldenFileChunks(trace)    a golden (already in normal form): keys sorted, times as floats
+ *
+ * Message histories are written as what is new since an earlier call (see
+ * messages.ts). Each piece can go through a redactor before it is written.
+ */
+import { encodeMessages } from './messages.js'
+import { sortKeys, writeFloats } from './serialize.js'
+import type { JsonValue, Trace, Turn } from './types.js'
+
+/** Removes secrets from pieces of a trace: `mayContain` scans a piece's JSON text, `redact` rewrites the value. */
+export interface PieceRedactor {
+  mayContain(text: string): boolean
+  redact<T extends JsonValue>(value: T): T
+}
+
+/** Turns per JSON.stringify call to start with; adjusted so one piece stays near PIECE_CHARS. */
+const FIRST_BATCH = 256
+const PIECE_CHARS = 4 << 20
+
+type TurnText = (turns: readonly Turn[], at: number) => unknown
+
+/** `[items]` at the indent of trace.turns, without the brackets: the turns as they sit in the file. */
+function itemsText(items: unknown[], golden: boolean): string {
+  const text = JSON.stringify({ t: items }, null, 2)
+  // `{\n  "t": [\n` ... `\n  ]\n}`: the items at 4 spaces, as trace.turns holds them.
+  const inner = text.slice('{\n  "t": [\n'.length, text.length - '\n  ]\n}'.length)
+  return golden ? writeFloats(inner) : inner
+}
+
+function* turnPieces(turns: readonly Turn[], toFile: TurnText, golden: boolean, redactor: PieceRedactor | undefined): Generator<string> {
+  let batch = FIRST_BATCH
+  for (let start = 0; start < turns.length; ) {
+    const end = Math.min(turns.length, start + batch)
+    const items: unknown[] = new Array(end - start)
+    for (let i = start; i < end; i++) items[i - start] = toFile(turns, i)
+    let text = itemsText(items, golden)
+    if (redactor !== undefined && redactor.mayContain(text)) {
+      text = itemsText(
+        items.map((item) => redactor.redact(item as JsonValue)),
+        golden,
+      )
+    }
+    yield start === 0 ? text : `,\n${text}`
+    // Big turns (long tool outputs) make smaller batches, small ones bigger.
+    batch = Math.max(1, Math.min(4096, Math.round((batch * PIECE_CHARS) / Math.max(1, text.length))))
+    start = end
+  }
+}
+
+/** The text of an object's keys inside its braces, at the top level of the file. */
+function fieldsText(fields: Record<string, unknown>, golden: boolean): string {
+  const text = JSON.stringify(fields, null, 2)
+  const inner = text.length <= 2 ? '' : text.slice(2, text.length - 2)
+  return golden ? writeFloats(inner) : inner
+}
+
+function* fileChunks(
+  fields: Record<string, unknown>,
+  keys: readonly string[],
+  turns: readonly Turn[],
+  toFile: TurnText,
+  golden: boolean,
+  redactor: PieceRedactor | undefined,
+): Generator<string> {
+  const at = keys.indexOf('turns')
+  const part = (names: readonly string[]): string => {
+    if (names.length === 0) return ''
+    const picked: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+    for (const name of names) picked[name] = fields[name]
+    let text = fieldsText(picked, golden)
+    if (redactor !== undefined && redactor.mayContain(text)) text = fieldsText(redactor.redact(picked as JsonValue) as Record<string, unknown>, golden)
+    return text
+  }
+  const before = part(keys.slice(0, at))
+  const after = part(keys.slice(at + 1))
+  yield `{\n${before}${before === '' ? '' : ',\n'}`
+  if (turns.length === 0) yield '  "turns": []'
+  else {
+    yield '  "turns": [\n'
+    yield* turnPieces(turns, toFile, golden, redactor)
+    yield '\n  ]'
+  }
+  yield `${after === '' ? '' : ',\n'}${after}\n}\n`
+}
+
+function runTurn(turns: readonly Turn[], at: number): Turn {
+  const turn = turns[at]!
+  const call = encodeMessages(turns, at)
+  return call === turn.llm_call ? turn : { ...turn, llm_call: call }
+}
+
+/** The text of a run's file (as `JSON.stringify(trace, null, 2)` would write it), in pieces. */
+export function runFileChunks(trace: Trace, redactor?: PieceRedactor): Generator<string> {
+  const keys = Object.keys(trace)
+  return fileChunks(trace as Record<string, unknown>, keys.includes('turns') ? keys : [...keys, 'turns'], trace.turns, runTurn, false, redactor)
+}
+
+const TIMESTAMP = new Set(['timestamp'])
+
+function goldenTurn(turns: readonly Turn[], at: number): unknown {
+  const turn = runTurn(turns, at)
+  const floats = new WeakMap<object, ReadonlySet<string>>([[turn.llm_call, TIMESTAMP]])
+  for (const call of turn.llm_call.tool_calls) floats.set(call, TIMESTAMP)
+  return sortKeys(turn as unknown as JsonValue, floats)
+}
+
+/** The text of a golden file for a trace already in normal form: sorted keys, times written as floats, in pieces. */
+export function goldenFileChunks(trace: Trace, redactor?: PieceRedactor): Generator<string> {
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  const times = new Set(['started_at', 'ended_at'])
+  for (const key of Object.keys(trace)) {
+    if (key === 'turns') continue
+    const value = trace[key] as JsonValue
+    fields[key] =
+      key === 'grade' && value !== null && typeof value === 'object'
+        ? sortKeys(value, new WeakMap([[value, new Set(['graded_at'])]]))
+        : sortKeys(value, undefined, times.has(key))
+  }
+  const keys = [...Object.keys(fields), 'turns'].sort()
+  return fileChunks(fields, keys, trace.turns, goldenTurn, true, redactor)
+}
+
+/** All the pieces as one string: for files known to be small (and tests). */
+export function joinChunks(chunks: Iterable<string>): string {
+  let text = ''
+  for (const chunk of chunks) text += chunk
+  return text
+}
