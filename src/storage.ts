@@ -12,7 +12,7 @@ export { readTraceFields, readTraceFieldsOrUndefined } from './storage/trace-fie
 export { loadTrace } from './storage/runs.js'
 export { listTraceFiles, isFile, unreadableReason, loadTraceOrSkip, scanTraceDirectory } from './storage/directory.js'
 export { renderGolden, loadGolden, fileGoldenStore } from './storage/golden-files.js'
-export { sweepDirectory, recoverJournal } from './storage/recovery.js'
+export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'
 export { JournalWriter } from './storage/journal-writer.js'
 

@@ -34,11 +34,14 @@ const NEW_JOURNAL_MS = 60_000
 export interface SweepResult {
   /** Journals of runs still open (active), or of interrupted runs that could not be written out; closed journals are not listed. */
   openJournals: JournalFile[]
+  /** Closed journals kept to resume their runs from (failed, cancelled, and those just recovered as interrupted). */
+  kept: JournalFile[]
   /** Journals that are not readable. */
   unreadable: Array<{ path: string; error: unknown }>
 }
 
-function removeQuietly(path: string): void {
+/** Removes a file if it is there; a failure is left for the next sweep. */
+export function removeQuietly(path: string): void {
   try {
     rmSync(path, { force: true })
   } catch {
@@ -101,7 +104,7 @@ export function recoverJournal(journal: JournalFile): boolean {
  * returned apart; a directory that cannot be listed yields nothing.
  */
 export function sweepDirectory(dir: string, runPath?: string): SweepResult {
-  const result: SweepResult = { openJournals: [], unreadable: [] }
+  const result: SweepResult = { openJournals: [], kept: [], unreadable: [] }
   let names: string[]
   try {
     names = readdirSync(dir)
@@ -132,9 +135,11 @@ export function sweepDirectory(dir: string, runPath?: string): SweepResult {
     }
     if (journal.closed !== undefined) {
       if (now - journal.mtimeMs > KEEP_CLOSED_MS || supersededBy(journal.runPath, journal.trace).completed) removeQuietly(path)
+      else result.kept.push(journal)
       continue
     }
     if (journal.isLive || !recoverJournal(journal)) result.openJournals.push(journal)
+    else result.kept.push(journal)
   }
   return result
 }
