@@ -26,9 +26,19 @@ export function oneLineText(text: string, max = 80): string {
   return cut(JSON.stringify(text).slice(1, -1), max)
 }
 
-/** A run's status, green when it completed and red otherwise. */
+/** A run's status: green when it completed, cyan while it is being recorded, yellow when it was stopped, red when it failed. */
 export function formatStatus(status: TraceStatus, c: Colors): string {
-  return status === 'completed' ? c.green(status) : c.red(status)
+  switch (status) {
+    case 'completed':
+      return c.green(status)
+    case 'active':
+      return c.cyan(status)
+    case 'cancelled':
+    case 'interrupted':
+      return c.yellow(status)
+    case 'failed':
+      return c.red(status)
+  }
 }
 
 /** `1 turn`, `3 turns`. */

@@ -57,6 +57,7 @@ describe('reagent-flow get', () => {
       goal: 'Refund order 42',
       status: 'completed',
       error: null,
+      interruption_reason: null,
       final_response: 'Refunded $19.99 for order 42.',
       turns: 3,
       tool_calls: 2,

@@ -19,6 +19,8 @@ export interface GetOutput {
   goal: string | null
   status: TraceStatus
   error: { name: string; message: string } | null
+  /** Why a cancelled or interrupted run stopped. */
+  interruption_reason: string | null
   final_response: string | null
   turns: number
   tool_calls: number
@@ -47,6 +49,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
     ['status', formatStatus(out.status, c)],
   ]
   if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
+  if (out.interruption_reason !== null) facts.push(['stopped', c.yellow(out.interruption_reason)])
   facts.push(
     ['response', out.final_response ?? c.dim('(no text answer)')],
     ['turns', `${out.turns} (${plural(out.tool_calls, 'tool call')})`],
@@ -91,6 +94,7 @@ export const getCommand: Command = {
       goal: goalOf(trace),
       status: statusOf(trace),
       error: trace.error == null ? null : { name: trace.error.name, message: trace.error.message },
+      interruption_reason: trace.interruption_reason ?? null,
       final_response: finalResponse(trace),
       turns: trace.turns.length,
       tool_calls: countToolCalls(trace),
