@@ -11,7 +11,8 @@
  * that was flushed. No file descriptor is kept open per session, so any
  * number of sessions can be open at once.
  */
-import { appendFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { encodeMessages } from '../trace/messages.js'
 import type { PieceRedactor } from '../trace/trace-text.js'
 import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
@@ -91,6 +92,7 @@ export class JournalWriter implements RecordingListener {
   static create(path: string, trace: Trace, turns: readonly Turn[], redactor: PieceRedactor | undefined): JournalWriter | undefined {
     const writer = new JournalWriter(path, turns, redactor)
     try {
+      mkdirSync(dirname(path), { recursive: true })
       writeFileSync(path, writer.#line(openRecord(currentWriter(), trace)), { flag: 'wx' })
     } catch (error) {
       warnBroken(trace.name, path, error)
