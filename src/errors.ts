@@ -98,11 +98,9 @@ export class TraceFormatError extends ReagentError {
 
   constructor(file: string, jsonPath: string, rule: string, detail: string, options?: ErrorOptions) {
     const where = jsonPath === '' ? 'the top level' : jsonPath
-    super(
-      `${file} is not a valid reagent-flow trace: at ${where}: ${detail} (rule: ${rule}). ` +
-        `Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.`,
-      options,
-    )
+    // A file too large or in another layout is not broken: its detail says what to do instead.
+    const advice = rule === 'size' || rule === 'layout' ? '' : ' Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.'
+    super(`${file} is not a valid reagent-flow trace: at ${where}: ${detail} (rule: ${rule}).${advice}`, options)
     this.file = file
     this.jsonPath = jsonPath
     this.rule = rule

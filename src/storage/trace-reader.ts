@@ -54,7 +54,7 @@ function checkMemory(path: string, size: number): void {
     path,
     '',
     'size',
-    `the file is ${megabytes(size)}; loading it needs about ${megabytes(needed)} of memory and this process has ${megabytes(free)} free ` +
+    `the file is ${megabytes(size)}, too large to load here: loading it needs about ${megabytes(needed)} of memory and this process has ${megabytes(free)} free ` +
       `(of ${megabytes(heap.heap_size_limit)}). Run node with a larger --max-old-space-size, or load fewer traces at once`,
   )
 }
@@ -104,18 +104,27 @@ function readInPieces(path: string, size: number): Trace {
     for (;;) {
       fill(cursor + 8)
       if (buffer.toString('latin1', cursor, cursor + 4) === '\n  ]' || buffer.toString('latin1', cursor, cursor + 1) === ']') break
-      const close = find(TURN_CLOSE, cursor)
-      if (close < 0) throw layout()
-      const end = close + TURN_CLOSE.length
-      try {
-        turns.push(JSON.parse(buffer.toString('utf8', cursor, end).replace(/^,?\n/, '')) as Turn)
-      } catch (error) {
-        throw new TraceFormatError(path, `turns[${turns.length}]`, 'json', `the turn is not JSON (${(error as Error).message})`, { cause: error })
+      // Every whole turn in the buffer, parsed as one array: one native parse per chunk, not per turn.
+      let close = buffer.lastIndexOf(TURN_CLOSE)
+      while (close < cursor) {
+        const had = buffer.length
+        fill(had + Math.max(READ_CHUNK, had))
+        if (buffer.length === had) throw layout()
+        close = buffer.lastIndexOf(TURN_CLOSE)
       }
+      const end = close + TURN_CLOSE.length
+      const text = buffer.toString('utf8', cursor, end)
+      let parsed: Turn[]
+      try {
+        parsed = JSON.parse(`[${text.startsWith(',') ? text.slice(1) : text}]`) as Turn[]
+      } catch (error) {
+        throw new TraceFormatError(path, `turns[${turns.length}]`, 'json', `the turns from here on are not JSON (${(error as Error).message})`, { cause: error })
+      }
+      for (const turn of parsed) turns.push(turn)
       cursor = end
       fill(cursor + 1)
       if (buffer[cursor] === 0x2c /* , */) cursor += 1
-      // What was read is done with: keep the buffer to the turn being read.
+      // What was read is done with: keep the buffer from the next turn on.
       buffer = buffer.subarray(cursor)
       cursor = 0
     }

@@ -21,8 +21,9 @@ export interface PieceRedactor {
   redact<T extends JsonValue>(value: T): T
 }
 
-/** Turns per JSON.stringify call to start with; adjusted so one piece stays near PIECE_CHARS. */
-const FIRST_BATCH = 256
+/** Turns per JSON.stringify call to start with (one: a first turn may be huge); adjusted so one piece stays near PIECE_CHARS. */
+const FIRST_BATCH = 1
+const MAX_BATCH = 4096
 const PIECE_CHARS = 4 << 20
 
 type TurnText = (turns: readonly Turn[], at: number) => unknown
@@ -35,22 +36,45 @@ function itemsText(items: unknown[], golden: boolean): string {
   return golden ? writeFloats(inner) : inner
 }
 
+/**
+ * The JSON text of `items` as file pieces: one piece normally; should the
+ * text pass V8's string limit (a few turns of hundreds of megabytes), the
+ * batch is split in halves until each piece fits.
+ */
+function* safeItemsText(items: unknown[], golden: boolean): Generator<string> {
+  let text: string
+  try {
+    text = itemsText(items, golden)
+  } catch (error) {
+    if (!(error instanceof RangeError) || items.length === 1) throw error
+    const half = Math.ceil(items.length / 2)
+    yield* safeItemsText(items.slice(0, half), golden)
+    yield* safeItemsText(items.slice(half), golden)
+    return
+  }
+  yield text
+}
+
 function* turnPieces(turns: readonly Turn[], toFile: TurnText, golden: boolean, redactor: PieceRedactor | undefined): Generator<string> {
   let batch = FIRST_BATCH
+  let first = true
   for (let start = 0; start < turns.length; ) {
     const end = Math.min(turns.length, start + batch)
     const items: unknown[] = new Array(end - start)
     for (let i = start; i < end; i++) items[i - start] = toFile(turns, i)
-    let text = itemsText(items, golden)
-    if (redactor !== undefined && redactor.mayContain(text)) {
-      text = itemsText(
-        items.map((item) => redactor.redact(item as JsonValue)),
-        golden,
-      )
+    let pieces = [...safeItemsText(items, golden)]
+    if (redactor !== undefined && pieces.some((piece) => redactor.mayContain(piece))) {
+      pieces = [...safeItemsText(items.map((item) => redactor.redact(item as JsonValue)), golden)]
     }
-    yield start === 0 ? text : `,\n${text}`
-    // Big turns (long tool outputs) make smaller batches, small ones bigger.
-    batch = Math.max(1, Math.min(4096, Math.round((batch * PIECE_CHARS) / Math.max(1, text.length))))
+    let chars = 0
+    for (const piece of pieces) {
+      chars += piece.length
+      yield first ? piece : `,\n${piece}`
+      first = false
+    }
+    // Big turns (long tool outputs) make smaller batches, small ones bigger, never more than 4x at a step.
+    const average = Math.max(1, chars / (end - start))
+    batch = Math.max(1, Math.min(MAX_BATCH, batch * 4, Math.floor(PIECE_CHARS / average)))
     start = end
   }
 }
