@@ -65,7 +65,7 @@ describe('hostile values in log calls', () => {
     const s = await session('hostile-logs', { traceDir }, (s) => {
       s.logLlmCall({
         messages: [noRole, revokedProxy(), 'plain text'],
-        responseText: Object.create(null) as object as string,
+        responseText: Object.create(null) as unknown as string,
         model: revokedProxy() as unknown as string,
         tokenUsage: { get input_tokens(): number { throw new Error('no tokens') } },
         toolCalls: [

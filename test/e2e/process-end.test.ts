@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest'
 import { loadTrace, session } from '../../src/index.js'
 import { startChildAgent } from '../helpers/child-agent.js'
 import { tempDir } from '../helpers/temp-dir.js'
-import { runCli, runJson } from '../cli/run-cli.js'
+import { runCli } from '../cli/run-cli.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 

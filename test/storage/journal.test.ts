@@ -40,7 +40,7 @@ describe('a session while it records', () => {
       const [journal] = journalsIn(traceDir)
       expect(journal).toBe(`journalled.${s.traceId}.journal.jsonl`)
       const [id] = s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'a' } }], model: 'gpt-4o' })
-      s.logToolResult('search', { result: { hits: 2 }, callId: id })
+      s.logToolResult('search', { result: { hits: 2 }, callId: id! })
       await sleep(80)
       const read = readJournal(join(traceDir, journal!))
       expect(read.isLive).toBe(true)
