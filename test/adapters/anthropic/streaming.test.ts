@@ -34,6 +34,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
           response_text: 'Let me check the forecast.',
           tool_calls: [{ name: 'get_forecast', arguments: { city: 'Paris', unit: 'celsius', days: 3 }, call_id: FORECAST_CALL, timestamp: 0 }],
           model: MODEL,
+          provider: 'anthropic',
           token_usage: {
             input_tokens: 472,
             output_tokens: 89,
@@ -84,6 +85,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
       response_text: 'Let me check the forecast.',
       tool_calls: [{ name: 'get_forecast', arguments: { _raw_arguments: '{"ci' }, call_id: FORECAST_CALL, timestamp: 0 }],
       model: MODEL,
+      provider: 'anthropic',
       token_usage: {
         input_tokens: 472,
         output_tokens: 2,
@@ -187,6 +189,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
           response_text: 'Hello! How can I help you today?',
           tool_calls: [],
           model: MODEL,
+          provider: 'anthropic',
           token_usage: { input_tokens: 25, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
           timestamp: 0,
           latency_ms: 0,

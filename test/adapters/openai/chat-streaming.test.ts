@@ -47,6 +47,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
             toolCall('get_weather', { city: 'Rome' }, 'call_Str3amR0m3Wz5Hj8Gt1Qc'),
           ],
           model: 'gpt-4o-2024-08-06',
+          provider: 'openai',
           token_usage: chatUsage(88, 46),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -96,9 +97,11 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
       response_text: null,
       tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
       model: 'gpt-4o-2024-08-06',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
+      error: { name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' },
     })
   })
 
@@ -123,6 +126,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
       response_text: null,
       tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
       model: 'gpt-4o-2024-08-06',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
@@ -144,6 +148,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
       response_text: null,
       tool_calls: [],
       model: 'gpt-4o',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),

@@ -23,6 +23,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: null,
           tool_calls: [toolCall('get_weather', { city: 'Paris' }, 'call_Rsp4P4r1sLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(74, 17),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -43,6 +44,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: 'It is 18°C and sunny in Paris.',
           tool_calls: [],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(112, 11, 64),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -84,6 +86,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: null,
           tool_calls: [toolCall('get_weather', { city: 'Paris', unit: 'celsius' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(74, 22),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -109,9 +112,11 @@ describe('instrumentOpenAI: responses.create', () => {
       response_text: null,
       tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city":"Paris' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
       model: 'gpt-4.1-2025-04-14',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
+      error: { name: 'Error', message: 'the stream was closed by its reader before response.completed: the response is incomplete' },
     })
   })
 
