@@ -126,6 +126,25 @@ describe('instrumentAnthropic(): streamed responses', () => {
     expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.name)).toEqual(tools)
   })
 
+  it("records what arrived when the agent closes the stream's iterator with return()", async () => {
+    const server = await startCannedServer(inOrder(streamedToolUse))
+    const client = instrumentedClient(server)
+
+    const s = await session('stream-return', { save: false }, async () => {
+      const stream = await client.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, stream: true })
+      const iterator = stream[Symbol.asyncIterator]()
+      await iterator.next()
+      await iterator.return?.()
+    })
+
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: null,
+      model: MODEL,
+      provider: 'anthropic',
+      error: { name: 'Error', message: 'the stream was closed by its reader before message_stop: the response is incomplete' },
+    })
+  })
+
   it('records a stream the API breaks off with an error event, with the text so far; the agent gets the error unchanged', async () => {
     const server = await startCannedServer(inOrder({ sse: fixtureText('anthropic/stream-overloaded.sse') }))
     const client = instrumentedClient(server)

@@ -124,6 +124,33 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
     })
   })
 
+  it('records a ChatOpenAI stream left early (break) when the session closes, with the error every adapter gives a response not read to its end', async () => {
+    const server = await startCannedServer(inOrder({ sse: fixtureText('langchain/openai-chat-stream-answer.sse') }))
+    const model = chatOpenAI(server.url)
+    const s = await session('stream-break', { save: false }, async () => {
+      for await (const chunk of await model.stream('When does order 42 ship?')) if (chunk.text !== '') return chunk.text
+      return undefined
+    })
+    expect(s.output).toBe('Order')
+    // LangChain tells its callbacks nothing when a stream is left: the run is still open when the session closes.
+    expect(s.trace.turns.map((turn) => turn.llm_call)).toEqual([
+      {
+        messages: [{ role: 'user', content: 'When does order 42 ship?' }],
+        response_text: null,
+        tool_calls: [],
+        model: 'gpt-4o-mini',
+        provider: 'openai',
+        token_usage: null,
+        timestamp: expect.any(Number),
+        latency_ms: expect.any(Number),
+        error: {
+          name: 'Error',
+          message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
+        },
+      },
+    ])
+  })
+
   it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {
     const server = await startCannedServer(inOrder({ json: fixtureJson('openai/chat/tool-call.json') }, { json: fixtureJson('openai/chat/final-answer.json') }))
     const getWeather = tool(async ({ city }) => ({ city, temperature_c: 18, sky: 'sunny' }), {

@@ -105,6 +105,49 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
     })
   })
 
+  it('records what arrived when the consumer aborts the stream through its controller, saying the stream ended early', async () => {
+    const server = await startCannedServer(inOrder(sse('chat/tool-call.sse')))
+    const client = openaiClient(server)
+    let chunks = 0
+
+    const s = await session('chat-stream-abort', { save: false }, async () => {
+      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], tools: chatTools, stream: true })
+      for await (const _chunk of stream) if (++chunks === 4) stream.controller.abort()
+    })
+
+    // The SDK ends the loop quietly on an abort, as if the stream had ended.
+    expect(chunks).toBe(4)
+    expect(s.trace.turns[0]!.llm_call).toEqual({
+      messages: [QUESTION],
+      response_text: null,
+      tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
+      model: 'gpt-4o-2024-08-06',
+      provider: 'openai',
+      token_usage: null,
+      timestamp: expect.any(Number),
+      latency_ms: expect.any(Number),
+      error: { name: 'Error', message: 'the stream ended before [DONE]: the response is incomplete (was the request aborted?)' },
+    })
+  })
+
+  it("records what arrived when the consumer closes the stream's iterator with return()", async () => {
+    const server = await startCannedServer(inOrder(sse('chat/final-answer.sse')))
+    const client = openaiClient(server)
+
+    const s = await session('chat-stream-return', { save: false }, async () => {
+      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], stream: true })
+      const iterator = stream[Symbol.asyncIterator]()
+      await iterator.next()
+      await iterator.next()
+      await iterator.return?.()
+    })
+
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: 'It is',
+      error: { name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' },
+    })
+  })
+
   it('records what arrived, with the error, when the stream fails; the reader gets the SDK error unchanged', async () => {
     const server = await startCannedServer(inOrder(sse('chat/stream-error.sse')))
     const client = openaiClient(server)

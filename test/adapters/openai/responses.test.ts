@@ -120,6 +120,41 @@ describe('instrumentOpenAI: responses.create', () => {
     })
   })
 
+  it('records the text that arrived when a Responses stream is aborted through its controller, saying it ended early', async () => {
+    const server = await startCannedServer(inOrder(sse('responses/final-answer.sse')))
+    const client = openaiClient(server)
+    let text = ''
+
+    const s = await session('responses-stream-abort', { save: false }, async () => {
+      const stream = await client.responses.create({ model: 'gpt-4.1', input: 'Weather in Paris?', stream: true })
+      for await (const event of stream) {
+        if (event.type !== 'response.output_text.delta') continue
+        text += event.delta
+        stream.controller.abort()
+      }
+    })
+
+    expect(text).not.toBe('')
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: text,
+      provider: 'openai',
+      error: { name: 'Error', message: 'the stream ended before response.completed: the response is incomplete (was the request aborted?)' },
+    })
+  })
+
+  it('records a Responses stream at response.completed, whole, even when the reader stops right after it', async () => {
+    const server = await startCannedServer(inOrder(sse('responses/final-answer.sse')))
+    const client = openaiClient(server)
+
+    const s = await session('responses-stream-completed', { save: false }, async () => {
+      const stream = await client.responses.create({ model: 'gpt-4.1', input: 'Weather in Paris?', stream: true })
+      for await (const event of stream) if (event.type === 'response.completed') break
+    })
+
+    expect(s.trace.turns[0]!.llm_call.error).toBeUndefined()
+    expect(s.trace.turns[0]!.llm_call.stop_reason).toBe('completed')
+  })
+
   it('records streamed text through the responses.stream() helper, which still yields its final response', async () => {
     const server = await startCannedServer(inOrder(sse('responses/final-answer.sse')))
     const client = openaiClient(server)
