@@ -26,31 +26,15 @@
 import type { LlmCallInput } from '../recorder.js'
 import type { Session } from '../session.js'
 import { epochSeconds } from '../trace/ids.js'
+import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { recordSafely, reportRecordingFailure } from './record-safely.js'
-import type { StreamEnd, StreamWatch } from './stream-tap.js'
+import type { StreamWatch } from './stream-tap.js'
 
 /** What a call that never got a response records. */
 const NO_RESPONSE: ModelResponse = Object.freeze({ toolCalls: Object.freeze([]), responseText: null, model: null, tokenUsage: null, stopReason: null })
-
-/** The error of a stream its reader closed before its last event. */
-export function closedEarly(lastEvent: string): string {
-  return `the stream was closed by its reader before ${lastEvent}: the response is incomplete`
-}
-
-/** The error of a stream that ended, or was aborted, before its last event. */
-export function endedEarly(lastEvent: string): string {
-  return `the stream ended before ${lastEvent}: the response is incomplete (was the request aborted?)`
-}
-
-/** Why a stream that ended this way is incomplete; undefined when it is whole. */
-function incompleteBecause(end: StreamEnd, fold: StreamFold<never>): string | undefined {
-  if (fold.isComplete === true) return undefined
-  if (end.how === 'return') return closedEarly(fold.lastEvent)
-  if (end.how === 'abort' || fold.isComplete === false) return endedEarly(fold.lastEvent)
-  return undefined
-}
+const noResponse = (): ModelResponse => NO_RESPONSE
 
 /**
  * Starts a call of `session` described by `raw` (the SDK's request): reads
@@ -76,7 +60,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
   /** Leaves the session's open calls. */
   readonly #leave: () => void
   /** What has arrived so far: nothing until a stream starts, then what it folded. */
-  #partial: () => ModelResponse = () => NO_RESPONSE
+  #partial: () => ModelResponse = noResponse
   #isRecorded = false
 
   constructor(session: Session, api: ModelApi<never, Response, Event>, request: ModelRequest) {
