@@ -2,11 +2,10 @@ import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { reagentMiddleware } from '../../../adapters/ai-sdk/index.js'
+import { SESSION_CLOSED } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type CannedServer } from '../../helpers/canned-server.js'
 
-const SESSION_CLOSED =
-  'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
 
 /** The AI SDK's own OpenAI provider (chat completions), pointed at the canned server, recorded. */
 function chatModel(server: CannedServer) {

@@ -5,6 +5,7 @@ import { ChatOpenAI } from '@langchain/openai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { instrumentLangChain } from '../../../adapters/langchain/index.js'
+import { SESSION_CLOSED } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
@@ -143,10 +144,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         token_usage: null,
         timestamp: expect.any(Number),
         latency_ms: expect.any(Number),
-        error: {
-          name: 'Error',
-          message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
-        },
+        error: { name: 'Error', message: SESSION_CLOSED },
       },
     ])
   })
