@@ -196,7 +196,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
   }
 
-  /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept as an orphan. */
+  /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept all the same, unmatched. */
   #logProviderResult({ callId, name, outcome }: ProviderToolResult): void {
     const s = this.#session
     if (s.toolNameOf(callId) !== undefined) s.logResultOf(callId, outcome, 0)
