@@ -38,6 +38,8 @@ export interface LlmCallInput {
   timestamp?: number
   latencyMs?: number
   stopReason?: string | null
+  /** Who served the call ("openai", "anthropic", ...). */
+  provider?: string | null
   /** The call failed: the error the SDK threw. */
   error?: unknown
 }
@@ -140,6 +142,8 @@ export class Recorder {
     }
     const stopReason = optionalText(field('stopReason'))
     if (stopReason !== null) call.stop_reason = stopReason
+    const provider = optionalText(field('provider'))
+    if (provider !== null) call.provider = provider
     const error = field('error')
     if (error !== undefined) call.error = recordError(isUnreadable(error) ? error.text : error)
 
