@@ -99,7 +99,8 @@ export class Session<T = unknown> extends TraceAssertions {
     }
     this.#testScope = currentTestScope()
     this.#testScope?.openSessions.add(this as Session<unknown>)
-    sessionOpened(this)
+    // Only a session with a file to write has something to save when the process ends first.
+    if (this.#files !== undefined) sessionOpened(this)
   }
 
   get name(): string {
