@@ -1,0 +1,213 @@
+/**
+ * Applies a policy to a JSON value.
+ *
+ *   redactValue()   any JSON value: objects and arrays walked (recursively
+ *                   while shallow, then by deep-walk.ts without recursion,
+ *                   so 100,000 levels of nesting are fine)
+ *   redactText()    one string as text: value shapes, name/value pairs,
+ *                   literals, the user's patterns
+ *
+ * A string holding a JSON object or array is parsed, walked, and written
+ * back in its own style (json-text.ts). Unchanged branches are shared with
+ * the input, changed ones copied: the input is never modified.
+ */
+import type { JsonObject, JsonValue } from '../trace/types.js'
+import { copyObject, setOwn, walkDeep } from './deep-walk.js'
+import { findLiterals } from './env-secrets.js'
+import { looksLikeJsonContainer, parseJsonContainer, stringifyLike } from './json-text.js'
+import { isSecretName, keyCacheOf, keyInfo, REDACTED, type KeyInfo, type RedactPolicy } from './policy.js'
+import { replaceRanges, type Ranges } from './ranges.js'
+import { findSecretPairs } from './text-pairs.js'
+import { findValueShapes } from './value-shapes.js'
+
+/**
+ * A string can hold a default secret only if it contains one of these: the
+ * literal start of every value shape, and a stem of every secret key word
+ * (for name/value pairs). Strings without any cost one native regex test.
+ */
+const DEFAULT_GATE = /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-/i
+/** No default rule matches fewer characters. */
+const MIN_GATED_LENGTH = 3
+
+/** JSON inside a string inside a string ...: past this many levels, a string is treated as text. */
+const MAX_JSON_LEVELS = 8
+/** JSON text nested deeper than this is redacted as text: writing it back would overflow the stack. */
+const MAX_REWRITE_DEPTH = 512
+/** Deeper than this, the walk goes on without recursion (deep-walk.ts). */
+const RECURSION_LIMIT = 200
+
+const literalGates = new WeakMap<RedactPolicy, RegExp>()
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+function literalGate(policy: RedactPolicy): RegExp {
+  let gate = literalGates.get(policy)
+  if (gate === undefined) literalGates.set(policy, (gate = new RegExp(policy.literals.map(escapeRegExp).join('|'))))
+  return gate
+}
+
+function hasUserKeys(policy: RedactPolicy): boolean {
+  return policy.keyNames.size > 0 || policy.keyPatterns.length > 0
+}
+
+function applyUserPatterns(text: string, policy: RedactPolicy): string {
+  let out = text
+  for (const pattern of policy.valuePatterns) {
+    pattern.lastIndex = 0
+    out = out.replace(pattern, REDACTED)
+  }
+  return out
+}
+
+/** `text` with its secrets replaced, read as text (not as JSON). */
+export function redactText(text: string, policy: RedactPolicy): string {
+  const ranges: Ranges = []
+  const gated = policy.defaults && text.length >= MIN_GATED_LENGTH && DEFAULT_GATE.test(text)
+  if (gated) findValueShapes(text, ranges)
+  if (gated || hasUserKeys(policy)) findSecretPairs(text, ranges, (name) => isSecretName(name, policy))
+  if (policy.literals.length > 0 && literalGate(policy).test(text)) findLiterals(text, policy.literals, ranges)
+  return applyUserPatterns(replaceRanges(text, ranges, REDACTED), policy)
+}
+
+/** Whether parsing `text` as JSON could find anything to redact. */
+function isWorthParsing(text: string, policy: RedactPolicy): boolean {
+  if (hasUserKeys(policy) || policy.valuePatterns.length > 0) return true
+  // A \u escape could spell any key; rare enough to always look.
+  return DEFAULT_GATE.test(text) || (policy.literals.length > 0 && literalGate(policy).test(text)) || text.includes('\\u')
+}
+
+const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
+
+/** One application of a policy to one value (and, through `level`, to the JSON text found inside its strings). */
+export class Walk {
+  readonly policy: RedactPolicy
+  readonly #level: number
+  readonly #quickStrings: boolean
+  readonly #keys: Map<string, KeyInfo>
+  /** The deepest nesting met (1: the root container). */
+  maxDepth = 0
+
+  constructor(policy: RedactPolicy, level: number) {
+    this.policy = policy
+    this.#level = level
+    this.#quickStrings = policy.valuePatterns.length === 0
+    this.#keys = keyCacheOf(policy)
+  }
+
+  run(root: JsonValue): JsonValue {
+    return this.value(root, 0)
+  }
+
+  value(value: JsonValue, depth: number): JsonValue {
+    if (typeof value === 'string') return this.string(value)
+    if (value === null || typeof value !== 'object') return value
+    if (depth >= RECURSION_LIMIT) return walkDeep(value, this, depth)
+    if (depth >= this.maxDepth) this.maxDepth = depth + 1
+    return Array.isArray(value) ? this.#array(value, depth) : this.#object(value, depth)
+  }
+
+  string(text: string): string {
+    if (this.#quickStrings && text.length < MIN_GATED_LENGTH) return text
+    if (this.#level < MAX_JSON_LEVELS && looksLikeJsonContainer(text) && isWorthParsing(text, this.policy)) {
+      const parsed = parseJsonContainer(text)
+      if (parsed !== undefined) {
+        const inner = new Walk(this.policy, this.#level + 1)
+        const out = inner.run(parsed)
+        if (out === parsed) return text
+        if (inner.maxDepth <= MAX_REWRITE_DEPTH) return stringifyLike(text, out)
+      }
+    }
+    return redactText(text, this.policy)
+  }
+
+  #array(array: JsonValue[], depth: number): JsonValue {
+    let copy: JsonValue[] | undefined
+    const tuple = this.isHeaderTuple(array)
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i]!
+      const next = tuple && i === 1 ? REDACTED : this.value(item, depth + 1)
+      if (next !== item) (copy ??= array.slice())[i] = next
+    }
+    return copy ?? array
+  }
+
+  #object(object: JsonObject, depth: number): JsonValue {
+    let copy: JsonObject | undefined
+    let renamed = false
+    const secretKey = this.headerValueKey(object)
+    const plainKey = this.plainKeyOf(object)
+    for (const key in object) {
+      const item = object[key]!
+      const info = this.keyInfo(key)
+      if ((info.written ??= redactText(key, this.policy)) !== key) renamed = true
+      const next = this.isSecretEntry(info, key, item, secretKey, plainKey) ? REDACTED : this.value(item, depth + 1)
+      if (next !== item) setOwn((copy ??= copyObject(object)), key, next)
+    }
+    return renamed ? this.withWrittenKeys(copy ?? object) : (copy ?? object)
+  }
+
+  /** `['Authorization', 'Token …']`: a pair whose first item names a secret. */
+  isHeaderTuple(array: JsonValue[]): boolean {
+    if (array.length !== 2 || typeof array[0] !== 'string') return false
+    const value = array[1]
+    return (typeof value === 'string' || typeof value === 'number') && isSecretName(array[0], this.policy)
+  }
+
+  /** `{ name: 'Authorization', value: '…' }` (HAR files, header lists): the key `value` holds the secret. */
+  headerValueKey(object: JsonObject): string | undefined {
+    if (!this.policy.defaults || object.value === undefined) return undefined
+    for (const nameKey of HEADER_NAME_KEYS) {
+      const name = object[nameKey]
+      if (typeof name === 'string' && isSecretName(name, this.policy)) return 'value'
+    }
+    return undefined
+  }
+
+  /** `{ token: 'Hello', logprob: -0.1 }` (log-probabilities): `token` is a token of text. */
+  plainKeyOf(object: JsonObject): string | undefined {
+    return this.policy.defaults && object.logprob !== undefined ? 'token' : undefined
+  }
+
+  keyInfo(key: string): KeyInfo {
+    return this.#keys.get(key) ?? keyInfo(key, this.policy, this.#keys)
+  }
+
+  /** Whether the value of the key `info` is about is replaced as a whole. Null and booleans never are: they hold no secret. */
+  isSecretEntry(info: KeyInfo, key: string, item: JsonValue, secretKey: string | undefined, plainKey: string | undefined): boolean {
+    if (item === null || typeof item === 'boolean') return false
+    if (key === secretKey) return true
+    if (key === plainKey) return false
+    return info.kind === 'secret' || (info.kind === 'weak' && (typeof item === 'string' || typeof item === 'number'))
+  }
+
+  /** The key as written: a secret in the key itself replaced. */
+  writtenKey(key: string): string {
+    const info = this.keyInfo(key)
+    return (info.written ??= redactText(key, this.policy))
+  }
+
+  /** `object` with its keys as written, made unique again (`[REDACTED]`, `[REDACTED]#2`), in the same order. */
+  withWrittenKeys(object: JsonObject): JsonObject {
+    const out: JsonObject = {}
+    const taken = new Set<string>()
+    for (const key in object) {
+      const written = this.writtenKey(key)
+      let unique = written
+      for (let n = 2; taken.has(unique); n++) unique = `${written}#${n}`
+      taken.add(unique)
+      setOwn(out, unique, object[key]!)
+    }
+    return out
+  }
+}
+
+/**
+ * Returns `value` with secrets replaced under `policy`. Unchanged branches
+ * are shared with the input, changed ones are copies: the input is never
+ * modified. Never throws on any JSON value, however deep.
+ */
+export function redactValue<T extends JsonValue>(value: T, policy: RedactPolicy): T {
+  return new Walk(policy, 0).run(value) as T
+}
