@@ -17,7 +17,7 @@ import { findLiterals } from './env-secrets.js'
 import { looksLikeJsonContainer, parseJsonContainer, stringifyLike } from './json-text.js'
 import { isSecretName, keyCacheOf, keyInfo, REDACTED, type KeyInfo, type RedactPolicy } from './policy.js'
 import { replaceRanges, type Ranges } from './ranges.js'
-import { findSecretPairs } from './text-pairs.js'
+import { findSecretElements, findSecretPairs } from './text-pairs.js'
 import { findValueShapes } from './value-shapes.js'
 
 /**
@@ -66,7 +66,11 @@ export function redactText(text: string, policy: RedactPolicy): string {
   const ranges: Ranges = []
   const gated = policy.defaults && text.length >= MIN_GATED_LENGTH && DEFAULT_GATE.test(text)
   if (gated) findValueShapes(text, ranges)
-  if (gated || hasUserKeys(policy)) findSecretPairs(text, ranges, (name) => isSecretName(name, policy))
+  if (gated || hasUserKeys(policy)) {
+    const isSecret = (name: string): boolean => isSecretName(name, policy)
+    findSecretPairs(text, ranges, isSecret)
+    findSecretElements(text, ranges, isSecret)
+  }
   if (policy.literals.length > 0 && literalGate(policy).test(text)) findLiterals(text, policy.literals, ranges)
   return applyUserPatterns(replaceRanges(text, ranges, REDACTED), policy)
 }
@@ -79,6 +83,24 @@ function isWorthParsing(text: string, policy: RedactPolicy): boolean {
 }
 
 const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
+
+/** JSON Schema keywords that describe a value without holding one (`default`, `examples` and `const` can hold one). */
+const SCHEMA_KEYWORDS = new Set([
+  'type', '$ref', 'anyOf', 'oneOf', 'allOf', 'description', 'title', 'format', 'pattern', 'enum', 'nullable',
+  'minLength', 'maxLength', 'minimum', 'maximum', 'items', 'properties', 'required', 'additionalProperties',
+])
+
+/**
+ * `{ "password": { "type": "string", "description": "…" } }` in a tool's
+ * parameters describes a secret, it does not hold one: such an object is
+ * walked, not replaced.
+ */
+function isSchema(value: JsonValue): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  if (typeof value.type !== 'string' && value.$ref === undefined && value.anyOf === undefined && value.oneOf === undefined) return false
+  for (const key in value) if (!SCHEMA_KEYWORDS.has(key)) return false
+  return true
+}
 
 /** One application of a policy to one value (and, through `level`, to the JSON text found inside its strings). */
 export class Walk {
@@ -141,7 +163,7 @@ export class Walk {
     for (const key in object) {
       const item = object[key]!
       const info = this.keyInfo(key)
-      if ((info.written ??= redactText(key, this.policy)) !== key) renamed = true
+      if ((info.written ??= this.string(key)) !== key) renamed = true
       const next = this.isSecretEntry(info, key, item, secretKey, plainKey) ? REDACTED : this.value(item, depth + 1)
       if (next !== item) setOwn((copy ??= copyObject(object)), key, next)
     }
@@ -179,13 +201,14 @@ export class Walk {
     if (item === null || typeof item === 'boolean') return false
     if (key === secretKey) return true
     if (key === plainKey) return false
-    return info.kind === 'secret' || (info.kind === 'weak' && (typeof item === 'string' || typeof item === 'number'))
+    if (info.kind === 'secret') return !isSchema(item)
+    return info.kind === 'weak' && (typeof item === 'string' || typeof item === 'number')
   }
 
   /** The key as written: a secret in the key itself replaced. */
   writtenKey(key: string): string {
     const info = this.keyInfo(key)
-    return (info.written ??= redactText(key, this.policy))
+    return (info.written ??= this.string(key))
   }
 
   /** `object` with its keys as written, made unique again (`[REDACTED]`, `[REDACTED]#2`), in the same order. */
