@@ -14,10 +14,8 @@ interface Frame {
   readonly source: Container
   /** Object keys in order; undefined for an array. */
   readonly keys: readonly string[] | undefined
-  /** Arrays: a header tuple. Objects: the key forced secret, and the key forced plain. */
+  /** An array that is a header tuple. */
   readonly tuple: boolean
-  readonly secretKey: string | undefined
-  readonly plainKey: string | undefined
   readonly parent: Frame | undefined
   /** Where this container sits in its parent: an index into the parent's keys or items. */
   readonly slot: number
@@ -45,8 +43,6 @@ function open(source: Container, walk: Walk, parent: Frame | undefined, slot: nu
     source,
     keys: isArray ? undefined : Object.keys(source),
     tuple: isArray && walk.isHeaderTuple(source),
-    secretKey: isArray ? undefined : walk.headerValueKey(source),
-    plainKey: isArray ? undefined : walk.plainKeyOf(source),
     parent,
     slot,
     index: 0,
@@ -90,7 +86,7 @@ export function walkDeep(root: Container, walk: Walk, depth: number): JsonValue 
     } else {
       item = (frame.source as JsonObject)[key]!
       if (walk.writtenKey(key) !== key) frame.renamed = true
-      isSecret = walk.isSecretEntry(walk.keyInfo(key), key, item, frame.secretKey, frame.plainKey)
+      isSecret = walk.isSecretEntry(frame.source as JsonObject, key, item, walk.keyInfo(key))
     }
     if (isSecret) {
       set(frame, slot, REDACTED)

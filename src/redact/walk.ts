@@ -61,10 +61,28 @@ function applyUserPatterns(text: string, policy: RedactPolicy): string {
   return out
 }
 
+/** Whether a default rule could find something in `text`: see DEFAULT_GATE. */
+function passesGate(text: string, policy: RedactPolicy): boolean {
+  return policy.defaults && text.length >= MIN_GATED_LENGTH && DEFAULT_GATE.test(text)
+}
+
+/** Whether any rule of `policy` could change `text`: what lets most strings of a trace pass at the cost of one regex test. */
+function mayHoldSecret(text: string, policy: RedactPolicy): boolean {
+  return (
+    passesGate(text, policy) ||
+    hasUserKeys(policy) ||
+    policy.valuePatterns.length > 0 ||
+    (policy.literals.length > 0 && literalGate(policy).test(text))
+  )
+}
+
 /** `text` with its secrets replaced, read as text (not as JSON). */
 export function redactText(text: string, policy: RedactPolicy): string {
+  return redactGatedText(text, policy, passesGate(text, policy))
+}
+
+function redactGatedText(text: string, policy: RedactPolicy, gated: boolean): string {
   const ranges: Ranges = []
-  const gated = policy.defaults && text.length >= MIN_GATED_LENGTH && DEFAULT_GATE.test(text)
   if (gated) findValueShapes(text, ranges)
   if (gated || hasUserKeys(policy)) {
     const isSecret = (name: string): boolean => isSecretName(name, policy)
@@ -119,6 +137,7 @@ export class Walk {
   }
 
   run(root: JsonValue): JsonValue {
+    this.maxDepth = 0
     return this.value(root, 0)
   }
 
@@ -135,21 +154,28 @@ export class Walk {
     if (this.#level < MAX_JSON_LEVELS && looksLikeJsonContainer(text) && isWorthParsing(text, this.policy)) {
       const parsed = parseJsonContainer(text)
       if (parsed !== undefined) {
-        const inner = new Walk(this.policy, this.#level + 1)
+        const inner = walkOf(this.policy, this.#level + 1)
         const out = inner.run(parsed)
         if (out === parsed) return text
         if (inner.maxDepth <= MAX_REWRITE_DEPTH) return stringifyLike(text, out)
       }
     }
-    return redactText(text, this.policy)
+    return mayHoldSecret(text, this.policy) ? redactGatedText(text, this.policy, passesGate(text, this.policy)) : text
   }
+
+  // The loops below test the type before calling: numbers, booleans and
+  // null (most leaves of a trace) cost no call.
 
   #array(array: JsonValue[], depth: number): JsonValue {
     let copy: JsonValue[] | undefined
     const tuple = this.isHeaderTuple(array)
     for (let i = 0; i < array.length; i++) {
       const item = array[i]!
-      const next = tuple && i === 1 ? REDACTED : this.value(item, depth + 1)
+      let next: JsonValue
+      if (tuple && i === 1) next = REDACTED
+      else if (typeof item === 'string') next = this.string(item)
+      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else continue
       if (next !== item) (copy ??= array.slice())[i] = next
     }
     return copy ?? array
@@ -158,13 +184,15 @@ export class Walk {
   #object(object: JsonObject, depth: number): JsonValue {
     let copy: JsonObject | undefined
     let renamed = false
-    const secretKey = this.headerValueKey(object)
-    const plainKey = this.plainKeyOf(object)
     for (const key in object) {
       const item = object[key]!
       const info = this.keyInfo(key)
       if ((info.written ??= this.string(key)) !== key) renamed = true
-      const next = this.isSecretEntry(info, key, item, secretKey, plainKey) ? REDACTED : this.value(item, depth + 1)
+      let next: JsonValue
+      if (this.isSecretEntry(object, key, item, info)) next = REDACTED
+      else if (typeof item === 'string') next = this.string(item)
+      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else continue
       if (next !== item) setOwn((copy ??= copyObject(object)), key, next)
     }
     return renamed ? this.withWrittenKeys(copy ?? object) : (copy ?? object)
@@ -178,31 +206,32 @@ export class Walk {
   }
 
   /** `{ name: 'Authorization', value: '…' }` (HAR files, header lists): the key `value` holds the secret. */
-  headerValueKey(object: JsonObject): string | undefined {
-    if (!this.policy.defaults || object.value === undefined) return undefined
+  #isHeaderValue(object: JsonObject): boolean {
+    if (!this.policy.defaults) return false
     for (const nameKey of HEADER_NAME_KEYS) {
       const name = object[nameKey]
-      if (typeof name === 'string' && isSecretName(name, this.policy)) return 'value'
+      if (typeof name === 'string' && isSecretName(name, this.policy)) return true
     }
-    return undefined
-  }
-
-  /** `{ token: 'Hello', logprob: -0.1 }` (log-probabilities): `token` is a token of text. */
-  plainKeyOf(object: JsonObject): string | undefined {
-    return this.policy.defaults && object.logprob !== undefined ? 'token' : undefined
+    return false
   }
 
   keyInfo(key: string): KeyInfo {
     return this.#keys.get(key) ?? keyInfo(key, this.policy, this.#keys)
   }
 
-  /** Whether the value of the key `info` is about is replaced as a whole. Null and booleans never are: they hold no secret. */
-  isSecretEntry(info: KeyInfo, key: string, item: JsonValue, secretKey: string | undefined, plainKey: string | undefined): boolean {
+  /**
+   * Whether `object[key]` (`item`, whose key `info` describes) is replaced as
+   * a whole. Null and booleans never are: they hold no secret. The context
+   * of the object is read only for the two keys it can change (`value`,
+   * `token`), so ordinary objects cost no extra property reads.
+   */
+  isSecretEntry(object: JsonObject, key: string, item: JsonValue, info: KeyInfo): boolean {
     if (item === null || typeof item === 'boolean') return false
-    if (key === secretKey) return true
-    if (key === plainKey) return false
+    if (info.kind === 'plain') return key === 'value' && this.#isHeaderValue(object)
+    // `{ token: 'Hello', logprob: -0.1 }` (log-probabilities): a token of text.
+    if (key === 'token' && this.policy.defaults && object.logprob !== undefined) return false
     if (info.kind === 'secret') return !isSchema(item)
-    return info.kind === 'weak' && (typeof item === 'string' || typeof item === 'number')
+    return typeof item === 'string' || typeof item === 'number'
   }
 
   /** The key as written: a secret in the key itself replaced. */
@@ -226,11 +255,26 @@ export class Walk {
   }
 }
 
+const walks = new WeakMap<RedactPolicy, Walk[]>()
+
+/**
+ * The Walk of `policy` at `level`, made once: V8's optimised code refers to
+ * the objects it met, and a Walk made per call dies at the next GC and
+ * takes that code with it ("weak objects" deopts), so each save would run
+ * unoptimised. A walk is never re-entered at its own level: JSON found in a
+ * string is walked one level down.
+ */
+function walkOf(policy: RedactPolicy, level: number): Walk {
+  let byLevel = walks.get(policy)
+  if (byLevel === undefined) walks.set(policy, (byLevel = []))
+  return (byLevel[level] ??= new Walk(policy, level))
+}
+
 /**
  * Returns `value` with secrets replaced under `policy`. Unchanged branches
  * are shared with the input, changed ones are copies: the input is never
  * modified. Never throws on any JSON value, however deep.
  */
 export function redactValue<T extends JsonValue>(value: T, policy: RedactPolicy): T {
-  return new Walk(policy, 0).run(value) as T
+  return walkOf(policy, 0).run(value) as T
 }
