@@ -1,6 +1,7 @@
 export { redactForDisk } from './for-disk.js'
 export { REDACTED, resolveRedactPolicy, isSecretName } from './policy.js'
-export { redactValue, redactText } from './walk.js'
+export { redactValue } from './walk.js'
+export { redactText } from './redact-text.js'
 export { splitKeyWords, classifyWords, SECRET_WORDS, KEY_QUALIFIERS, TOKENS_QUALIFIERS, WEAK_WORDS, DESCRIPTOR_WORDS, NON_SECRET_TOKEN_MODIFIERS } from './key-words.js'
 export { isSecretEnvName, MIN_ENV_SECRET_LENGTH } from './env-secrets.js'
 

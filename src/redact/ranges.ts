@@ -76,3 +76,11 @@ export function followsEscape(text: string, at: number): boolean {
   }
   return false
 }
+
+/**
+ * A match at `at` is a secret on its own, not the inside of a longer word:
+ * nothing alphanumeric before it, unless a `%22` / `\u0022` escape.
+ */
+export function startsFree(text: string, at: number): boolean {
+  return at === 0 || !isAlnum(text.charCodeAt(at - 1)) || followsEscape(text, at)
+}

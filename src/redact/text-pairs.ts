@@ -4,9 +4,8 @@
  * cookies, connection strings (`Password=…;`), header lines
  * (`Authorization: …`), JSON that is cut off or double-encoded
  * (`{\"password\": \"…\"`), Python and JS literals (`{'api_key': '…'}`,
- * `{ token: "…" }`), header tuples (`[('Authorization', 'Token …')]`) and
- * XML elements (`<password>…</password>`). The name decides, by the same
- * words as object keys.
+ * `{ token: "…" }`) and header tuples (`[('Authorization', 'Token …')]`).
+ * The name decides, by the same words as object keys.
  *
  * One pass over the text: at each `:`, `=` or `,` the name is read backwards
  * (a bounded number of characters), and only after a secret name is the
@@ -229,28 +228,5 @@ export function findSecretPairs(text: string, ranges: Ranges, isSecretName: (nam
     if (colon >= 0 && colon < resume) colon = text.indexOf(':', resume)
     if (equals >= 0 && equals < resume) equals = text.indexOf('=', resume)
     if (comma >= 0 && comma < resume) comma = text.indexOf(',', resume)
-  }
-}
-
-// Bounded: an element name and its attributes are short, so a failed match costs O(1).
-const OPEN_TAG = /<([A-Za-z_][\w.:-]{0,63})(?:\s[^<>]{0,512})?>/g
-
-/**
- * `<password>…</password>`, `<ns:ApiKey>…</ns:ApiKey>`: the text of an
- * element named like a secret. The text is what lies before the next `<`,
- * which must open the matching closing tag; so each `<` is read once.
- */
-export function findSecretElements(text: string, ranges: Ranges, isSecretName: (name: string) => boolean): void {
-  if (!text.includes('</')) return
-  OPEN_TAG.lastIndex = 0
-  for (let match = OPEN_TAG.exec(text); match !== null; match = OPEN_TAG.exec(text)) {
-    const tag = match[1]!
-    const local = tag.slice(tag.lastIndexOf(':') + 1)
-    if (!isSecretName(local)) continue
-    const start = OPEN_TAG.lastIndex
-    const close = text.indexOf('<', start)
-    if (close === -1 || !text.startsWith(`</${tag}`, close)) continue
-    addRange(ranges, start, close)
-    OPEN_TAG.lastIndex = close
   }
 }

@@ -3,9 +3,8 @@
  *
  *   redactValue()   any JSON value: objects and arrays walked (recursively
  *                   while shallow, then by deep-walk.ts without recursion,
- *                   so 100,000 levels of nesting are fine)
- *   redactText()    one string as text: value shapes, name/value pairs,
- *                   literals, the user's patterns
+ *                   so 100,000 levels of nesting are fine); strings by the
+ *                   rules of redact-text.ts
  *
  * A string holding a JSON object or array is parsed, walked, and written
  * back in its own style (json-text.ts). Unchanged branches are shared with
@@ -13,21 +12,9 @@
  */
 import type { JsonObject, JsonValue } from '../trace/types.js'
 import { copyObject, setOwn, walkDeep } from './deep-walk.js'
-import { findLiterals } from './env-secrets.js'
 import { looksLikeJsonContainer, parseJsonContainer, stringifyLike } from './json-text.js'
 import { isSecretName, keyCacheOf, keyInfo, REDACTED, type KeyInfo, type RedactPolicy } from './policy.js'
-import { replaceRanges, type Ranges } from './ranges.js'
-import { findSecretElements, findSecretPairs } from './text-pairs.js'
-import { findValueShapes } from './value-shapes.js'
-
-/**
- * A string can hold a default secret only if it contains one of these: the
- * literal start of every value shape, and a stem of every secret key word
- * (for name/value pairs). Strings without any cost one native regex test.
- */
-const DEFAULT_GATE = /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-/i
-/** No default rule matches fewer characters. */
-const MIN_GATED_LENGTH = 3
+import { isWorthParsing, MIN_GATED_LENGTH, redactStringAsText } from './redact-text.js'
 
 /** JSON inside a string inside a string ...: past this many levels, a string is treated as text. */
 const MAX_JSON_LEVELS = 8
@@ -35,70 +22,6 @@ const MAX_JSON_LEVELS = 8
 const MAX_REWRITE_DEPTH = 512
 /** Deeper than this, the walk goes on without recursion (deep-walk.ts). */
 const RECURSION_LIMIT = 200
-
-const literalGates = new WeakMap<RedactPolicy, RegExp>()
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-}
-
-function literalGate(policy: RedactPolicy): RegExp {
-  let gate = literalGates.get(policy)
-  if (gate === undefined) literalGates.set(policy, (gate = new RegExp(policy.literals.map(escapeRegExp).join('|'))))
-  return gate
-}
-
-function hasUserKeys(policy: RedactPolicy): boolean {
-  return policy.keyNames.size > 0 || policy.keyPatterns.length > 0
-}
-
-function applyUserPatterns(text: string, policy: RedactPolicy): string {
-  let out = text
-  for (const pattern of policy.valuePatterns) {
-    pattern.lastIndex = 0
-    out = out.replace(pattern, REDACTED)
-  }
-  return out
-}
-
-/** Whether a default rule could find something in `text`: see DEFAULT_GATE. */
-function passesGate(text: string, policy: RedactPolicy): boolean {
-  return policy.defaults && text.length >= MIN_GATED_LENGTH && DEFAULT_GATE.test(text)
-}
-
-/** Whether any rule of `policy` could change `text`: what lets most strings of a trace pass at the cost of one regex test. */
-function mayHoldSecret(text: string, policy: RedactPolicy): boolean {
-  return (
-    passesGate(text, policy) ||
-    hasUserKeys(policy) ||
-    policy.valuePatterns.length > 0 ||
-    (policy.literals.length > 0 && literalGate(policy).test(text))
-  )
-}
-
-/** `text` with its secrets replaced, read as text (not as JSON). */
-export function redactText(text: string, policy: RedactPolicy): string {
-  return redactGatedText(text, policy, passesGate(text, policy))
-}
-
-function redactGatedText(text: string, policy: RedactPolicy, gated: boolean): string {
-  const ranges: Ranges = []
-  if (gated) findValueShapes(text, ranges)
-  if (gated || hasUserKeys(policy)) {
-    const isSecret = (name: string): boolean => isSecretName(name, policy)
-    findSecretPairs(text, ranges, isSecret)
-    findSecretElements(text, ranges, isSecret)
-  }
-  if (policy.literals.length > 0 && literalGate(policy).test(text)) findLiterals(text, policy.literals, ranges)
-  return applyUserPatterns(replaceRanges(text, ranges, REDACTED), policy)
-}
-
-/** Whether parsing `text` as JSON could find anything to redact. */
-function isWorthParsing(text: string, policy: RedactPolicy): boolean {
-  if (hasUserKeys(policy) || policy.valuePatterns.length > 0) return true
-  // A \u escape could spell any key; rare enough to always look.
-  return DEFAULT_GATE.test(text) || (policy.literals.length > 0 && literalGate(policy).test(text)) || text.includes('\\u')
-}
 
 const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
 
@@ -160,7 +83,7 @@ export class Walk {
         if (inner.maxDepth <= MAX_REWRITE_DEPTH) return stringifyLike(text, out)
       }
     }
-    return mayHoldSecret(text, this.policy) ? redactGatedText(text, this.policy, passesGate(text, this.policy)) : text
+    return redactStringAsText(text, this.policy)
   }
 
   // The loops below test the type before calling: numbers, booleans and
