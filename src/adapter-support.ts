@@ -28,6 +28,7 @@ export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapte
 export { measure, runToolIn } from './trace-tool.js'
 export { recordingPromise } from './adapter-support/recording-promise.js'
 export { isStream, tapStream } from './adapter-support/stream-tap.js'
+export { markNotRetryable, responseFailingWith } from './adapter-support/failing-response.js'
 
 export type { ResponseWatch } from './adapter-support/recording-promise.js'
 export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
