@@ -1,9 +1,10 @@
 import OpenAI from 'openai'
+import type { RunnableToolFunctionWithParse } from 'openai/lib/RunnableFunction'
 import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
-import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
+import { scriptedFetch, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, ORDER, QUESTION, refundScript, REFUND_PARAMETERS } from './refund-kit.js'
+import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, ORDER, QUESTION, refundScript, REFUND_PARAMETERS, type RefundArgs } from './refund-kit.js'
 
 const TOOLS: OpenAI.ChatCompletionTool[] = [
   { type: 'function', function: { name: 'lookup_order', description: 'Look an order up by id.', parameters: LOOKUP_PARAMETERS } },
@@ -11,7 +12,7 @@ const TOOLS: OpenAI.ChatCompletionTool[] = [
 ]
 
 function runTool(name: string, args: string): string {
-  const parsed = JSON.parse(args) as { order_id: string; amount: number }
+  const parsed = JSON.parse(args) as RefundArgs
   return name === 'lookup_order' ? JSON.stringify(lookupOrder(parsed)) : issueRefund(parsed)
 }
 
@@ -75,9 +76,9 @@ describe('scriptedFetch: OpenAI chat completions', () => {
   it.each([false, true])("drives the SDK's runTools helper (streamed: %s)", async (stream) => {
     const fetch = scriptedFetch(refundScript())
     const openai = client(fetch)
-    const functionTool = (name: string, parameters: Record<string, unknown>) => ({
-      type: 'function' as const,
-      function: { name, parameters, parse: JSON.parse, function: (args: { order_id: string; amount: number }) => (name === 'lookup_order' ? lookupOrder(args) : issueRefund(args)) },
+    const functionTool = (name: string, parameters: Record<string, unknown>): RunnableToolFunctionWithParse<RefundArgs> => ({
+      type: 'function',
+      function: { name, description: name, parameters, parse: (input) => JSON.parse(input) as RefundArgs, function: (args) => (name === 'lookup_order' ? lookupOrder(args) : issueRefund(args)) },
     })
     const tools = [functionTool('lookup_order', LOOKUP_PARAMETERS), functionTool('issue_refund', REFUND_PARAMETERS)]
     const s = await session('run-tools', { save: false }, async () => {

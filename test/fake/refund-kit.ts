@@ -12,18 +12,23 @@ export const FINAL_ANSWER = 'Done: Refunded 19.99 on order 42.'
 
 export const ORDER = { order_id: '42', amount: 19.99, status: 'delivered' }
 
+export interface RefundArgs {
+  order_id: string
+  amount: number
+}
+
 export function lookupOrder({ order_id }: { order_id: string }): typeof ORDER {
   return { ...ORDER, order_id }
 }
 
-export function issueRefund({ order_id, amount }: { order_id: string; amount: number }): string {
+export function issueRefund({ order_id, amount }: RefundArgs): string {
   return `Refunded ${amount} on order ${order_id}.`
 }
 
 /** JSON Schemas of the two tools, for the SDKs that take them as they are. */
-export const LOOKUP_PARAMETERS = { type: 'object', properties: { order_id: { type: 'string' } }, required: ['order_id'], additionalProperties: false }
+export const LOOKUP_PARAMETERS = { type: 'object' as const, properties: { order_id: { type: 'string' } }, required: ['order_id'], additionalProperties: false }
 export const REFUND_PARAMETERS = {
-  type: 'object',
+  type: 'object' as const,
   properties: { order_id: { type: 'string' }, amount: { type: 'number' } },
   required: ['order_id', 'amount'],
   additionalProperties: false,
