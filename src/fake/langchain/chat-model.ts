@@ -140,7 +140,14 @@ export function scriptedChatModel(script: Script, options?: ScriptedChatModelOpt
  * for the default message structure (the messages read and merge it all the same).
  */
 function usageField({ usage }: Reply): object {
-  const usage_metadata: UsageMetadata = { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens }
+  const usage_metadata: UsageMetadata = {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    total_tokens: usage.inputTokens + usage.outputTokens,
+    // Given (as zeros) so that an answer merged from stream chunks, which always has both, is the same as an invoked one.
+    input_token_details: { cache_read: 0 },
+    output_token_details: { reasoning: 0 },
+  }
   return { usage_metadata }
 }
 
