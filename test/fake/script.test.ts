@@ -71,7 +71,7 @@ describe('token usage of a scripted call', () => {
     // 12 characters of messages + lookup_order (12) + "Look it up." (11) + its JSON schema (17) = 52 → 13 tokens in;
     // "On it." (6) + lookup_order (12) + {"order_id":"42"} (17) = 35 → 9 tokens out.
     const model = scriptedLanguageModel([{ text: 'On it.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { text: 'Hi.', usage: { outputTokens: 40 } }])
-    const tools = [{ type: 'function' as const, name: 'lookup_order', description: 'Look it up.', inputSchema: { type: 'object' } }]
+    const tools = [{ type: 'function' as const, name: 'lookup_order', description: 'Look it up.', inputSchema: { type: 'object' as const } }]
     const first = await model.doGenerate({ ...userSays('Where is 42?'), tools })
     const second = await model.doGenerate(userSays(''))
 
