@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { instrumentTools, reagentMiddleware } from '../../adapters/ai-sdk/index.js'
 import { scriptedLanguageModel, ScriptExhaustedError, type Script, type ScriptedLanguageModel } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, ORDER, QUESTION, refundScript } from './refund-kit.js'
+import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, QUESTION, refundScript, refundConversation, REFUND_TOOLS } from './refund-kit.js'
 
 const TOOLS = instrumentTools({
   lookup_order: tool({ description: 'Look an order up by id.', inputSchema: z.object({ order_id: z.string() }), execute: async (args) => lookupOrder(args) }),
@@ -39,18 +39,8 @@ describe('scriptedLanguageModel: the AI SDK', () => {
     })
     expect(model.remaining).toBe(0)
     expect(model.requests.map((request) => [request.api, request.model, request.stream])).toEqual(Array(3).fill(['language-model', 'scripted-model', stream]))
-    expect(model.requests[2]!.messages).toEqual([
-      { role: 'system', content: 'You refund orders.' },
-      { role: 'user', content: QUESTION },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1_0', name: 'lookup_order', arguments: { order_id: '42' } }] },
-      { role: 'tool', content: JSON.stringify(ORDER), toolCallId: 'call_1_0', name: 'lookup_order' },
-      { role: 'assistant', content: 'Refunding now.', toolCalls: [{ id: 'call_2_0', name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }] },
-      { role: 'tool', content: 'Refunded 19.99 on order 42.', toolCallId: 'call_2_0', name: 'issue_refund' },
-    ])
-    expect(model.requests[0]!.tools.map((t) => [t.name, t.description])).toEqual([
-      ['lookup_order', 'Look an order up by id.'],
-      ['issue_refund', 'Refund an order.'],
-    ])
+    expect(model.requests[2]!.messages).toEqual(refundConversation('call_', 'You refund orders.'))
+    expect(model.requests[0]!.tools.map((t) => [t.name, t.description])).toEqual(REFUND_TOOLS)
   })
 
   it('streams the parts a provider does: stream-start, metadata, text and tool-input deltas, the tool call, finish with V3 usage', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { instrumentAnthropic } from '../../adapters/anthropic/index.js'
 import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, ORDER, QUESTION, refundScript, REFUND_PARAMETERS } from './refund-kit.js'
+import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, QUESTION, refundScript, REFUND_PARAMETERS, refundConversation } from './refund-kit.js'
 
 const MODEL = 'claude-sonnet-4-6'
 const TOOLS: Anthropic.Tool[] = [
@@ -46,14 +46,7 @@ describe('scriptedFetch: the Anthropic Messages API', () => {
     expectRefundRun(s.trace, { idPrefix: 'toolu_', model: MODEL })
     expect(s.trace.turns[2]!.llm_call.token_usage).toEqual({ input_tokens: 120, output_tokens: 8, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 })
     expect(s.trace.turns.map((turn) => turn.llm_call['stop_reason'])).toEqual(['tool_use', 'tool_use', 'end_turn'])
-    expect(fetch.requests[2]!.messages).toEqual([
-      { role: 'system', content: 'You refund orders.' },
-      { role: 'user', content: QUESTION },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'toolu_1_0', name: 'lookup_order', arguments: { order_id: '42' } }] },
-      { role: 'tool', content: JSON.stringify(ORDER), toolCallId: 'toolu_1_0', name: 'lookup_order' },
-      { role: 'assistant', content: 'Refunding now.', toolCalls: [{ id: 'toolu_2_0', name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }] },
-      { role: 'tool', content: 'Refunded 19.99 on order 42.', toolCallId: 'toolu_2_0', name: 'issue_refund' },
-    ])
+    expect(fetch.requests[2]!.messages).toEqual(refundConversation('toolu_', 'You refund orders.'))
   })
 
   it("drives the SDK's beta toolRunner", async () => {

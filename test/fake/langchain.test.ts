@@ -8,7 +8,7 @@ import { instrumentLangChain } from '../../adapters/langchain/index.js'
 import { scriptedFetch, ScriptExhaustedError } from '../../src/fake/index.js'
 import { ScriptedApiError, scriptedChatModel, ScriptedChatModel } from '../../src/fake/langchain/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, ORDER, QUESTION, refundScript } from './refund-kit.js'
+import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, ORDER, QUESTION, refundScript, refundConversation, REFUND_TOOLS } from './refund-kit.js'
 
 instrumentLangChain()
 
@@ -47,17 +47,8 @@ describe('scriptedChatModel: a LangChain chat model', () => {
     expect(s.trace.turns.map((turn) => turn.llm_call['stop_reason'])).toEqual(['tool_calls', 'tool_calls', 'stop'])
     expect(model.remaining).toBe(0)
     expect(model.requests.map((request) => [request.api, request.stream])).toEqual(Array(3).fill(['chat-model', stream]))
-    expect(model.requests[2]!.messages).toEqual([
-      { role: 'user', content: QUESTION },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1_0', name: 'lookup_order', arguments: { order_id: '42' } }] },
-      { role: 'tool', content: JSON.stringify(ORDER), toolCallId: 'call_1_0', name: 'lookup_order' },
-      { role: 'assistant', content: 'Refunding now.', toolCalls: [{ id: 'call_2_0', name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }] },
-      { role: 'tool', content: 'Refunded 19.99 on order 42.', toolCallId: 'call_2_0', name: 'issue_refund' },
-    ])
-    expect(model.requests[0]!.tools.map((t) => [t.name, t.description])).toEqual([
-      ['lookup_order', 'Look an order up by id.'],
-      ['issue_refund', 'Refund an order.'],
-    ])
+    expect(model.requests[2]!.messages).toEqual(refundConversation('call_'))
+    expect(model.requests[0]!.tools.map((t) => [t.name, t.description])).toEqual(REFUND_TOOLS)
   })
 
   it('streams text chunks, then tool_call_chunks keyed by index, then usage_metadata, which merge into one answer', async () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
 import { scriptedFetch, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, ORDER, QUESTION, refundScript, REFUND_PARAMETERS, type RefundArgs } from './refund-kit.js'
+import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, QUESTION, refundScript, REFUND_PARAMETERS, type RefundArgs, refundConversation } from './refund-kit.js'
 
 const TOOLS: OpenAI.ChatCompletionTool[] = [
   { type: 'function', function: { name: 'lookup_order', description: 'Look an order up by id.', parameters: LOOKUP_PARAMETERS } },
@@ -60,13 +60,7 @@ describe('scriptedFetch: OpenAI chat completions', () => {
       [2, 'chat.completions', stream],
       [3, 'chat.completions', stream],
     ])
-    expect(fetch.requests[2]!.messages).toEqual([
-      { role: 'user', content: QUESTION },
-      { role: 'assistant', content: '', toolCalls: [{ id: 'call_1_0', name: 'lookup_order', arguments: { order_id: '42' } }] },
-      { role: 'tool', content: JSON.stringify(ORDER), toolCallId: 'call_1_0', name: 'lookup_order' },
-      { role: 'assistant', content: 'Refunding now.', toolCalls: [{ id: 'call_2_0', name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }] },
-      { role: 'tool', content: 'Refunded 19.99 on order 42.', toolCallId: 'call_2_0', name: 'issue_refund' },
-    ])
+    expect(fetch.requests[2]!.messages).toEqual(refundConversation('call_'))
     expect(fetch.requests[0]!.tools).toEqual([
       { name: 'lookup_order', description: 'Look an order up by id.', parameters: LOOKUP_PARAMETERS },
       { name: 'issue_refund', description: 'Refund an order.', parameters: REFUND_PARAMETERS },

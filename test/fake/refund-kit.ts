@@ -4,7 +4,7 @@
  * function that answers from the tool result the agent sent back.
  */
 import { expect } from 'vitest'
-import type { Script, ScriptRequest } from '../../src/fake/index.js'
+import type { Script, ScriptMessage, ScriptRequest } from '../../src/fake/index.js'
 import type { Trace } from '../../src/index.js'
 
 export const QUESTION = 'Refund order 42, please.'
@@ -75,3 +75,21 @@ export function expectRefundRun(trace: Trace, { idPrefix, model }: { idPrefix: s
   ])
   expect(trace.status).toBe('completed')
 }
+
+/** The conversation the refund agent sends with its third call, as a function step sees it, after its system prompt if it has one. */
+export function refundConversation(idPrefix: string, system?: string): ScriptMessage[] {
+  return [
+    ...(system === undefined ? [] : [{ role: 'system' as const, content: system }]),
+    { role: 'user', content: QUESTION },
+    { role: 'assistant', content: '', toolCalls: [{ id: `${idPrefix}1_0`, name: 'lookup_order', arguments: { order_id: '42' } }] },
+    { role: 'tool', content: JSON.stringify(ORDER), toolCallId: `${idPrefix}1_0`, name: 'lookup_order' },
+    { role: 'assistant', content: 'Refunding now.', toolCalls: [{ id: `${idPrefix}2_0`, name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }] },
+    { role: 'tool', content: 'Refunded 19.99 on order 42.', toolCallId: `${idPrefix}2_0`, name: 'issue_refund' },
+  ]
+}
+
+/** The refund agent's tools, by name and description, as a function step sees them. */
+export const REFUND_TOOLS = [
+  ['lookup_order', 'Look an order up by id.'],
+  ['issue_refund', 'Refund an order.'],
+]
