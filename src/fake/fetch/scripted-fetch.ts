@@ -40,22 +40,19 @@ export function scriptedFetch(script: Script): ScriptedFetch {
     if (format === undefined) return responseFailingWith(new UnsupportedRequestError(method, url, 'it is not a model call'), { stream: false })
 
     const call = cursor.claim()
-    let body: Record<string, unknown>
+    const asked = { stream: false }
     try {
-      body = await jsonBody(input, init, method, url)
-    } catch (error) {
-      return responseFailingWith(error, { stream: false })
-    }
-    const parsed = format.parse(body)
-    const request: ScriptRequest = { call, api: format.api, model: parsed.model, messages: withToolNames(parsed.messages), tools: parsed.tools, stream: parsed.stream, body }
-    const context: ReplyContext = { call, model: parsed.model ?? 'scripted-model', body, created: Math.floor(Date.now() / 1000), requestId: `req_scripted_${call}` }
-    const target = `${method} ${path}${parsed.model === undefined ? '' : `, model "${parsed.model}"`}`
-    try {
-      const resolved = await cursor.resolve(request, target, format.toolCallIdPrefix)
+      const body = await jsonBody(input, init, method, url)
+      const parsed = format.parse(body)
+      asked.stream = parsed.stream
+      const request: ScriptRequest = { call, api: format.api, model: parsed.model, messages: withToolNames(parsed.messages), tools: parsed.tools, stream: parsed.stream, body }
+      const context: ReplyContext = { call, model: parsed.model ?? 'scripted-model', body, created: Math.floor(Date.now() / 1000), requestId: `req_scripted_${call}` }
+      const resolved = await cursor.resolve(request, `${method} ${path}${parsed.model === undefined ? '' : `, model "${parsed.model}"`}`, format.toolCallIdPrefix)
       if (resolved.kind === 'error') return errorResponse(format, resolved.error, context)
       return replyResponse(format, resolved.reply, context, parsed.stream, signal ?? undefined)
     } catch (error) {
-      return responseFailingWith(error, { stream: parsed.stream })
+      // Ours or the test's (a script run out, a bad step, a throwing function step): the caller must get it as it is.
+      return responseFailingWith(error, asked)
     }
   }
   return Object.defineProperties(fetch, {
