@@ -15,7 +15,7 @@ it('does what the README says each option does', () => {
 
 it('lists in the README every word the key rules use', () => {
   const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('## Redaction\n'), readme.indexOf('## Errors\n'))
+  const section = readme.slice(readme.indexOf('\n## Redaction\n'), readme.indexOf('\n## Errors\n'))
   const words = [...SECRET_WORDS, ...KEY_QUALIFIERS, ...TOKENS_QUALIFIERS, ...WEAK_WORDS, ...DESCRIPTOR_WORDS, ...NON_SECRET_TOKEN_MODIFIERS]
   // A word and its plural are written `secret(s)`.
   const written = (word: string): boolean => [word, `${word}(s)`, word.replace(/s$/, '(s)')].some((form) => section.includes(`\`${form}\``))
