@@ -26,11 +26,10 @@ export interface GoldenRecording {
 export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecording {
   const redactor = pieceRedactor(redact)
   let normal = normalizeTrace(trace)
-  // Normalised first, so the scan reads less text and ids are renumbered before any redaction.
+  // Normalised first, so ids are renumbered before any redaction; turn by turn, so a trace of any size can be.
   if (redactor !== undefined) {
     const { turns, ...fields } = normal
-    const scrub = <T extends object>(value: T): T => (redactor.mayContain(JSON.stringify(value)) ? (redactor.redact(value as unknown as JsonValue) as unknown as T) : value)
-    normal = { ...scrub(fields), turns: turns.map(scrub) } as Trace
+    normal = { ...(redactor.redact(fields as unknown as JsonValue) as object), turns: turns.map((turn) => redactor.redact(turn as unknown as JsonValue)) } as unknown as Trace
   }
   let text: string | undefined
   return {

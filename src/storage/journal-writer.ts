@@ -139,10 +139,8 @@ export class JournalWriter implements RecordingListener {
   }
 
   #line(record: JournalRecord): string {
-    const text = `${JSON.stringify(record)}\n`
     const redactor = this.#redactor
-    if (redactor === undefined || !redactor.mayContain(text)) return text
-    return `${JSON.stringify(redactor.redact(record as unknown as JsonValue))}\n`
+    return `${JSON.stringify(redactor === undefined ? record : redactor.redact(record as unknown as JsonValue))}\n`
   }
 
   /** Appends what is queued. Never throws: a failure is warned about once and ends the journal. */

@@ -1,7 +1,7 @@
 /**
  * Writing trace files: redacted, streamed in pieces (any size), atomic.
  */
-import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import { normalizeTrace } from '../trace/normalize.js'
 import { goldenFileChunks, joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
@@ -13,11 +13,10 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
-/** The redaction every written piece goes through; undefined when the option redacts nothing. */
+/** The redaction every written piece goes through (the one function that owns it); undefined with `redact: false`. */
 export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor | undefined {
-  const policy = resolveRedactPolicy(redact)
-  if (policy === undefined) return undefined
-  return { mayContain: (text) => mayNeedRedaction(text, policy), redact: (value) => redactValue(value, policy) }
+  if (redact === false) return undefined
+  return { redact: (value) => redactForDisk(value, redact) }
 }
 
 /** The pieces of the file written for `trace`: redacted, and in golden normal form when `golden`. */

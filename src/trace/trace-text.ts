@@ -15,9 +15,8 @@ import { encodeMessages } from './messages.js'
 import { sortKeys, writeFloats } from './serialize.js'
 import type { JsonValue, Trace, Turn } from './types.js'
 
-/** Removes secrets from pieces of a trace: `mayContain` scans a piece's JSON text, `redact` rewrites the value. */
+/** Removes secrets from each piece of a trace before it is written (a copy: the value itself is left alone). */
 export interface PieceRedactor {
-  mayContain(text: string): boolean
   redact<T extends JsonValue>(value: T): T
 }
 
@@ -60,14 +59,11 @@ function* turnPieces(turns: readonly Turn[], toFile: TurnText, golden: boolean, 
   let first = true
   for (let start = 0; start < turns.length; ) {
     const end = Math.min(turns.length, start + batch)
-    const items: unknown[] = new Array(end - start)
+    let items: unknown[] = new Array(end - start)
     for (let i = start; i < end; i++) items[i - start] = toFile(turns, i)
-    let pieces = [...safeItemsText(items, golden)]
-    if (redactor !== undefined && pieces.some((piece) => redactor.mayContain(piece))) {
-      pieces = [...safeItemsText(items.map((item) => redactor.redact(item as JsonValue)), golden)]
-    }
+    if (redactor !== undefined) items = redactor.redact(items as JsonValue[])
     let chars = 0
-    for (const piece of pieces) {
+    for (const piece of safeItemsText(items, golden)) {
       chars += piece.length
       yield first ? piece : `,\n${piece}`
       first = false
@@ -99,9 +95,7 @@ function* fileChunks(
     if (names.length === 0) return ''
     const picked: Record<string, unknown> = Object.create(null) as Record<string, unknown>
     for (const name of names) picked[name] = fields[name]
-    let text = fieldsText(picked, golden)
-    if (redactor !== undefined && redactor.mayContain(text)) text = fieldsText(redactor.redact(picked as JsonValue) as Record<string, unknown>, golden)
-    return text
+    return fieldsText(redactor === undefined ? picked : (redactor.redact(picked as JsonValue) as Record<string, unknown>), golden)
   }
   const before = part(keys.slice(0, at))
   const after = part(keys.slice(at + 1))
