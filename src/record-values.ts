@@ -33,13 +33,39 @@ function messageOf(error: unknown): string {
   }
 }
 
-/** `source[key]`, or an Unreadable (reported to `onIssue` at `at`) when reading it throws. */
-export function readField(source: unknown, key: string, onIssue: ValueIssueHandler, at: string): unknown {
+/**
+ * Where in the trace the value being read goes, kept by the recorder and
+ * updated as it reads (no string is built unless an issue needs the path:
+ * logging a turn must stay cheap).
+ */
+export class Cursor {
+  turn = 0
+  /** The tool call being read, or -1 for the LLM call itself. */
+  call = -1
+  /** The tool whose result is being read, or '' while an LLM call is. */
+  tool = ''
+
+  /** `turns[3].llm_call.tool_calls[0].arguments`, `result of "search".error`. */
+  path(field: string): string {
+    const base = this.tool !== '' ? `result of ${JSON.stringify(this.tool)}` : `turns[${this.turn}].llm_call${this.call >= 0 ? `.tool_calls[${this.call}]` : ''}`
+    return field === '' ? base : `${base}.${field}`
+  }
+
+  at(turn: number, call: number, tool: string): this {
+    this.turn = turn
+    this.call = call
+    this.tool = tool
+    return this
+  }
+}
+
+/** `source[key]`, or an Unreadable (reported to `onIssue` at the cursor's `key`) when reading it throws. */
+export function readField(source: unknown, key: string, onIssue: ValueIssueHandler, where: Cursor): unknown {
   if (source === null || (typeof source !== 'object' && typeof source !== 'function')) return undefined
   try {
     return (source as Record<string, unknown>)[key]
   } catch (error) {
-    onIssue('throwing getter', at)
+    onIssue('throwing getter', where.path(key))
     return new Unreadable(error)
   }
 }
@@ -57,22 +83,22 @@ export function finiteNumber(value: unknown, min: number): number | undefined {
 }
 
 /** Token usage, normalised; an unreadable object becomes null with a warning. */
-export function tokenUsageOf(raw: unknown, onIssue: ValueIssueHandler, at: string): TokenUsage | null {
+export function tokenUsageOf(raw: unknown, onIssue: ValueIssueHandler, where: Cursor): TokenUsage | null {
   if (raw === null || raw === undefined || isUnreadable(raw)) return null
   try {
     return normalizeTokenUsage(raw, onIssue)
   } catch {
-    onIssue('unreadable object', at)
+    onIssue('unreadable object', where.path('token_usage'))
     return null
   }
 }
 
 /** A value as JSON, the warning path only built when a stand-in is needed. */
-export function jsonValueOf(raw: unknown, onIssue: ValueIssueHandler, at: string): JsonValue {
+export function jsonValueOf(raw: unknown, onIssue: ValueIssueHandler, where: Cursor, field: string): JsonValue {
   if (raw === undefined) return null
   if (isUnreadable(raw)) return raw.text
   const value = copyIfPlain(raw)
-  return value === NOT_PLAIN ? toJsonValue(raw, onIssue, at) : value
+  return value === NOT_PLAIN ? toJsonValue(raw, onIssue, where.path(field)) : value
 }
 
 /**
@@ -80,7 +106,7 @@ export function jsonValueOf(raw: unknown, onIssue: ValueIssueHandler, at: string
  * providers send it, parsed (kept raw under `_raw_arguments` when it is not
  * JSON); a bare value under `_value` (format "1" wants an object).
  */
-export function argumentsOf(raw: unknown, onIssue: ValueIssueHandler, at: string): JsonObject {
+export function argumentsOf(raw: unknown, onIssue: ValueIssueHandler, where: Cursor): JsonObject {
   if (raw === undefined || raw === null) return {}
   if (typeof raw === 'string') {
     const text = raw
@@ -91,16 +117,18 @@ export function argumentsOf(raw: unknown, onIssue: ValueIssueHandler, at: string
       return { _raw_arguments: text }
     }
   }
-  const value = jsonValueOf(raw, onIssue, at)
+  const value = jsonValueOf(raw, onIssue, where, 'arguments')
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
   return { _value: value }
 }
 
 /** The request's messages, each as `{ role, content }`. */
-export function messagesOf(raw: readonly unknown[], onIssue: ValueIssueHandler, turn: number): Message[] {
+export function messagesOf(raw: readonly unknown[], onIssue: ValueIssueHandler, where: Cursor): Message[] {
   const out: Message[] = new Array(raw.length)
+  // Messages are rare enough (adapters only) to build their paths as they go.
+  const cursor = new Cursor().at(where.turn, -1, '')
   for (let i = 0; i < raw.length; i++) {
-    const at = `turns[${turn}].llm_call.messages[${i}]`
+    const at = cursor.path(`messages[${i}]`)
     let message: unknown
     try {
       message = raw[i]
@@ -112,9 +140,9 @@ export function messagesOf(raw: readonly unknown[], onIssue: ValueIssueHandler, 
     else if (isUnreadable(message)) out[i] = { role: 'unknown', content: message.text }
     else if (message === null || typeof message !== 'object') out[i] = { role: 'unknown', content: toJsonValue(message, onIssue, at) }
     else {
-      const role = readField(message, 'role', onIssue, `${at}.role`)
-      const content = readField(message, 'content', onIssue, `${at}.content`)
-      out[i] = { role: typeof role === 'string' ? role : isUnreadable(role) ? role.text : 'unknown', content: jsonValueOf(content, onIssue, `${at}.content`) }
+      const role = readField(message, 'role', onIssue, cursor)
+      const content = readField(message, 'content', onIssue, cursor)
+      out[i] = { role: typeof role === 'string' ? role : isUnreadable(role) ? role.text : 'unknown', content: jsonValueOf(content, onIssue, cursor, `messages[${i}].content`) }
     }
   }
   return out

@@ -9,7 +9,7 @@
  */
 import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from './errors.js'
-import { argumentsOf, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
+import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
 import type { RecordingListener } from './storage.js'
 import { epochSeconds } from './trace/ids.js'
 import { MessageHistory } from './trace/messages.js'
@@ -99,6 +99,8 @@ export class Recorder {
   readonly #idSuffix: string
   readonly #onIssue: ValueIssueHandler
   readonly #history = new MessageHistory()
+  /** Where the value being read goes, for the path of a warning. */
+  readonly #where = new Cursor()
   #generated = 0
   #orphans = 0
   /** Told of every turn and result as it is recorded (the session's journal). */
@@ -122,16 +124,16 @@ export class Recorder {
   logLlmCall(input: LlmCallInput): string[] {
     const index = this.turns.length
     const onIssue = this.#onIssue
-    const at = `turns[${index}].llm_call`
-    const field = (key: keyof LlmCallInput): unknown => readField(input, key, onIssue, `${at}.${key}`)
+    const where = this.#where.at(index, -1, '')
+    const field = (key: keyof LlmCallInput): unknown => readField(input, key, onIssue, where)
     const timestamp = finiteNumber(field('timestamp'), Number.MIN_VALUE) ?? epochSeconds()
     const messages = field('messages')
     const call: LLMCall = {
-      messages: messages == null || isUnreadable(messages) ? null : this.#messages(messages, index),
+      messages: messages == null || isUnreadable(messages) ? null : this.#messages(messages),
       response_text: optionalText(field('responseText')),
       tool_calls: [],
       model: optionalText(field('model')),
-      token_usage: tokenUsageOf(field('tokenUsage'), onIssue, `${at}.token_usage`),
+      token_usage: tokenUsageOf(field('tokenUsage'), onIssue, where),
       timestamp,
     }
     const turn: Turn = { index, llm_call: call, tool_results: [], duration_ms: 0 }
@@ -155,13 +157,13 @@ export class Recorder {
     if (requested.length > 0) call.tool_calls = new Array<ToolCall>(requested.length)
     for (let i = 0; i < requested.length; i++) {
       const raw = requested[i]
-      const callAt = `${at}.tool_calls[${i}]`
-      const given = readField(raw, 'callId', onIssue, `${callAt}.call_id`)
+      where.call = i
+      const given = readField(raw, 'callId', onIssue, where)
       const isGiven = typeof given === 'string' && given !== ''
       const callId = isGiven ? given : this.#newCallId()
-      const rawName = readField(raw, 'name', onIssue, `${callAt}.name`)
+      const rawName = readField(raw, 'name', onIssue, where)
       const name = typeof rawName === 'string' && rawName !== '' ? rawName : (optionalText(rawName) ?? 'unknown')
-      const args = argumentsOf(readField(raw, 'arguments', onIssue, `${callAt}.arguments`), onIssue, `${callAt}.arguments`)
+      const args = argumentsOf(readField(raw, 'arguments', onIssue, where), onIssue, where)
       call.tool_calls[i] = { name, arguments: args, call_id: callId, timestamp }
       const slot: CallSlot = { turn, name, callId, answered: false, claimed: false }
       if (isGiven) this.#calls.set(callId, slot)
@@ -182,8 +184,8 @@ export class Recorder {
    * `traceTool` and again in the next request) is recorded once.
    */
   logToolResult(name: string, input: ToolResultInput, onlyIfUnanswered = false): ToolResult | undefined {
-    const at = `result of "${name}"`
-    const given = readField(input, 'callId', this.#onIssue, `${at}.callId`)
+    const where = this.#where.at(-1, -1, name)
+    const given = readField(input, 'callId', this.#onIssue, where)
     let slot: CallSlot | undefined
     if (typeof given === 'string' && given !== '') {
       slot = this.#slotOf(given)
@@ -199,12 +201,12 @@ export class Recorder {
     }
     if (slot !== undefined && slot.answered && onlyIfUnanswered) return undefined
 
-    const error = readField(input, 'error', this.#onIssue, `${at}.error`)
+    const error = readField(input, 'error', this.#onIssue, where)
     const result: ToolResult = {
       call_id: slot?.callId ?? (typeof given === 'string' && given !== '' ? given : this.#newOrphanId()),
-      result: jsonValueOf(readField(input, 'result', this.#onIssue, at), this.#onIssue, at),
+      result: jsonValueOf(readField(input, 'result', this.#onIssue, where), this.#onIssue, where, ''),
       error: error == null ? null : isUnreadable(error) ? error.text : describeError(error),
-      duration_ms: finiteNumber(readField(input, 'durationMs', this.#onIssue, `${at}.durationMs`), 0) ?? 0,
+      duration_ms: finiteNumber(readField(input, 'durationMs', this.#onIssue, where), 0) ?? 0,
     }
     if (slot === undefined) {
       this.#keepOrphan(name, result)
@@ -267,7 +269,7 @@ export class Recorder {
     let chosen = free[0]
     if (free.length > 1 && args !== undefined) {
       // In the form calls are recorded in: a JSON string (as LangChain passes a tool's input) reads as its object.
-      const wanted = stableKey(argumentsOf(args, IGNORE_ISSUES, ''))
+      const wanted = stableKey(argumentsOf(args, IGNORE_ISSUES, new Cursor()))
       chosen = free.find((slot) => stableKey(this.#argumentsOf(slot)) === wanted) ?? chosen
     }
     if (chosen === undefined) return undefined
@@ -313,7 +315,7 @@ export class Recorder {
   }
 
   /** The call's messages, sharing those it has in common with a recent call (see trace/messages.ts). */
-  #messages(raw: unknown, turn: number): Message[] {
+  #messages(raw: unknown): Message[] {
     let list: readonly unknown[]
     try {
       list = Array.isArray(raw) ? raw : [raw]
@@ -321,6 +323,6 @@ export class Recorder {
       // Array.isArray throws on a revoked Proxy.
       list = [raw]
     }
-    return this.#history.share(messagesOf(list, this.#onIssue, turn))
+    return this.#history.share(messagesOf(list, this.#onIssue, this.#where))
   }
 }
