@@ -57,6 +57,8 @@ export class Session<T = unknown> extends TraceAssertions {
   readonly #pendingWork = new Set<PromiseLike<unknown>>()
   readonly #beforeClose: Array<() => unknown> = []
   readonly #files: RunFiles | undefined
+  /** Set first: the options are converted (and may warn, naming the session) before the trace exists. */
+  readonly #name: string
   readonly #testScope: TestScope | undefined
   #closed = false
   /** Closed from outside (a signal, a test that ended first) while its function still runs: later logs are dropped quietly. */
@@ -68,6 +70,7 @@ export class Session<T = unknown> extends TraceAssertions {
   constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession()) {
     super()
     sanitizeName(name)
+    this.#name = name
     this.#options = options
     const traceId = ulid()
     const onIssue = this.#onValueIssue
@@ -220,7 +223,7 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#warnedKinds.add(kind)
     warn(
       'REAGENT_VALUE',
-      `session "${this.trace.name}": a ${kind}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
+      `session "${this.#name}": a ${kind}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
         `Further ${kind} values in this session are converted without another warning; log plain JSON to avoid it.`,
     )
   }
