@@ -1,0 +1,69 @@
+/**
+ * run.list's filters and order, normalised once from the call, with the
+ * meaning both stores implement (the directory index in JavaScript,
+ * PostgreSQL in SQL) and the conformance suite checks is the same:
+ *
+ * - every order is total: its key, then started_at, then run_id (byte order),
+ *   all ascending for `_asc` and all descending for `_desc`;
+ * - duration is 0 while active; "relied on" is the number of memories_used;
+ * - `q` is a lower-case substring of goal, run id or agent (searchTextOf).
+ */
+import type { LIST_ORDERS } from './input-schemas.js'
+import type { RunRecord, RunStatus } from './run-row.js'
+import { searchTextOf } from './run-rules.js'
+
+export type ListOrder = (typeof LIST_ORDERS)[number]
+
+export interface ListQuery {
+  org: string
+  namespace: string
+  agent?: string
+  session_id?: string
+  status?: RunStatus
+  /** Lower case. */
+  q?: string
+  memoryActivity?: 'with' | 'without'
+  grade?: 'ungraded' | 'graded' | 'pass' | 'fail'
+  orderBy: ListOrder
+  limit: number
+  offset: number
+}
+
+/** What both stores answer: the page, and the match count unless the page is full and not the first. */
+export interface ListPage {
+  runs: RunRecord[]
+  total: number | null
+}
+
+/** Whether `total` is left out: a full page after the first (counting every match is what makes deep pages slow). */
+export function skipsTotal(query: Pick<ListQuery, 'offset' | 'limit'>, pageLength: number): boolean {
+  return query.offset > 0 && pageLength === query.limit
+}
+
+export function matches(run: RunRecord, query: ListQuery, searchText?: string): boolean {
+  if (query.agent !== undefined && run.agent !== query.agent) return false
+  if (query.session_id !== undefined && run.session_id !== query.session_id) return false
+  if (query.status !== undefined && run.status !== query.status) return false
+  if (query.grade !== undefined) {
+    if (query.grade === 'ungraded' ? run.grade !== null : query.grade === 'graded' ? run.grade === null : run.grade !== query.grade) return false
+  }
+  if (query.memoryActivity !== undefined && (run.memories_used.length > 0) !== (query.memoryActivity === 'with')) return false
+  return query.q === undefined || (searchText ?? searchTextOf(run)).includes(query.q)
+}
+
+type OrderKey = 'started' | 'duration' | 'relied_on'
+
+export function orderKeyOf(order: ListOrder): { key: OrderKey; descending: boolean } {
+  const descending = order.endsWith('_desc')
+  return { key: order.slice(0, order.lastIndexOf('_')) as OrderKey, descending }
+}
+
+function primary(run: RunRecord, key: OrderKey): number {
+  if (key === 'started') return run.started_at
+  return key === 'duration' ? run.duration_ms : run.memories_used.length
+}
+
+/** Ascending order by `key`, then started_at, then run_id (UTF-16 code units: byte order for the ASCII of ids). */
+export function compareRuns(key: OrderKey): (a: RunRecord, b: RunRecord) => number {
+  return (a, b) => primary(a, key) - primary(b, key) || a.started_at - b.started_at || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0)
+}
