@@ -51,14 +51,11 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = new Hono<ServerEnv>()
   app.use(async (c, next) => {
     const start = performance.now()
-    inFlight += 1
     try {
       await next()
     } finally {
-      inFlight -= 1
       const who = c.get('caller')?.label ?? '-'
       log(`${new Date().toISOString()} ${c.req.method} ${c.req.path} ${c.res.status} ${(performance.now() - start).toFixed(1)}ms ${who}`)
-      if (inFlight === 0) drained?.()
     }
   })
   app.use(access({ tokens: options.tokens, owner: options.owner }))
@@ -70,6 +67,14 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   })
 
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server
+  // Counted from the request to the last byte of the response written: Hono's handler returns before the response is sent.
+  server.on('request', (_request, response) => {
+    inFlight += 1
+    response.once('close', () => {
+      inFlight -= 1
+      if (inFlight === 0) drained?.()
+    })
+  })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       reject(error.code === 'EADDRINUSE' ? new UsageError(`${host}:${options.port} is in use: stop what listens there, or pass another --port`) : error)
