@@ -6,8 +6,9 @@ export default defineConfig({
     // e2e tests start child processes (vitest, the CLI); give them room on slow CI machines.
     testTimeout: 30_000,
     hookTimeout: 30_000,
-    // Tests write traces into temporary directories; nothing may land in the repository's own .reagent/.
-    env: { REAGENT_TEST: '1' },
+    // Tests write traces into temporary directories; nothing may land in the repository's own .reagent/,
+    // no session reports to a ledger the developer's shell points at, no price file of theirs is read.
+    env: { REAGENT_TEST: '1', REAGENT_LEDGER_URL: '', REAGENT_LEDGER_TOKEN: '', REAGENT_PRICES: '' },
     // Tests assert on ReagentWarnings through process.on('warning'); keep Node from also printing them.
     execArgv: ['--no-warnings'],
   },

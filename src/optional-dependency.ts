@@ -16,11 +16,11 @@ export interface OptionalPackage {
 }
 
 export const SERVER_PACKAGES: readonly OptionalPackage[] = [
-  { name: 'hono', range: '^4' },
+  { name: 'hono', range: '^4.11' },
   { name: '@hono/node-server', range: '^2' },
 ]
 export const POSTGRES_PACKAGES: readonly OptionalPackage[] = [{ name: 'pg', range: '^8' }]
-export const MCP_PACKAGES: readonly OptionalPackage[] = [{ name: '@modelcontextprotocol/sdk', range: '^1' }]
+export const MCP_PACKAGES: readonly OptionalPackage[] = [{ name: '@modelcontextprotocol/sdk', range: '^1.32' }]
 
 function isNotFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code

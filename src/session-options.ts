@@ -3,6 +3,7 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
+import type { LedgerOption } from './ledger/session-reporter.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -31,6 +32,14 @@ export interface SessionOptions {
   redact?: RedactOption
   /** Write the trace file. `false` keeps it in memory only. Default: true. */
   save?: boolean
+  /**
+   * Report the run to a run ledger (`reagent-flow serve`): run.begin when the
+   * session opens, run.complete and the trace when it closes. A ledger that is
+   * down warns once and never fails the test. Default: `REAGENT_LEDGER_URL`
+   * (with `REAGENT_LEDGER_TOKEN`), if set; `false`: never.
+   * @example { ledger: 'http://127.0.0.1:4319' }
+   */
+  ledger?: LedgerOption
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -43,6 +52,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'userId',
   'redact',
   'save',
+  'ledger',
 ])
 
 export function checkOptions(options: unknown): SessionOptions {

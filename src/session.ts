@@ -13,6 +13,7 @@ import { currentSession, runInSession } from './context.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
+import { startLedgerReport } from './ledger/session-reporter.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
 import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
@@ -268,6 +269,7 @@ export async function session<T>(
   if (typeof name !== 'string') throw new TypeError(`session() needs a name string first, got ${typeof name}.`)
   const options = checkOptions(typeof optionsOrFn === 'function' ? undefined : optionsOrFn)
   const s = new Session<T>(name, options)
+  const ledger = startLedgerReport(s.trace, options.ledger)
   let outcome: { ok: true; output: T } | { ok: false; error: unknown }
   try {
     outcome = { ok: true, output: await runInSession(s as Session<unknown>, () => fn(s)) }
@@ -275,6 +277,7 @@ export async function session<T>(
     outcome = { ok: false, error }
   }
   await runInSession(s as Session<unknown>, () => s[close](outcome))
+  await ledger?.finish(s.trace, s.redact)
   if (!outcome.ok) throw outcome.error
   return s
 }

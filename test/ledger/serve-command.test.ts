@@ -83,8 +83,8 @@ describe('reagent-flow serve', () => {
   })
 
   it('names the npm i to run when an optional package is missing', async () => {
-    await expect(requirePackages('reagent-flow serve', [{ name: 'hono', range: '^4' }, { name: 'no-such-package-reagent', range: '^1' }])).rejects.toThrow(
-      'reagent-flow serve needs no-such-package-reagent, which is not installed: npm i hono@^4 no-such-package-reagent@^1',
+    await expect(requirePackages('reagent-flow serve', [{ name: 'hono', range: '^4.11' }, { name: 'no-such-package-reagent', range: '^1' }])).rejects.toThrow(
+      'reagent-flow serve needs no-such-package-reagent, which is not installed: npm i hono@^4.11 no-such-package-reagent@^1',
     )
   })
 })
