@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // e2e tests start child processes (vitest, the CLI); give them room on slow CI machines.
     testTimeout: 30_000,
     hookTimeout: 30_000,
