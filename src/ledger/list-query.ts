@@ -40,6 +40,18 @@ export function skipsTotal(query: Pick<ListQuery, 'offset' | 'limit'>, pageLengt
   return query.offset > 0 && pageLength === query.limit
 }
 
+/** Whether any filter narrows the runs. */
+export function hasFilter(query: ListQuery): boolean {
+  return (
+    query.agent !== undefined ||
+    query.session_id !== undefined ||
+    query.status !== undefined ||
+    query.q !== undefined ||
+    query.memoryActivity !== undefined ||
+    query.grade !== undefined
+  )
+}
+
 export function matches(run: RunRecord, query: ListQuery, searchText?: string): boolean {
   if (query.agent !== undefined && run.agent !== query.agent) return false
   if (query.session_id !== undefined && run.session_id !== query.session_id) return false

@@ -249,7 +249,8 @@ export class DirectoryStore implements LedgerStore {
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
     const runs = this.#namespaces.get(keyOf(query.org, query.namespace))
     if (runs === undefined) return { runs: [], total: 0 }
-    return runs.query(query, (entry) => isVisible(scope, entry.run))
+    const narrowed = scope.agent !== undefined || scope.session_id !== undefined
+    return runs.query(query, narrowed ? (entry) => isVisible(scope, entry.run) : undefined)
   }
 
   async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {

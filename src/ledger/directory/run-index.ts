@@ -5,7 +5,7 @@
  * call. A change moves one entry (binary search and a splice); loading a
  * directory sorts once.
  */
-import { compareRuns, matches, orderKeyOf, type ListPage, type ListQuery } from '../list-query.js'
+import { compareRuns, hasFilter, matches, orderKeyOf, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import { searchTextOf } from '../run-rules.js'
 
@@ -102,16 +102,27 @@ export class NamespaceRuns {
     return this.#sorted[key].indexOf(entry)
   }
 
-  /** The page of `query` in its order, and the match count (left out, null, on a full page after the first: see skipsTotal). */
-  query(query: ListQuery, visible: (entry: IndexEntry) => boolean): ListPage {
+  /**
+   * The page of `query` in its order, and the match count (left out, null,
+   * on a full page after the first: see skipsTotal). `visible` is undefined
+   * when the caller may see every run of the namespace.
+   */
+  query(query: ListQuery, visible: ((entry: IndexEntry) => boolean) | undefined): ListPage {
     const { key, descending } = orderKeyOf(query.orderBy)
     const list = this.#sorted[key]
-    const runs: RunRecord[] = []
+    const at = (n: number): IndexEntry => list[descending ? list.length - 1 - n : n]!
     const end = query.offset + query.limit
+    if (visible === undefined && !hasFilter(query)) {
+      // Nothing to filter: the page is a slice of the order, the count its length.
+      const runs: RunRecord[] = []
+      for (let n = query.offset; n < Math.min(end, list.length); n++) runs.push(at(n).run)
+      return { runs, total: list.length }
+    }
+    const runs: RunRecord[] = []
     let total = 0
     for (let n = 0; n < list.length; n++) {
-      const entry = list[descending ? list.length - 1 - n : n]!
-      if (!visible(entry) || !matches(entry.run, query, entry.searchText)) continue
+      const entry = at(n)
+      if ((visible !== undefined && !visible(entry)) || !matches(entry.run, query, entry.searchText)) continue
       if (total >= query.offset && total < end) runs.push(entry.run)
       total += 1
       // Past a full page that is not the first, the count is not reported: stop walking.

@@ -27,8 +27,9 @@ export function listSql(query: ListQuery, scope: Scope): ListSql {
   equal('session_id', scope.session_id)
   equal('status', query.status)
   if (query.q !== undefined) {
-    values.push(query.q)
-    where.push(`strpos(search_text, $${values.length}) > 0`)
+    // LIKE rather than strpos, so the trigram index serves it; the pattern's own wildcards are escaped.
+    values.push(`%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+    where.push(`search_text LIKE $${values.length}`)
   }
   if (query.memoryActivity !== undefined) where.push(query.memoryActivity === 'with' ? 'relied_on > 0' : 'relied_on = 0')
   if (query.grade === 'ungraded') where.push('grade IS NULL')
@@ -41,9 +42,14 @@ export function listSql(query: ListQuery, scope: Scope): ListSql {
   order.push(`started_at ${direction}`, `run_id COLLATE "C" ${direction}`)
   const filter = where.join(' AND ')
   const pageValues = [...values, query.limit, query.offset]
+  const keyed = order.join(', ')
   return {
     page: {
-      text: `SELECT * FROM reagent_ledger_runs WHERE ${filter} ORDER BY ${order.join(', ')} LIMIT $${values.length + 1} OFFSET $${values.length + 2}`,
+      // The page's keys first (from the index alone on deep pages), then their rows: skipping 50,000 runs reads no row.
+      text:
+        `SELECT r.* FROM (SELECT run_id, ${[...new Set(['started_at', ORDER_COLUMN[key]])].join(', ')} FROM reagent_ledger_runs WHERE ${filter} ` +
+        `ORDER BY ${keyed} LIMIT $${values.length + 1} OFFSET $${values.length + 2}) page ` +
+        `JOIN reagent_ledger_runs r ON r.org = $1 AND r.namespace = $2 AND r.run_id = page.run_id ORDER BY ${order.map((part) => `page.${part}`).join(', ')}`,
       values: pageValues,
     },
     count: { text: `SELECT count(*)::integer AS total FROM reagent_ledger_runs WHERE ${filter}`, values },

@@ -11,7 +11,15 @@
  */
 import type { PoolClient } from 'pg'
 
-const MIGRATIONS: readonly string[] = [
+interface Migration {
+  sql: string
+  /** Applied when the database allows, skipped (and not retried) when not: an index that only speeds things up. */
+  optional?: boolean
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    sql: 
   `CREATE TABLE reagent_ledger_runs (
      org text NOT NULL,
      namespace text NOT NULL,
@@ -49,6 +57,8 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX reagent_ledger_runs_duration ON reagent_ledger_runs (org, namespace, duration_ms, started_at, run_id COLLATE "C");
    CREATE INDEX reagent_ledger_runs_relied_on ON reagent_ledger_runs (org, namespace, relied_on, started_at, run_id COLLATE "C");
    CREATE INDEX reagent_ledger_runs_session ON reagent_ledger_runs (org, namespace, session_id);
+   CREATE INDEX reagent_ledger_runs_status ON reagent_ledger_runs (org, namespace, status);
+   CREATE INDEX reagent_ledger_runs_grade ON reagent_ledger_runs (org, namespace, grade);
    CREATE TABLE reagent_ledger_traces (
      org text NOT NULL,
      namespace text NOT NULL,
@@ -59,6 +69,14 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (org, namespace, run_id),
      FOREIGN KEY (org, namespace, run_id) REFERENCES reagent_ledger_runs ON DELETE CASCADE
    );`,
+  },
+  {
+    // run.list's q is a substring search: a trigram index finds it without reading every run. pg_trgm ships
+    // with PostgreSQL (contrib) and is a trusted extension; where it cannot be created, q reads every run.
+    sql: `CREATE EXTENSION IF NOT EXISTS pg_trgm;
+          CREATE INDEX reagent_ledger_runs_search ON reagent_ledger_runs USING gin (search_text gin_trgm_ops);`,
+    optional: true,
+  },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */
@@ -73,10 +91,16 @@ export async function migrate(client: PoolClient): Promise<number> {
     const { rows } = await client.query<{ version: number }>('SELECT version FROM reagent_ledger_migrations')
     const applied = new Set(rows.map((row) => row.version))
     let count = 0
-    for (const [index, sql] of MIGRATIONS.entries()) {
+    for (const [index, migration] of MIGRATIONS.entries()) {
       const version = index + 1
       if (applied.has(version)) continue
-      await client.query(sql)
+      if (migration.optional === true) await client.query('SAVEPOINT optional_migration')
+      try {
+        await client.query(migration.sql)
+      } catch (error) {
+        if (migration.optional !== true) throw error
+        await client.query('ROLLBACK TO SAVEPOINT optional_migration')
+      }
       await client.query('INSERT INTO reagent_ledger_migrations (version) VALUES ($1)', [version])
       count += 1
     }
