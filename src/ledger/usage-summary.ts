@@ -35,13 +35,13 @@ export function summarizeUsage(trace: Pick<Trace, 'turns'>): UsageSummary {
 
 export interface PricedUsage {
   turns: number
-  cost_usd: number
   /** Turns the table could not price (no model, no usage, or a model it does not know): each costs 0. */
   unpriced_turns: number
+  cost_usd: number
 }
 
 export function priceUsage(summary: UsageSummary | null, table: ReadonlyMap<string, ModelCost>): PricedUsage {
-  if (summary === null) return { turns: 0, cost_usd: 0, unpriced_turns: 0 }
+  if (summary === null) return { turns: 0, unpriced_turns: 0, cost_usd: 0 }
   let cost = 0
   let unpriced = summary.unmeasured
   for (const [model, used] of Object.entries(summary.models)) {
@@ -49,5 +49,5 @@ export function priceUsage(summary: UsageSummary | null, table: ReadonlyMap<stri
     if (price === undefined) unpriced += used.turns
     else cost += (used.input / 1_000_000) * price.cost.input + (used.output / 1_000_000) * price.cost.output
   }
-  return { turns: summary.turns, cost_usd: cost, unpriced_turns: unpriced }
+  return { turns: summary.turns, unpriced_turns: unpriced, cost_usd: cost }
 }
