@@ -10,6 +10,7 @@
  * the trace is written locally as always.
  */
 import { renderTrace } from '../storage.js'
+import { finalResponse } from '../trace/facts.js'
 import type { RedactOption } from '../trace/redact.js'
 import type { JsonObject, Trace } from '../trace/types.js'
 import { warn } from '../warnings.js'
@@ -68,14 +69,6 @@ function warnOnce(key: string, message: string): void {
   warn('REAGENT_LEDGER', message)
 }
 
-function finalResponse(trace: Trace): string {
-  for (let i = trace.turns.length - 1; i >= 0; i--) {
-    const text = trace.turns[i]!.llm_call.response_text
-    if (typeof text === 'string') return text
-  }
-  return ''
-}
-
 const amount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0)
 
 export interface LedgerReport {
@@ -131,7 +124,7 @@ export function startLedgerReport(trace: Trace, option: LedgerOption | undefined
       const completion: RunCompleteInput = {
         run_id: closed.trace_id,
         status: status as RunCompleteInput['status'],
-        final_response: finalResponse(closed),
+        final_response: finalResponse(closed) ?? '',
         duration_ms: Math.max(0, Math.round((ended - closed.started_at) * 1000)),
         metadata: closedMetadata,
       }

@@ -10,7 +10,7 @@
 import type { MiddlewareHandler } from 'hono'
 import type { Caller } from '../ledger/identity.js'
 import type { TokenRegistry } from '../ledger/tokens.js'
-import type { ServerEnv } from './route-group.js'
+import { errorResponse, type ServerEnv } from './route-group.js'
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
@@ -24,11 +24,11 @@ function hostName(hostHeader: string): string {
   return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!
 }
 
-const refuse = (status: 401 | 403, error: string, message: string) =>
-  new Response(JSON.stringify({ error, message }), {
-    status,
-    headers: { 'content-type': 'application/json', ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}) },
-  })
+function refuse(status: 401 | 403, error: string, message: string): Response {
+  const response = errorResponse(status, error, message)
+  if (status === 401) response.headers.set('www-authenticate', 'Bearer')
+  return response
+}
 
 export interface AccessOptions {
   /** Undefined: a single-user server on loopback. */

@@ -55,6 +55,7 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
         expect((await post(url, 'run.list', { limit: 0, grade: 'pass' })).body).toEqual({ runs: [], total: RUNS })
       }
       const client = new pg.Client({ connectionString: database.url })
+      client.on('error', () => {}) // dropped with the database when the test ends
       await client.connect()
       const { rows } = await client.query('SELECT count(*)::int AS runs, count(DISTINCT run_id)::int AS ids FROM reagent_ledger_runs')
       await client.end()
@@ -80,8 +81,9 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
       const second = await spawnServe(['--store', database.url], cwd)
       expect((await post(second.url, 'run.get', { run_id: runId })).body).toMatchObject({ found: true, run: { status: 'active' } })
       const client = new pg.Client({ connectionString: database.url })
+      client.on('error', () => {}) // dropped with the database when the test ends
       await client.connect()
-      expect((await client.query('SELECT version FROM reagent_ledger_migrations')).rows).toEqual([{ version: 1 }])
+      expect((await client.query('SELECT version FROM reagent_ledger_migrations ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }])
       await client.end()
       second.child.kill('SIGTERM')
       await second.exited
@@ -106,6 +108,7 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
       }
       expect((await post(server.url, 'trace.put', { run_id: runId, trace })).status).toBe(200)
       const client = new pg.Client({ connectionString: database.url })
+      client.on('error', () => {}) // dropped with the database when the test ends
       await client.connect()
       const { rows } = await client.query<{ trace_gzip: Buffer; bytes: number }>('SELECT trace_gzip, bytes FROM reagent_ledger_traces')
       await client.end()
