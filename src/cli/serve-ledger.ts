@@ -46,7 +46,8 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
     throw error
   }
   const access = tokens === undefined ? `single user (org ${settings.org}, namespace ${settings.namespace}), loopback only` : `${tokens.size} token(s) from ${settings.tokenFile}`
-  ctx.print(`reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp · store: ${store.kind} ${store.location} · ${access}`)
+  if (ctx.json) ctx.printJson({ url: `${server.url}/v1`, mcp: `${server.url}/mcp`, store: { kind: store.kind, location: store.location }, tokens: tokens?.size ?? null })
+  else ctx.print(`reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp · store: ${store.kind} ${store.location} · ${access}`)
   const signal = await nextSignal(ctx)
   ctx.note(`${signal}: stopping after the requests in flight`)
   await server.close()

@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from '../../src/index.js'
 import { requirePackages } from '../../src/optional-dependency.js'
-import { runCli } from '../cli/run-cli.js'
+import { CLI, runCli } from '../cli/run-cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { post, spawnServe } from './serve-process.js'
@@ -80,6 +81,26 @@ describe('reagent-flow serve', () => {
     expect(runCli(['serve', '--store', join(cwd, 'b'), '--port', port], cwd).stderr).toBe(
       `reagent-flow serve: 127.0.0.1:${port} is in use: stop what listens there, or pass another --port\n`,
     )
+  })
+
+  it('prints where it listens as JSON with --json', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--json', '--org', 'acme'], { cwd: tempDir(), stdio: ['ignore', 'pipe', 'ignore'] })
+    const line = await new Promise<string>((resolve) => {
+      let out = ''
+      child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+        out += chunk
+        if (out.trimEnd().endsWith('}')) resolve(out)
+      })
+    })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
+    child.kill('SIGTERM')
+    expect(await exited).toBe(0)
+    expect(JSON.parse(line)).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/),
+      mcp: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+      store: { kind: 'directory', location: '.reagent' },
+      tokens: null,
+    })
   })
 
   it('names the npm i to run when an optional package is missing', async () => {
