@@ -8,8 +8,10 @@
  * - duration is 0 while active; "relied on" is the number of memories_used;
  * - `q` is a lower-case substring of goal, run id or agent (searchTextOf).
  */
-import type { LIST_ORDERS } from './input-schemas.js'
-import type { RunRecord, RunStatus } from './run-row.js'
+import { LedgerRequestError } from './errors.js'
+import { isAny } from './identity.js'
+import { MAX_LIST_LIMIT, type LIST_ORDERS } from './input-schemas.js'
+import { RUN_ROW_FIELDS, type RunRecord, type RunRowField, type RunStatus } from './run-row.js'
 import { searchTextOf } from './run-rules.js'
 
 export type ListOrder = (typeof LIST_ORDERS)[number]
@@ -27,6 +29,48 @@ export interface ListQuery {
   orderBy: ListOrder
   limit: number
   offset: number
+}
+
+/** run.list's fields, defaults filled. */
+export interface ListInput {
+  org: string
+  namespace: string
+  agent: string
+  session_id: string
+  status: '' | RunRecord['status']
+  limit: number
+  offset: number
+  order_by: ListQuery['orderBy']
+  q: string
+  memory_activity: '' | 'with' | 'without'
+  grade: '' | NonNullable<ListQuery['grade']>
+  fields: string[] | null
+}
+
+/** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200. */
+export function listQueryOf(input: ListInput): ListQuery {
+  const query: ListQuery = { org: input.org, namespace: input.namespace, orderBy: input.order_by, limit: Math.min(input.limit, MAX_LIST_LIMIT), offset: input.offset }
+  if (!isAny(input.agent)) query.agent = input.agent
+  if (!isAny(input.session_id)) query.session_id = input.session_id
+  if (input.status !== '') query.status = input.status
+  if (input.q !== '') query.q = input.q.toLowerCase()
+  if (input.memory_activity !== '') query.memoryActivity = input.memory_activity
+  if (input.grade !== '') query.grade = input.grade
+  return query
+}
+
+/** `fields`, checked against the run row (an unknown one is a 422 naming it), without repeats. */
+export function checkFields(fields: readonly string[]): RunRowField[] {
+  const known: readonly string[] = RUN_ROW_FIELDS
+  fields.forEach((field, i) => {
+    if (!known.includes(field)) {
+      throw new LedgerRequestError('invalid_input', `run.list: fields[${i}] ${JSON.stringify(field)} is not a run field; run fields: ${RUN_ROW_FIELDS.join(', ')} (rule: enum)`, {
+        field: `fields[${i}]`,
+        rule: 'enum',
+      })
+    }
+  })
+  return [...new Set(fields)] as RunRowField[]
 }
 
 /** What both stores answer: the page, and the match count unless the page is full and not the first. */

@@ -8,12 +8,11 @@ import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { defaultPriceTable } from '../trace/prices.js'
 import { LedgerRequestError } from './errors.js'
-import { fillIdentity, isAny, scopeOf, type Caller, type IdentityUse } from './identity.js'
-import { MAX_LIST_LIMIT, OPERATION_INPUTS, type OperationName } from './input-schemas.js'
-import type { ListQuery } from './list-query.js'
-import { skipsTotal } from './list-query.js'
+import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
+import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
+import { checkFields, listQueryOf, skipsTotal, type ListInput } from './list-query.js'
 import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
-import { isoTimeOf, projectRow, RUN_ROW_FIELDS, toRunRow, type RunRecord, type RunRowField } from './run-row.js'
+import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './run-rules.js'
 import type { LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
@@ -172,19 +171,7 @@ export class LedgerService {
 
   async #list(caller: Caller, input: ListInput): Promise<RunListResult> {
     const fields = input.fields === null ? undefined : checkFields(input.fields)
-    const query: ListQuery = {
-      org: input.org,
-      namespace: input.namespace,
-      orderBy: input.order_by,
-      limit: Math.min(input.limit, MAX_LIST_LIMIT),
-      offset: input.offset,
-    }
-    if (!isAny(input.agent)) query.agent = input.agent
-    if (!isAny(input.session_id)) query.session_id = input.session_id
-    if (input.status !== '') query.status = input.status
-    if (input.q !== '') query.q = input.q.toLowerCase()
-    if (input.memory_activity !== '') query.memoryActivity = input.memory_activity
-    if (input.grade !== '') query.grade = input.grade
+    const query = listQueryOf(input)
     const page = await this.store.list(query, scopeOf(caller, input))
     return {
       runs: page.runs.map((run) => projectRow(toRunRow(run), fields)),
@@ -205,34 +192,6 @@ interface GradeInput extends GradeVerdict {
   namespace: string
   run_id: string
   session_id: string
-}
-
-interface ListInput {
-  org: string
-  namespace: string
-  agent: string
-  session_id: string
-  status: '' | RunRecord['status']
-  limit: number
-  offset: number
-  order_by: ListQuery['orderBy']
-  q: string
-  memory_activity: '' | 'with' | 'without'
-  grade: '' | NonNullable<ListQuery['grade']>
-  fields: string[] | null
-}
-
-function checkFields(fields: readonly string[]): RunRowField[] {
-  const known: readonly string[] = RUN_ROW_FIELDS
-  fields.forEach((field, i) => {
-    if (!known.includes(field)) {
-      throw new LedgerRequestError('invalid_input', `run.list: fields[${i}] ${JSON.stringify(field)} is not a run field; run fields: ${RUN_ROW_FIELDS.join(', ')} (rule: enum)`, {
-        field: `fields[${i}]`,
-        rule: 'enum',
-      })
-    }
-  })
-  return [...new Set(fields)] as RunRowField[]
 }
 
 function notFound(operation: string, input: { org: string; namespace: string; run_id: string }, caller: Caller): LedgerRequestError {

@@ -7,9 +7,9 @@
  * synchronous step over the index and an atomic file write, so operations
  * of one server never interleave. One server per directory (lock.ts).
  */
-import { mkdirSync, readdirSync } from 'node:fs'
-import { basename, join } from 'node:path'
-import { isFile, listTraceFiles, loadTrace, readTraceFields, renderTrace, scanTraceDirectory, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { isFile, loadTrace, readTraceFields, renderTrace, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
 import { warn } from '../../warnings.js'
 import { isVisible, type Scope } from '../identity.js'
@@ -19,7 +19,8 @@ import { completedRun, gradeAction, gradedRun, openedRun, rebegin, type BeginInp
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
-import { LEDGER_FOLDER, ledgerFileOf, ledgerPath, ledgerRunOf, recordedRun } from './run-files.js'
+import { readDirectoryRuns } from './read-directory.js'
+import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
 import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
 import { watchDirectory, type DirectoryWatch } from './watch.js'
 
@@ -35,17 +36,6 @@ export interface DirectoryStoreOptions {
 }
 
 const keyOf = (org: string, namespace: string): string => `${org}\u0000${namespace}`
-
-function subfolders(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => join(dir, entry.name))
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
-    throw error
-  }
-}
 
 export class DirectoryStore implements LedgerStore {
   readonly kind = 'directory'
@@ -91,41 +81,20 @@ export class DirectoryStore implements LedgerStore {
   }
 
   #load(): void {
-    const { dir, org, namespace } = this.#options
-    const loading = new Set<NamespaceRuns>()
-    const add = (entry: IndexEntry): void => {
+    const { entries, rootFiles, unreadable } = readDirectoryRuns(this.#options.dir, this.#options)
+    const loaded = new Set<NamespaceRuns>()
+    for (const entry of entries) {
       const runs = this.#runs(entry.run.org, entry.run.namespace)
-      if (!loading.has(runs)) runs.beginLoad()
-      loading.add(runs)
-      if (entry.source === 'root' && runs.get(entry.run.run_id)?.source === 'ledger') return
+      if (!loaded.has(runs)) runs.beginLoad()
+      loaded.add(runs)
+      // A run of the ledger's own folder wins over the trace session() wrote for the same run (a session reporting to this server).
+      if (entry.source === 'root' && runs.get(entry.run.run_id)?.source === 'ledger') continue
       runs.set(entry)
     }
-    const scanned = scanTraceDirectory(dir)
-    for (const { path, fields } of scanned.traces) {
-      add(indexEntry(recordedRun(fields, { org, namespace }), path, 'root'))
-      this.#rootFiles.set(basename(path), { key: keyOf(org, namespace), runId: fields.trace_id })
-    }
-    let unreadable = scanned.skipped.length
-    for (const orgFolder of subfolders(join(dir, LEDGER_FOLDER))) {
-      for (const folder of subfolders(orgFolder)) {
-        for (const path of listTraceFiles(folder) ?? []) {
-          const run = this.#readLedgerFile(path)
-          if (run === undefined) unreadable += 1
-          else add(indexEntry(run, path, 'ledger'))
-        }
-      }
-    }
-    for (const runs of loading) runs.endLoad()
+    for (const runs of loaded) runs.endLoad()
+    for (const [name, runId] of rootFiles) this.#rootFiles.set(name, { key: keyOf(this.#options.org, this.#options.namespace), runId })
     if (unreadable > 0) {
-      warn('REAGENT_READ', `run ledger: ${unreadable} file(s) in ${dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`)
-    }
-  }
-
-  #readLedgerFile(path: string): RunRecord | undefined {
-    try {
-      return ledgerRunOf(readTraceFields(path))
-    } catch {
-      return undefined
+      warn('REAGENT_READ', `run ledger: ${unreadable} file(s) in ${this.#options.dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`)
     }
   }
 
