@@ -4,11 +4,13 @@
  * gzip body (`Content-Encoding: gzip`) inflated with the limit on what it
  * inflates to, so a small bomb cannot fill the server's memory.
  */
-import { createGunzip } from 'node:zlib'
 import { Readable } from 'node:stream'
+import { createGunzip } from 'node:zlib'
+import { ReagentError } from '../errors.js'
 
-export class BodyTooLargeError extends Error {
-  override name = 'BodyTooLargeError'
+/** The body is over the limit; route groups answer it with a 413 in their own words. */
+export class BodyTooLargeError extends ReagentError {
+  override name = 'BodyTooLargeError' as const
   readonly limit: number
 
   constructor(limit: number) {
@@ -17,8 +19,9 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export class BadEncodingError extends Error {
-  override name = 'BadEncodingError'
+/** The body's Content-Encoding is not one we read, or its gzip does not inflate. */
+export class BadEncodingError extends ReagentError {
+  override name = 'BadEncodingError' as const
 }
 
 export function formatBytes(bytes: number): string {
