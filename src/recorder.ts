@@ -36,6 +36,8 @@ export interface LlmCallInput {
   timestamp?: number
   latencyMs?: number
   stopReason?: string | null
+  /** Who served the call ("openai", "anthropic", ...). */
+  provider?: string | null
   /** The call failed: the error the SDK threw. */
   error?: unknown
 }
@@ -152,6 +154,7 @@ export class Recorder {
       turn.duration_ms = input.latencyMs
     }
     if (input.stopReason != null) call.stop_reason = String(input.stopReason)
+    if (input.provider != null) call.provider = String(input.provider)
     if (input.error !== undefined) call.error = recordError(input.error)
 
     const requested = Array.isArray(input.toolCalls) ? input.toolCalls : []

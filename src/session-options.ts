@@ -26,7 +26,9 @@ export interface SessionOptions {
   userId?: string
   /**
    * Secrets to remove from the written file (the in-memory trace keeps them).
-   * Default: provider API keys, bearer tokens and credential keys. `false`: none.
+   * Default: keys named with secret words (token, password, api key, ...),
+   * secret-shaped values, JSON inside strings, the environment's secret
+   * values (README, "Redaction"). `false`: none.
    * @example { redact: ['ssn', /^x-internal-/] }
    */
   redact?: RedactOption

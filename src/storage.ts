@@ -14,10 +14,10 @@ import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, r
 import { basename, dirname, join } from 'node:path'
 import { ReagentError, TraceFormatError, TraceNotFoundError } from './errors.js'
 import { normalizeTrace, stringifyTraceStable } from './trace/normalize.js'
-import { mayNeedRedaction, redactValue, resolveRedactPolicy, type RedactOption } from './trace/redact.js'
+import { redactForDisk, type RedactOption } from './trace/redact.js'
 import { stringifyTrace } from './trace/serialize.js'
 import { fieldsFromEnds, validateTraceFields, type TraceFields } from './trace/top-level.js'
-import type { JsonValue, Trace } from './trace/types.js'
+import type { Trace } from './trace/types.js'
 import { parseTrace } from './trace/validate.js'
 
 export const DEFAULT_TRACE_DIR = '.reagent'
@@ -104,12 +104,8 @@ export interface GoldenRecording {
  * read (`text`): comparing a run with its golden needs the object alone.
  */
 export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecording {
-  const policy = resolveRedactPolicy(redact)
-  let normal = normalizeTrace(trace)
-  // Normalised first, so the quick scan reads a smaller text and ids are renumbered before any redaction.
-  if (policy !== undefined && mayNeedRedaction(JSON.stringify(normal), policy)) {
-    normal = redactValue(normal as unknown as JsonValue, policy) as unknown as Trace
-  }
+  // Normalised first, so ids are renumbered before any redaction.
+  const normal = redactForDisk(normalizeTrace(trace), redact)
   let text: string | undefined
   return {
     trace: normal,
@@ -122,10 +118,7 @@ export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecordi
 /** The bytes written for `trace`: redacted, and in golden normal form when `golden`. */
 export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveOptions, 'golden' | 'redact'> = {}): string {
   if (golden) return renderGolden(trace, redact).text
-  const policy = resolveRedactPolicy(redact)
-  const text = stringifyTrace(trace)
-  if (policy === undefined || !mayNeedRedaction(text, policy)) return text
-  return stringifyTrace(redactValue(JSON.parse(text) as JsonValue, policy) as object)
+  return stringifyTrace(redactForDisk(trace, redact))
 }
 
 /**

@@ -43,6 +43,21 @@ describe('openCall: calls the session outlives', () => {
       'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
     )
   })
+
+  it('waits for a cut that returns a promise, one call at a time in start order, and cuts a call opened meanwhile too', async () => {
+    const cut: string[] = []
+    const s = await session('open-calls-async', { save: false }, (s) => {
+      openCall(s, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5))
+        cut.push('a')
+        // Work the first cut waited for started another call.
+        openCall(s, () => cut.push('c'))
+      })
+      openCall(s, () => cut.push('b'))
+    })
+    expect(cut).toEqual(['a', 'b', 'c'])
+    expect(s.closed).toBe(true)
+  })
 })
 
 describe('tapStream: a stream watched while its reader reads it', () => {
@@ -68,6 +83,15 @@ describe('tapStream: a stream watched while its reader reads it', () => {
     }).rejects.toThrowError('connection reset')
     expect(seen).toEqual(['a', 'b', 'c', 'boom'])
     expect(ends).toEqual([{ how: 'done' }, { how: 'return' }, { how: 'error', error: new Error('connection reset') }])
+  })
+
+  it('reports a stream whose controller was aborted, which SDK streams end quietly, as aborted', async () => {
+    const ends: StreamEnd[] = []
+    const controller = new AbortController()
+    const stream = Object.assign(events('a', 'b'), { controller })
+    tapStream(stream, 'test-adapter', { onEvent: () => undefined, onEnd: (end) => void ends.push(end) })
+    for await (const event of stream) if (event === 'a') controller.abort()
+    expect(ends).toEqual([{ how: 'abort' }])
   })
 
   it('never lets a failing watch reach the reader: it warns once, stops watching events, and still reports the end', async () => {

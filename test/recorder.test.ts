@@ -70,6 +70,14 @@ describe('Recorder.logLlmCall', () => {
     expect(r.turns[0]!.duration_ms).toBe(120)
   })
 
+  it('keeps who served the call as provider, and writes no provider key when none is given', () => {
+    const r = recorder()
+    r.logLlmCall({ provider: 'anthropic' })
+    r.logLlmCall({ provider: null })
+    expect(r.turns[0]!.llm_call.provider).toBe('anthropic')
+    expect(r.turns[1]!.llm_call).not.toHaveProperty('provider')
+  })
+
   it('copies logged values, so later mutation by the agent does not rewrite history', () => {
     const r = recorder()
     const args = { items: ['a'] }

@@ -6,46 +6,40 @@
  * A middleware sees model calls only, never tool execution: wrap the tools
  * with `instrumentTools()` for exact results and durations.
  */
-import type { LanguageModelV3Prompt, LanguageModelV3StreamResult } from '@ai-sdk/provider'
+import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { LanguageModelMiddleware } from 'ai'
-import { currentSession, type Session } from '../../src/adapter-support.js'
-import { ModelCall, recordPromptResults } from './model-call.js'
+import { currentSession, startModelCall, type ModelCall } from '../../src/adapter-support.js'
+import { modelCalls, type MiddlewareCall } from './model-calls.js'
 import { observeStream } from './observe-stream.js'
 import { recordSafelyAiSdk } from './record.js'
 
+type Call = ModelCall<LanguageModelV3GenerateResult, LanguageModelV3StreamPart>
+
 /**
  * What `doGenerate` and `doStream` share: outside a session the model just
- * runs; inside one, the prompt's tool results are recorded, a ModelCall
- * starts, and the model runs, a failure recorded and rethrown unchanged.
- * `received` takes the result over.
+ * runs; inside one, a call starts and the model runs through it, a failure
+ * recorded and rethrown unchanged. `received` takes the result over.
  */
-async function callModel<R>(
-  prompt: LanguageModelV3Prompt,
-  modelId: string,
-  run: () => PromiseLike<R>,
-  received: (result: R, call: ModelCall, s: Session) => R,
-): Promise<R> {
+async function callModel<R>(middlewareCall: MiddlewareCall, run: () => PromiseLike<R>, received: (result: R, call: Call) => R): Promise<R> {
   const s = currentSession()
-  if (s === undefined) return run()
-  recordPromptResults(s, prompt)
-  const call = new ModelCall(s, prompt, modelId)
+  const call = s === undefined ? undefined : startModelCall(s, modelCalls, middlewareCall)
+  if (call === undefined) return run()
   let result: R
   try {
-    result = await run()
+    result = await call.send(run)
   } catch (error) {
     call.fail(error)
-    call.log()
     throw error
   }
-  return received(result, call, s)
+  return received(result, call)
 }
 
 /**
  * Records every call of the wrapped model inside a session: the prompt
  * (as `{ role, content }` messages), text, tool calls with their parsed input,
- * usage (`input_tokens`, `output_tokens` and details), finish reason, model id
- * and latency. Streams reach the caller unchanged and are recorded when they
- * finish (or fail, or are cancelled). Outside a session it records nothing.
+ * usage (`input_tokens`, `output_tokens` and details), finish reason, model id,
+ * provider and latency. Streams reach the caller unchanged and are recorded
+ * when they finish (or fail, or are cancelled). Outside a session it records nothing.
  *
  * @example
  * const model = wrapLanguageModel({ model: openai('gpt-4o'), middleware: reagentMiddleware() })
@@ -55,20 +49,16 @@ export function reagentMiddleware(): LanguageModelMiddleware {
     specificationVersion: 'v3',
 
     wrapGenerate: ({ doGenerate, params, model }) =>
-      callModel(params.prompt, model.modelId, doGenerate, (result, call) => {
-        recordSafelyAiSdk('a model response', () => {
-          for (const part of result.content) call.observe(part)
-          call.finish({ usage: result.usage, finishReason: result.finishReason, modelId: result.response?.modelId })
-        })
-        call.log()
+      callModel({ params, model }, doGenerate, (result, call) => {
+        call.receive(result)
         return result
       }),
 
     wrapStream: ({ doStream, params, model }) =>
-      callModel(params.prompt, model.modelId, doStream, (result, call, s) => {
-        let observed: LanguageModelV3StreamResult['stream'] | undefined
+      callModel({ params, model }, doStream, (result, call) => {
+        let observed: ReadableStream<LanguageModelV3StreamPart> | undefined
         recordSafelyAiSdk('a model stream', () => {
-          observed = observeStream(result.stream, call, s)
+          observed = observeStream(result.stream, call.stream(), call.session)
         })
         return observed === undefined ? result : { ...result, stream: observed }
       }),

@@ -1,6 +1,9 @@
 /**
  * What the model was sent, read from a LanguageModelV3 prompt: the messages
- * as `{ role, content }`, and the tool results the SDK hands back to the model.
+ * as `{ role, content }`, and the tool results the SDK hands back to the model
+ * (the whole history comes with every prompt: the session records only the
+ * results of its own calls that have none yet, so a wrapped tool's exact
+ * result wins, and history passed in by the user is not its business).
  *
  * Content keeps the SDK's own part shapes (`{ type: 'tool-call', toolCallId,
  * toolName, input }`), without provider options, and a message that is a
@@ -9,7 +12,7 @@
  * copied into every later turn of the trace.
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
-import type { ToolOutcome } from '../../src/adapter-support.js'
+import type { RequestToolResult, ToolOutcome } from '../../src/adapter-support.js'
 
 interface PromptMessage {
   role: string
@@ -84,4 +87,16 @@ export function outcomeOf(output: LanguageModelV3ToolResultOutput): ToolOutcome 
       // An output type newer than this adapter: keep it whole rather than lose it.
       return { result: withoutProviderFields(output as object) }
   }
+}
+
+/** The tool results the prompt hands back to the model. */
+export function promptToolResults(prompt: LanguageModelV3Prompt): RequestToolResult[] {
+  const results: RequestToolResult[] = []
+  for (const message of prompt) {
+    if (message.role !== 'tool' && message.role !== 'assistant') continue
+    for (const part of message.content) {
+      if (part.type === 'tool-result') results.push({ callId: part.toolCallId, outcome: () => outcomeOf(part.output) })
+    }
+  }
+  return results
 }

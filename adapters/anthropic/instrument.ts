@@ -8,8 +8,8 @@
  * SDK's helpers (`messages.stream()`, `parse()`, the beta tool runner and
  * message threads) call that same `create`, so they are recorded once, by it.
  */
-import { markInstrumented, patchMethod, reinstrumentWithOptions } from '../../src/adapter-support.js'
-import { instrumentCreate } from './create.js'
+import { markInstrumented, patchMethod, recordedCreate, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { messagesCreate } from './messages-api.js'
 
 /** A registry symbol, so two copies of reagent-flow in one process do not patch a client twice. */
 const INSTRUMENTED = Symbol.for('reagent-flow.anthropic.instrumented')
@@ -42,8 +42,8 @@ export function instrumentAnthropic<Client extends AnthropicLike>(client: Client
     )
   }
   if (!markInstrumented(client, INSTRUMENTED)) return client
-  patchMethod(client.messages, 'create', instrumentCreate(client))
-  patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', instrumentCreate(client))
+  patchMethod(client.messages, 'create', recordedCreate(client, messagesCreate))
+  patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', recordedCreate(client, messagesCreate))
   reinstrumentWithOptions(client, (derived) => instrumentAnthropic(derived as AnthropicLike))
   return client
 }

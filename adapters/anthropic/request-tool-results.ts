@@ -10,7 +10,7 @@
  * run time but the time from the response that asked for it to the request
  * that answers it.
  */
-import { toolOutputValue, type Session } from '../../src/adapter-support.js'
+import { toolOutputValue, type RequestToolResult, type ToolOutcome } from '../../src/adapter-support.js'
 import { contentText } from './content.js'
 import type { WireMessageParam } from './wire.js'
 
@@ -30,18 +30,21 @@ function isToolResultBlock(block: unknown): block is ToolResultBlock {
   )
 }
 
-/** Records the results in `messages` whose calls this session made and has no result for yet. */
-export function recordRequestToolResults(session: Session, messages: readonly WireMessageParam[] | undefined): void {
-  if (!Array.isArray(messages)) return
+function outcomeOf(block: ToolResultBlock): ToolOutcome {
+  return block.is_error === true
+    ? { error: contentText(block.content) || 'the tool reported an error (is_error: true)' }
+    : { result: toolOutputValue(block.content) }
+}
+
+/** The `tool_result` blocks of the request's user messages. */
+export function requestToolResults(messages: readonly WireMessageParam[] | undefined): RequestToolResult[] {
+  const results: RequestToolResult[] = []
+  if (!Array.isArray(messages)) return results
   for (const message of messages) {
     if (message?.role !== 'user' || !Array.isArray(message.content)) continue
     for (const block of message.content as unknown[]) {
-      if (!isToolResultBlock(block)) continue
-      session.logResultOf(block.tool_use_id, () =>
-        block.is_error === true
-          ? { error: contentText(block.content) || 'the tool reported an error (is_error: true)' }
-          : { result: toolOutputValue(block.content) },
-      )
+      if (isToolResultBlock(block)) results.push({ callId: block.tool_use_id, outcome: () => outcomeOf(block) })
     }
   }
+  return results
 }

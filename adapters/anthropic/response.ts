@@ -3,31 +3,16 @@
  * over its blocks: the tool calls the model made (`tool_use`, and the server
  * tools the API ran itself), its text, and the results of server tools,
  * which arrive in the same response.
+ *
+ * The text blocks are joined as they are: citations split one sentence into
+ * several blocks, so adding separators would put them inside sentences.
  */
-import type { ToolCallInput, ToolOutcome } from '../../src/adapter-support.js'
+import type { ModelResponse, ProviderToolResult, ToolCallInput, ToolOutcome } from '../../src/adapter-support.js'
 import { contentText } from './content.js'
 import type { WireBlock, WireMessage } from './wire.js'
 
 /** Blocks in which the model calls a tool: the agent's own tools, Anthropic's server tools, MCP connector tools. */
 const TOOL_CALL_BLOCKS: ReadonlySet<unknown> = new Set(['tool_use', 'server_tool_use', 'mcp_tool_use'])
-
-interface ServerToolResult {
-  /** The call (in the same response) it answers. */
-  callId: string
-  /** Built only when the result is recorded (see Session.logResultOf). */
-  outcome: () => ToolOutcome
-}
-
-interface ResponseContent {
-  toolCalls: ToolCallInput[]
-  /**
-   * The text blocks joined as they are: citations split one sentence into
-   * several blocks, so adding separators would put them inside sentences.
-   * Null when the response has no text.
-   */
-  responseText: string | null
-  serverToolResults: ServerToolResult[]
-}
 
 /**
  * A server tool's failure: MCP results carry `is_error`; the others
@@ -55,20 +40,29 @@ function toolCallOf(block: WireBlock): ToolCallInput {
   return call
 }
 
-export function readResponse(message: WireMessage): ResponseContent {
+/** A response message, whole or as far as a stream brought it. */
+export function responseOf(message: WireMessage): ModelResponse {
   const toolCalls: ToolCallInput[] = []
-  const serverToolResults: ServerToolResult[] = []
+  const providerToolResults: ProviderToolResult[] = []
   let responseText: string | null = null
   const blocks: unknown = message.content
-  if (!Array.isArray(blocks)) return { toolCalls, responseText, serverToolResults }
-  for (const block of blocks as Array<WireBlock | null | undefined>) {
+  for (const block of (Array.isArray(blocks) ? blocks : []) as Array<WireBlock | null | undefined>) {
     if (typeof block !== 'object' || block === null) continue
     const { type } = block
     if (TOOL_CALL_BLOCKS.has(type)) toolCalls.push(toolCallOf(block))
     else if (type === 'text' && typeof block.text === 'string') responseText = (responseText ?? '') + block.text
     else if (typeof type === 'string' && type.endsWith('_tool_result') && typeof block.tool_use_id === 'string') {
-      serverToolResults.push({ callId: block.tool_use_id, outcome: () => serverToolOutcome(block) })
+      const callId = block.tool_use_id
+      const name = toolCalls.find((call) => call.callId === callId)?.name ?? type
+      providerToolResults.push({ callId, name, outcome: () => serverToolOutcome(block) })
     }
   }
-  return { toolCalls, responseText, serverToolResults }
+  return {
+    toolCalls,
+    responseText,
+    model: typeof message.model === 'string' ? message.model : null,
+    tokenUsage: message.usage ?? null,
+    stopReason: message.stop_reason ?? null,
+    ...(providerToolResults.length === 0 ? {} : { providerToolResults }),
+  }
 }

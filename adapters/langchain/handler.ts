@@ -6,7 +6,6 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base'
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { BaseMessage } from '@langchain/core/messages'
 import type { LLMResult } from '@langchain/core/outputs'
-import { modelNameOf } from './messages.js'
 import { endRun, failRun, startModelRun, startToolRun } from './record.js'
 
 /** The handler's LangChain name: the configure hook skips adding its handler to a run that already has one of this name. */
@@ -47,7 +46,7 @@ export class ReagentCallbackHandler extends BaseCallbackHandler {
     _tags?: string[],
     metadata?: Record<string, unknown>,
   ): void {
-    startModelRun(runId, messages[0] ?? [], modelNameOf(llm, extraParams, metadata))
+    startModelRun(runId, { messages: messages[0] ?? [], llm, extraParams, metadata })
   }
 
   /** Text-completion models (`LLM`): each prompt is recorded as a user message. */
@@ -60,7 +59,7 @@ export class ReagentCallbackHandler extends BaseCallbackHandler {
     _tags?: string[],
     metadata?: Record<string, unknown>,
   ): void {
-    startModelRun(runId, prompts, modelNameOf(llm, extraParams, metadata))
+    startModelRun(runId, { messages: prompts, llm, extraParams, metadata })
   }
 
   override handleLLMEnd(output: LLMResult, runId: string): void {

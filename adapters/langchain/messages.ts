@@ -6,7 +6,7 @@
  */
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
-import type { LlmCallInput, ToolCallInput } from '../../src/adapter-support.js'
+import type { ModelResponse, ToolCallInput } from '../../src/adapter-support.js'
 
 interface MessageLike {
   type?: unknown
@@ -89,6 +89,16 @@ export function modelNameOf(
   )
 }
 
+/**
+ * Who serves the model: LangChain's own name for its provider (`ls_provider`,
+ * what LangSmith shows: "openai" for ChatOpenAI), else the model type
+ * (`_llmType()`, the namespace its serialized id ends in: "fake" for FakeLLM).
+ */
+export function providerOf(serialized: Serialized | undefined, metadata: Record<string, unknown> | undefined): string | null {
+  const id = (serialized as { id?: unknown } | undefined)?.id
+  return firstString(metadata?.['ls_provider'], Array.isArray(id) ? id.at(-2) : undefined)
+}
+
 /** The text of a message: a string content, or its text blocks joined. Empty is null (a tool-call-only answer). */
 function textOf(content: unknown): string | null {
   if (typeof content === 'string') return content === '' ? null : content
@@ -108,10 +118,12 @@ function toolCallsOf(message: AiMessageLike): ToolCallInput[] {
   }))
 }
 
-/** What the model answered, from the first generation of an LLM result (streamed results arrive aggregated). */
-export function responseOf(output: LLMResult): Pick<LlmCallInput, 'responseText' | 'toolCalls' | 'tokenUsage' | 'stopReason'> & {
-  responseModel: string | null
-} {
+/**
+ * What the model answered, from the first generation of an LLM result
+ * (streamed results arrive aggregated). The model is the one the provider
+ * says answered (a dated snapshot), when it says.
+ */
+export function responseOf(output: LLMResult): ModelResponse {
   const generation = output.generations[0]?.[0] as { text?: unknown; message?: AiMessageLike; generationInfo?: Record<string, unknown> } | undefined
   const message = generation?.message
   const tokenUsage = message?.usage_metadata ?? (output.llmOutput?.['tokenUsage'] as Record<string, unknown> | undefined) ?? null
@@ -121,6 +133,6 @@ export function responseOf(output: LLMResult): Pick<LlmCallInput, 'responseText'
     toolCalls: message === undefined ? [] : toolCallsOf(message),
     tokenUsage,
     stopReason: firstString(metadata['finish_reason'], metadata['stop_reason'], generation?.generationInfo?.['finish_reason']),
-    responseModel: firstString(metadata['model_name'], metadata['model']),
+    model: firstString(metadata['model_name'], metadata['model']),
   }
 }

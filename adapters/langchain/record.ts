@@ -1,26 +1,15 @@
 /**
  * From LangChain callbacks to the session: a run is started when its start
  * callback fires inside a session, and recorded into that session when it
- * ends. Nothing here throws into LangChain: every step goes through
- * `recordSafely`.
+ * ends. A model run is a ModelCall (the lifecycle every adapter shares); a
+ * tool run is recorded here. Nothing here throws into LangChain: every step
+ * goes through `recordSafely`.
  */
 import type { LLMResult } from '@langchain/core/outputs'
-import { consumeCallback } from '@langchain/core/callbacks/promises'
-import { currentSession, epochSeconds, recordSafely, type Session } from '../../src/adapter-support.js'
-import { responseOf, toRecordedMessages } from './messages.js'
-import { addRun, hasRun, takeRun, takeUnfinishedRuns, type ModelRun, type Run, type ToolRun } from './runs.js'
+import { currentSession, ModelCall, recordSafely, startModelCall, type Session } from '../../src/adapter-support.js'
+import { ADAPTER, chatModelCalls, drainBackgroundCallbacks, type ModelStart } from './model-calls.js'
+import { addRun, hasRun, takeRun, takeUnfinishedRuns, type Run, type ToolRun } from './runs.js'
 import { unwrapToolOutput } from './tool-output.js'
-
-const ADAPTER = 'reagent-flow/langchain'
-
-/**
- * Resolves once every callback LangChain queued in the background so far has
- * run: the queue runs one callback at a time, in order, so a marker added now
- * runs after them.
- */
-function drainBackgroundCallbacks(): Promise<void> {
-  return new Promise((resolve) => void consumeCallback(() => resolve(), false))
-}
 
 function unfinishedError(session: Session): Error {
   const error = new Error(
@@ -36,57 +25,46 @@ function unfinishedError(session: Session): Error {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
 function recordToolRun(run: ToolRun, outcome: Outcome): void {
-  run.session.logToolResult(run.name, {
-    ...(outcome.ok ? unwrapToolOutput(outcome.value) : { error: outcome.error }),
-    ...(run.callId === undefined ? {} : { callId: run.callId }),
-    durationMs: performance.now() - run.startedAt,
-    // traceTool() may have recorded this execution already.
-    skipIfRecorded: true,
-  })
-}
-
-function recordModelRun(run: ModelRun, outcome: Outcome): void {
-  const call = { messages: toRecordedMessages(run.messages), timestamp: run.timestamp, latencyMs: performance.now() - run.startedAt }
-  if (!outcome.ok) {
-    run.session.logLlmCall({ ...call, model: run.model, error: outcome.error })
-    return
-  }
-  const { responseModel, ...response } = responseOf(outcome.value as LLMResult)
-  // The model the provider says answered (a dated snapshot), else the one asked for, as the other adapters do.
-  run.session.logLlmCall({ ...call, ...response, model: responseModel ?? run.model })
-}
-
-function recordRun(run: Run, outcome: Outcome): void {
-  recordSafely(ADAPTER, run.kind === 'model' ? 'a chat model call' : 'a tool result', () =>
-    run.kind === 'model' ? recordModelRun(run, outcome) : recordToolRun(run, outcome),
+  recordSafely(ADAPTER, 'a tool result', () =>
+    run.session.logToolResult(run.name, {
+      ...(outcome.ok ? unwrapToolOutput(outcome.value) : { error: outcome.error }),
+      ...(run.callId === undefined ? {} : { callId: run.callId }),
+      durationMs: performance.now() - run.startedAt,
+      // traceTool() may have recorded this execution already.
+      skipIfRecorded: true,
+    }),
   )
 }
 
 /**
  * Waits for LangChain's background callbacks, then records the session's runs
- * that never ended, so the trace shows every call that was made.
+ * that never ended, so the trace shows every call that was made: a model run
+ * is cut short as every adapter's calls are, a tool run gets the error.
  */
 async function settleSession(session: Session): Promise<void> {
   await drainBackgroundCallbacks()
-  for (const run of takeUnfinishedRuns(session)) recordRun(run, { ok: false, error: unfinishedError(session) })
+  for (const run of takeUnfinishedRuns(session)) {
+    if (run instanceof ModelCall) await run.cutShort()
+    else recordToolRun(run, { ok: false, error: unfinishedError(session) })
+  }
 }
 
-function start(runId: string, build: (session: Session) => Run): void {
+function start(runId: string, build: (session: Session) => Run | undefined): void {
   const session = currentSession()
   // A second handler seeing the same run (global and explicit) leaves it to the first.
   if (session === undefined || hasRun(runId)) return
   recordSafely(ADAPTER, 'the start of a run', () => {
-    if (addRun(runId, build(session))) session.beforeClose(() => settleSession(session))
+    const run = build(session)
+    if (run !== undefined && addRun(runId, run)) session.beforeClose(() => settleSession(session))
   })
 }
 
-export function startModelRun(runId: string, messages: readonly unknown[], model: string | null): void {
-  start(runId, (session) => ({ kind: 'model', session, messages, model, timestamp: epochSeconds(), startedAt: performance.now() }))
+export function startModelRun(runId: string, model: ModelStart): void {
+  start(runId, (session) => startModelCall(session, chatModelCalls, model))
 }
 
 export function startToolRun(runId: string, name: string, input: unknown, toolCallId: string | undefined): void {
   start(runId, (session) => ({
-    kind: 'tool',
     session,
     name,
     // Without LangChain's id (a tool invoked with bare arguments), take the pending call of this tool, matching arguments.
@@ -98,11 +76,13 @@ export function startToolRun(runId: string, name: string, input: unknown, toolCa
 /** Records the run as ended with `value` (an LLMResult, or a tool's output). */
 export function endRun(runId: string, value: unknown): void {
   const run = takeRun(runId)
-  if (run !== undefined) recordRun(run, { ok: true, value })
+  if (run instanceof ModelCall) run.receive(value as LLMResult)
+  else if (run !== undefined) recordToolRun(run, { ok: true, value })
 }
 
 /** Records the run as failed with `error`. */
 export function failRun(runId: string, error: unknown): void {
   const run = takeRun(runId)
-  if (run !== undefined) recordRun(run, { ok: false, error })
+  if (run instanceof ModelCall) run.fail(error)
+  else if (run !== undefined) recordToolRun(run, { ok: false, error })
 }

@@ -10,22 +10,13 @@
  * `instrumentLangChain()` registered and one passed in `callbacks`) is taken
  * by the first and recorded once.
  */
-import type { Session } from '../../src/adapter-support.js'
+import type { LLMResult } from '@langchain/core/outputs'
+import type { ModelCall, Session } from '../../src/adapter-support.js'
 
-export interface ModelRun {
-  readonly kind: 'model'
-  readonly session: Session
-  /** LangChain's message objects (or prompt strings), read when the call is recorded. */
-  readonly messages: readonly unknown[]
-  readonly model: string | null
-  /** Epoch seconds when the call started. */
-  readonly timestamp: number
-  /** `performance.now()` when the call started. */
-  readonly startedAt: number
-}
+/** A model run is a call of the lifecycle every adapter shares. */
+export type ModelRun = ModelCall<LLMResult>
 
 export interface ToolRun {
-  readonly kind: 'tool'
   readonly session: Session
   readonly name: string
   /** The call this run answers: LangChain's tool-call id, else the pending call claimed at start. */

@@ -6,31 +6,21 @@
  * With `n > 1` the model answers several times; the first choice is the one
  * recorded, as it is the one agent loops (and the SDK's helpers) go on with.
  */
-import { ChatChunkAccumulator } from './chat-stream.js'
-import type { ToolCallInput } from '../../src/adapter-support.js'
-import { field, stringOrNull, usageOf, type ApiTranslator, type ToolOutput, type TurnData } from './types.js'
+import type { ModelResponse, RequestToolResult, ToolCallInput } from '../../src/adapter-support.js'
+import { ChatChunkFold } from './chat-stream.js'
+import { ADAPTER, field, requestOf, stringOrNull, toolResultOf, usageOf, type OpenAIApi } from './types.js'
 
-export const chatCompletions: ApiTranslator = {
-  method: 'chat.completions.create',
+export const chatCompletions: OpenAIApi = {
+  adapter: ADAPTER,
+  operation: 'a chat.completions.create call',
 
-  messages(body) {
+  request(body) {
     // Chat messages already have the recorder's shape ({ role, content, ... }: it keeps those two keys).
     const messages = body['messages']
-    return Array.isArray(messages) ? messages.slice() : null
+    return requestOf(body, Array.isArray(messages) ? messages.slice() : null, toolResultsOf(messages))
   },
 
-  toolOutputs(body) {
-    const messages = body['messages']
-    const outputs: ToolOutput[] = []
-    if (!Array.isArray(messages)) return outputs
-    for (const message of messages) {
-      const callId = field(message, 'tool_call_id')
-      if (field(message, 'role') === 'tool' && typeof callId === 'string') outputs.push({ callId, output: field(message, 'content') })
-    }
-    return outputs
-  },
-
-  fromResponse(completion) {
+  response(completion): ModelResponse {
     const choice = firstChoice(field(completion, 'choices'))
     const message = field(choice, 'message')
     const toolCalls = field(message, 'tool_calls')
@@ -40,10 +30,21 @@ export const chatCompletions: ApiTranslator = {
       model: stringOrNull(field(completion, 'model')),
       tokenUsage: usageOf(field(completion, 'usage')),
       stopReason: stringOrNull(field(choice, 'finish_reason')),
-    } satisfies TurnData
+    }
   },
 
-  accumulator: () => new ChatChunkAccumulator(),
+  stream: () => new ChatChunkFold(),
+}
+
+/** The `tool` messages: outputs of calls of earlier turns. */
+function toolResultsOf(messages: unknown): RequestToolResult[] {
+  const results: RequestToolResult[] = []
+  if (!Array.isArray(messages)) return results
+  for (const message of messages) {
+    const callId = field(message, 'tool_call_id')
+    if (field(message, 'role') === 'tool' && typeof callId === 'string') results.push(toolResultOf(callId, field(message, 'content')))
+  }
+  return results
 }
 
 function firstChoice(choices: unknown): unknown {

@@ -1,15 +1,19 @@
 /**
- * Folds `chat.completion.chunk` events into one turn. Text deltas append to
+ * Folds `chat.completion.chunk` events into one response. Text deltas append to
  * their choice; tool-call deltas are keyed by (choice index, tool_call
  * index): the first delta of a call carries its id and name, the following
  * ones only pieces of the argument string. Usage comes in a last chunk
  * without choices, and only when the request asked for it
  * (`stream_options: { include_usage: true }`).
  *
+ * The stream ends with `data: [DONE]`, which the SDK reads but does not
+ * hand out: a chat stream is whole when it is read to its end.
+ *
  * Only strings are kept, never the chunk objects: the SDK's stream helpers
  * and the user's code may mutate those after we have seen them.
  */
-import { field, usageOf, type StreamAccumulator, type TurnData } from './types.js'
+import type { ModelResponse, StreamFold } from '../../src/adapter-support.js'
+import { field, usageOf } from './types.js'
 
 interface CallState {
   id: string | undefined
@@ -23,7 +27,9 @@ interface ChoiceState {
   calls: Map<number, CallState>
 }
 
-export class ChatChunkAccumulator implements StreamAccumulator {
+export class ChatChunkFold implements StreamFold {
+  readonly lastEvent = '[DONE]'
+  readonly isComplete = undefined
   #model: string | null = null
   #usage: unknown = null
   readonly #choices = new Map<number, ChoiceState>()
@@ -69,7 +75,7 @@ export class ChatChunkAccumulator implements StreamAccumulator {
     return state
   }
 
-  result(): TurnData {
+  result(): ModelResponse {
     const first = this.#choices.get(0) ?? this.#choices.values().next().value
     const calls = first === undefined ? [] : [...first.calls.entries()].sort(([a], [b]) => a - b).map(([, call]) => call)
     return {

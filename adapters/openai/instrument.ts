@@ -4,9 +4,8 @@
  * would break) and returns the same object.
  */
 import type { OpenAI } from 'openai'
-import { markInstrumented, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordedCreate, reinstrumentWithOptions } from '../../src/adapter-support.js'
 import { chatCompletions } from './chat-completions.js'
-import { patchCreate } from './patch-create.js'
 import { responses } from './responses.js'
 
 /** Shared by every copy of this adapter in the process, so two copies never patch one client twice. */
@@ -37,8 +36,8 @@ export function instrumentOpenAI<Client extends OpenAI>(client: Client): Client 
     throw new TypeError(`instrumentOpenAI(client) needs an OpenAI client (new OpenAI() from "openai"), got ${got}.`)
   }
   if (!markInstrumented(target, INSTRUMENTED)) return client
-  patchCreate(client, target.chat.completions, chatCompletions)
-  patchCreate(client, target.responses, responses)
+  patchMethod(target.chat.completions, 'create', recordedCreate(client, chatCompletions))
+  patchMethod(target.responses, 'create', recordedCreate(client, responses))
   reinstrumentWithOptions(target, (derived) => instrumentOpenAI(derived as OpenAI))
   return client
 }

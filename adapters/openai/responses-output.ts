@@ -1,15 +1,15 @@
 /**
- * A Responses API `response` object as a turn: its `function_call` and
+ * A Responses API `response` object in the recorder's terms: its `function_call` and
  * `custom_tool_call` output items are the tool calls, the `output_text` parts
  * of its messages the response text.
  */
-import type { ToolCallInput } from '../../src/adapter-support.js'
-import { field, stringOrNull, usageOf, type TurnData } from './types.js'
+import type { ModelResponse, ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull, usageOf } from './types.js'
 
 export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])
 
-/** A `response` object (complete, or the one a stream's last event carries) as a turn. */
-export function turnOfResponse(response: unknown): TurnData {
+/** A `response` object (complete, or the one a stream's last event carries). */
+export function responseOf(response: unknown): ModelResponse {
   const output = field(response, 'output')
   const items: unknown[] = Array.isArray(output) ? output : []
   const toolCalls: ToolCallInput[] = []
@@ -19,16 +19,15 @@ export function turnOfResponse(response: unknown): TurnData {
     if (CALL_ITEMS.has(type)) toolCalls.push(toolCallOfItem(item))
     else if (type === 'message') texts.push(...textsOf(field(item, 'content')))
   }
-  const turn: TurnData = {
+  const error = field(response, 'error')
+  return {
     toolCalls,
     responseText: texts.length === 0 ? null : texts.join(''),
     model: stringOrNull(field(response, 'model')),
     tokenUsage: usageOf(field(response, 'usage')),
     stopReason: stringOrNull(field(field(response, 'incomplete_details'), 'reason')) ?? stringOrNull(field(response, 'status')),
+    ...(error === null || error === undefined ? {} : { error: responseError(error) }),
   }
-  const error = field(response, 'error')
-  if (error !== null && error !== undefined) turn.error = responseError(error)
-  return turn
 }
 
 export function toolCallOfItem(item: unknown): ToolCallInput {

@@ -1,25 +1,26 @@
 /**
- * Folds Responses API stream events into one turn. The last event
+ * Folds Responses API stream events into one response. The last event
  * (`response.completed`, `.incomplete` or `.failed`) carries the whole
- * response, which is what gets recorded; the deltas before it only matter
- * when the stream stops early. Argument deltas name their output item by
+ * response, which is what gets recorded, as soon as it arrives; the deltas
+ * before it only matter when the stream stops early. Argument deltas name their output item by
  * `item_id` (the item's `id`, not the `call_id` that tool results refer to),
  * so calls are kept per item id, in output order.
  *
  * Only strings are kept: the SDK's ResponseStream appends deltas to the very
  * item objects the events carry.
  */
-import type { ToolCallInput } from '../../src/adapter-support.js'
-import { CALL_ITEMS, responseError, toolCallOfItem, turnOfResponse } from './responses-output.js'
-import { field, stringOrNull, type StreamAccumulator, type TurnData } from './types.js'
+import type { ModelResponse, StreamFold, ToolCallInput } from '../../src/adapter-support.js'
+import { CALL_ITEMS, responseError, responseOf, toolCallOfItem } from './responses-output.js'
+import { field, stringOrNull } from './types.js'
 
 interface CallState {
   call: ToolCallInput
   arguments: string
 }
 
-export class ResponseEventAccumulator implements StreamAccumulator {
-  #final: TurnData | undefined
+export class ResponseEventFold implements StreamFold {
+  readonly lastEvent = 'response.completed'
+  #final: ModelResponse | undefined
   #model: string | null = null
   #error: Error | undefined
   readonly #calls = new Map<string, CallState>()
@@ -55,7 +56,7 @@ export class ResponseEventAccumulator implements StreamAccumulator {
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed':
-        this.#final = turnOfResponse(field(event, 'response'))
+        this.#final = responseOf(field(event, 'response'))
         break
       case 'error':
         this.#error = responseError(event)
@@ -87,13 +88,17 @@ export class ResponseEventAccumulator implements StreamAccumulator {
     this.#texts.set(key, whole ? text : (this.#texts.get(key) ?? '') + text)
   }
 
-  result(): TurnData {
-    const turn = this.#final ?? this.#partial()
-    if (this.#error !== undefined && turn.error === undefined) turn.error = this.#error
-    return turn
+  /** True once the event carrying the whole response (completed, incomplete or failed) has arrived. */
+  get isComplete(): boolean {
+    return this.#final !== undefined
   }
 
-  #partial(): TurnData {
+  result(): ModelResponse {
+    const response = this.#final ?? this.#partial()
+    return this.#error !== undefined && response.error === undefined ? { ...response, error: this.#error } : response
+  }
+
+  #partial(): ModelResponse {
     return {
       toolCalls: [...this.#calls.values()].map(({ call, arguments: args }) => ({ ...call, arguments: args })),
       responseText: this.#texts.size === 0 ? null : [...this.#texts.values()].join(''),

@@ -5,43 +5,44 @@
  * reasoning, are not messages); `function_call_output` items are the tool
  * results the request carries back.
  */
-import { CALL_ITEMS, turnOfResponse } from './responses-output.js'
-import { ResponseEventAccumulator } from './responses-stream.js'
-import { field, type ApiTranslator, type RecordedMessage, type ToolOutput } from './types.js'
+import type { RequestToolResult } from '../../src/adapter-support.js'
+import { CALL_ITEMS, responseOf } from './responses-output.js'
+import { ResponseEventFold } from './responses-stream.js'
+import { ADAPTER, field, requestOf, toolResultOf, type OpenAIApi, type RecordedMessage } from './types.js'
 
 const OUTPUT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output'])
 
-export const responses: ApiTranslator = {
-  method: 'responses.create',
+export const responses: OpenAIApi = {
+  adapter: ADAPTER,
+  operation: 'a responses.create call',
+  request: (body) => requestOf(body, messagesOf(body), toolResultsOf(body['input'])),
+  response: responseOf,
+  stream: () => new ResponseEventFold(),
+}
 
-  messages(body) {
-    const messages: RecordedMessage[] = []
-    const instructions = body['instructions']
-    if (typeof instructions === 'string') messages.push({ role: 'system', content: instructions })
-    const input = body['input']
-    if (typeof input === 'string') messages.push({ role: 'user', content: input })
-    else if (Array.isArray(input)) {
-      for (const item of input) {
-        const message = messageOf(item)
-        if (message !== undefined) messages.push(message)
-      }
-    }
-    return messages
-  },
-
-  toolOutputs(body) {
-    const input = body['input']
-    const outputs: ToolOutput[] = []
-    if (!Array.isArray(input)) return outputs
+function messagesOf(body: Record<string, unknown>): RecordedMessage[] {
+  const messages: RecordedMessage[] = []
+  const instructions = body['instructions']
+  if (typeof instructions === 'string') messages.push({ role: 'system', content: instructions })
+  const input = body['input']
+  if (typeof input === 'string') messages.push({ role: 'user', content: input })
+  else if (Array.isArray(input)) {
     for (const item of input) {
-      const callId = field(item, 'call_id')
-      if (OUTPUT_ITEMS.has(field(item, 'type')) && typeof callId === 'string') outputs.push({ callId, output: field(item, 'output') })
+      const message = messageOf(item)
+      if (message !== undefined) messages.push(message)
     }
-    return outputs
-  },
+  }
+  return messages
+}
 
-  fromResponse: turnOfResponse,
-  accumulator: () => new ResponseEventAccumulator(),
+function toolResultsOf(input: unknown): RequestToolResult[] {
+  const results: RequestToolResult[] = []
+  if (!Array.isArray(input)) return results
+  for (const item of input) {
+    const callId = field(item, 'call_id')
+    if (OUTPUT_ITEMS.has(field(item, 'type')) && typeof callId === 'string') results.push(toolResultOf(callId, field(item, 'output')))
+  }
+  return results
 }
 
 function messageOf(item: unknown): RecordedMessage | undefined {

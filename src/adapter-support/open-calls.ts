@@ -13,19 +13,29 @@ import type { Session } from '../session.js'
 export const SESSION_CLOSED =
   'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
 
-type CutShort = (reason: string) => void
+/** Records the call with what arrived and `reason`; a promise when it waits for work that may still end the call. */
+type CutShort = (reason: string) => unknown
 
-const openBySession = new WeakMap<Session, Set<{ cutShort: CutShort }>>()
+interface OpenCall {
+  cutShort: CutShort
+}
 
-function openCallsOf(s: Session): Set<{ cutShort: CutShort }> {
+const openBySession = new WeakMap<Session, Set<OpenCall>>()
+
+/** Cuts the calls short one at a time, in the order they started, each once (a call opened meanwhile too). */
+async function cutShortAll(calls: Set<OpenCall>): Promise<void> {
+  for (const call of calls) {
+    calls.delete(call)
+    await call.cutShort(SESSION_CLOSED)
+  }
+}
+
+function openCallsOf(s: Session): Set<OpenCall> {
   let open = openBySession.get(s)
   if (open === undefined) {
-    const calls = new Set<{ cutShort: CutShort }>()
+    const calls = new Set<OpenCall>()
     openBySession.set(s, calls)
-    s.beforeClose(() => {
-      for (const call of [...calls]) call.cutShort(SESSION_CLOSED)
-      calls.clear()
-    })
+    s.beforeClose(() => cutShortAll(calls))
     open = calls
   }
   return open
@@ -34,8 +44,8 @@ function openCallsOf(s: Session): Set<{ cutShort: CutShort }> {
 /**
  * Registers a call of `s` whose response is on its way. If the session
  * closes first, `cutShort(SESSION_CLOSED)` records it (it must not throw:
- * record through `recordSafely`). Returns `done`: call it once the call is
- * recorded, whichever way.
+ * record through `recordSafely`); the session waits for a promise it
+ * returns. Returns `done`: call it once the call is recorded, whichever way.
  */
 export function openCall(s: Session, cutShort: CutShort): () => void {
   const open = openCallsOf(s)

@@ -7,8 +7,8 @@
  *
  * Recording hooks in at two points: the request in flight (a failed request
  * is recorded, and still rejects for whoever reads it) and the parser (a
- * parsed body is handed to the adapter, which records it or taps its
- * stream). `asResponse()` hands the raw Response to the user and nothing
+ * parsed body is handed to the call, which records it, or taps it when it
+ * is a stream). `asResponse()` hands the raw Response to the user and nothing
  * parses it, so the call is read from a clone of it, with the SDK's own
  * parser; the user's body stays unread.
  *
@@ -16,8 +16,9 @@
  * shapes only here), so it is the very class of the user's copy of the SDK,
  * CJS or ESM.
  */
+import type { ModelCall } from './model-call.js'
 import { recordSafely } from './record-safely.js'
-import { isStream } from './stream-tap.js'
+import { isStream, tapStream } from './stream-tap.js'
 
 /** What the SDK resolves its request to and hands its parser (only `response` and `controller` are read here). */
 interface ResponseProps {
@@ -35,20 +36,6 @@ interface ApiPromise<T> extends Promise<T> {
 
 type ApiPromiseClass = new <T>(client: unknown, responsePromise: Promise<ResponseProps>, parseResponse: Parse) => ApiPromise<T>
 
-/** The adapter's side of one call. Its methods never reach the user's call: a failure is warned about, once. */
-export interface ResponseWatch {
-  /** The adapter, as warnings name it: `reagent-flow/openai`. */
-  readonly adapter: string
-  /** The parsed body: a whole response, or a stream (which the adapter taps). */
-  receive(data: unknown): void
-  /** The request failed (an API error after the SDK's retries, a broken connection) or its body could not be parsed. */
-  fail(error: unknown): void
-  /** True once the call is recorded: a raw response is then left alone. */
-  readonly isRecorded: boolean
-  /** Keeps the session open for recording work (reading the copy of a raw response). */
-  track(work: Promise<unknown>): void
-}
-
 /** The SDK's own fields of an APIPromise (TypeScript-private, plain properties at run time). */
 interface Internals {
   responsePromise: Promise<ResponseProps>
@@ -63,7 +50,7 @@ function internalsOf(promise: object): Internals | undefined {
 /** What every promise derived from one call shares. */
 interface CallState {
   readonly client: unknown
-  readonly watch: ResponseWatch
+  readonly modelCall: ModelCall
   /** The parser that records; a derived promise's own parser adds its transform to it. */
   readonly parse: Parse
   /** One copy of a raw response is read per call. */
@@ -117,7 +104,7 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
 
     #recordCopy(raw: Response): void {
       const call = this.#call
-      if (raw.bodyUsed || call.isCopyTaken || call.watch.isRecorded) return
+      if (raw.bodyUsed || call.isCopyTaken || call.modelCall.isRecorded) return
       let copy: Response
       try {
         copy = raw.clone()
@@ -131,18 +118,24 @@ function defineRecordingClass(Base: ApiPromiseClass): RecordingClass {
         if (isStream(data)) for await (const event of data as AsyncIterable<unknown>) void event
       })
       // A failure here is the call's own, already recorded by the parser or the stream's tap.
-      call.watch.track(work.catch(() => undefined))
+      call.modelCall.track(work.catch(() => undefined))
     }
   }
   return RecordingAPIPromise as RecordingClass
 }
 
+/** Hands a parsed body to the call: a stream is tapped (and recorded as it is read), anything else is a whole response. */
+function receive(call: ModelCall, data: unknown): void {
+  if (isStream(data)) tapStream(data, call.adapter, call.stream())
+  else call.receive(data)
+}
+
 /**
- * The promise `create` returned, recording into `watch`: an APIPromise of
- * the same class, or, for a promise that is not one (another wrapper's), the
+ * The promise `create` returned, recording into `call`: an APIPromise of the
+ * same class, or, for a promise that is not one (another wrapper's), the
  * same promise, watched. `client` is the SDK client the call was made with.
  */
-export function recordingPromise<P extends object>(original: P, client: unknown, watch: ResponseWatch): P {
+export function recordingPromise<P extends object>(original: P, client: unknown, call: ModelCall): P {
   const internals = internalsOf(original)
   if (internals === undefined) {
     if (typeof (original as { asResponse?: unknown }).asResponse === 'function' || typeof (original as { then?: unknown }).then !== 'function') {
@@ -150,18 +143,18 @@ export function recordingPromise<P extends object>(original: P, client: unknown,
     }
     // A plain promise runs anyway: reading it changes nothing for its owner.
     ;(original as PromiseLike<unknown>).then(
-      (data) => recordSafely(watch.adapter, 'a response', () => watch.receive(data)),
-      (error: unknown) => recordSafely(watch.adapter, 'a failed call', () => watch.fail(error)),
+      (data) => recordSafely(call.adapter, 'a response', () => receive(call, data)),
+      (error: unknown) => call.fail(error),
     )
     return original
   }
   const { responsePromise, parseResponse } = internals
   const received = (data: unknown): unknown => {
-    recordSafely(watch.adapter, 'a response', () => watch.receive(data))
+    recordSafely(call.adapter, 'a response', () => receive(call, data))
     return data
   }
   const failed = (error: unknown): never => {
-    recordSafely(watch.adapter, 'a failed call', () => watch.fail(error))
+    call.fail(error)
     throw error
   }
   // Not an async function: the SDK's parser may answer synchronously, and a
@@ -177,5 +170,5 @@ export function recordingPromise<P extends object>(original: P, client: unknown,
   }
   const props = responsePromise.then(undefined, failed)
   const Recording = recordingClassOf(original.constructor as ApiPromiseClass)
-  return new Recording(props, parse, { client, watch, parse, isCopyTaken: false }) as unknown as P
+  return new Recording(props, parse, { client, modelCall: call, parse, isCopyTaken: false }) as unknown as P
 }

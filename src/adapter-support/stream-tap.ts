@@ -11,12 +11,16 @@
  */
 import { reportRecordingFailure } from './record-safely.js'
 
-/** How a stream's reading ended: read to its end, closed by its reader (`break`, `return()`), or failed. */
-export type StreamEnd = { how: 'done' } | { how: 'return' } | { how: 'error'; error: unknown }
+/**
+ * How a stream's reading ended: read to its end, closed by its reader
+ * (`break`, `return()`), aborted (an SDK `Stream` whose `controller` was
+ * aborted ends quietly, as if read to its end), or failed.
+ */
+export type StreamEnd = { how: 'done' } | { how: 'return' } | { how: 'abort' } | { how: 'error'; error: unknown }
 
-export interface StreamWatch {
+export interface StreamWatch<Event = unknown> {
   /** Each event read, in order, until the stream ends or this throws. */
-  onEvent(event: unknown): void
+  onEvent(event: Event): void
   /** Once, however reading ended; also after `onEvent` threw. */
   onEnd(end: StreamEnd): void
 }
@@ -48,12 +52,23 @@ export function tapStream(stream: object, adapter: string, watch: StreamWatch): 
       const inner = source.call(this)
       if (isTapped) return inner
       isTapped = true
-      return tapIterator(inner, adapter, watch)
+      return tapIterator(inner, adapter, watch, () => isAborted(stream))
     },
   })
 }
 
-function tapIterator(inner: AsyncIterator<unknown>, adapter: string, watch: StreamWatch): AsyncIterator<unknown> & AsyncIterable<unknown> {
+/** True when the stream's `controller` (an SDK `Stream` has one) was aborted. */
+function isAborted(stream: object): boolean {
+  const { controller } = stream as { controller?: { signal?: { aborted?: unknown } } }
+  return controller?.signal?.aborted === true
+}
+
+function tapIterator(
+  inner: AsyncIterator<unknown>,
+  adapter: string,
+  watch: StreamWatch,
+  wasAborted: () => boolean,
+): AsyncIterator<unknown> & AsyncIterable<unknown> {
   let isWatching = true
   let hasEnded = false
   const end = (how: StreamEnd): void => {
@@ -75,7 +90,7 @@ function tapIterator(inner: AsyncIterator<unknown>, adapter: string, watch: Stre
         end({ how: 'error', error })
         throw error
       }
-      if (step.done === true) end({ how: 'done' })
+      if (step.done === true) end(wasAborted() ? { how: 'abort' } : { how: 'done' })
       else if (isWatching) {
         try {
           watch.onEvent(step.value)

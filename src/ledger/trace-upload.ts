@@ -6,8 +6,8 @@
  * local file would be.
  */
 import { TraceFormatError } from '../errors.js'
-import { mayNeedRedaction, redactValue, resolveRedactPolicy } from '../trace/redact.js'
-import type { JsonValue, Trace } from '../trace/types.js'
+import { redactForDisk } from '../trace/redact.js'
+import type { Trace } from '../trace/types.js'
 import { validateTrace } from '../trace/validate.js'
 import { LedgerRequestError } from './errors.js'
 
@@ -23,7 +23,5 @@ export function checkUploadedTrace(value: unknown): Trace {
       rule: error.rule,
     })
   }
-  const policy = resolveRedactPolicy(undefined)
-  if (policy === undefined || !mayNeedRedaction(JSON.stringify(trace), policy)) return trace
-  return redactValue(trace as unknown as JsonValue, policy) as unknown as Trace
+  return redactForDisk(trace, undefined)
 }

@@ -65,6 +65,8 @@ export interface LLMCall {
   latency_ms?: number
   /** Ours: the provider's finish / stop reason. */
   stop_reason?: string
+  /** Ours: who served the call ("openai", "anthropic", an AI SDK or LangChain model's provider). */
+  provider?: string
   /** Ours: the call failed; the error the SDK threw. */
   error?: RecordedError
   [extra: string]: unknown

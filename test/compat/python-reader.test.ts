@@ -20,6 +20,7 @@ async function everythingAgent(s: Session): Promise<void> {
     tokenUsage: { input_tokens: 5, output_tokens: 6, cache_read_input_tokens: 2 },
     latencyMs: 3,
     stopReason: 'tool_use',
+    provider: 'anthropic',
   })
   s.logToolResult('search', { callId: a!, result: { hits: [1] } })
   s.logToolResult('search', { callId: b!, error: new Error('timeout') })

@@ -47,6 +47,11 @@ describe('golden normal form', () => {
     expect(s.trace.trace_id).not.toBe('golden')
   })
 
+  it('keeps behaviour an adapter records beside the call: the provider and the stop reason', async () => {
+    const s = await session('provider', { save: false }, (s) => void s.logLlmCall({ responseText: 'Hi.', provider: 'openai', stopReason: 'stop' }))
+    expect(normalizeTrace(s.trace).turns[0]!.llm_call).toMatchObject({ provider: 'openai', stop_reason: 'stop' })
+  })
+
   it('writes times as floats, sorted keys and a trailing newline', async () => {
     const s = await session('refund', { save: false }, refundAgent)
     const text = renderTrace(s.trace, { golden: true, redact: false })

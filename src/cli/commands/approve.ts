@@ -5,7 +5,7 @@ import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
 import { compareWithGolden, reconcile, type WriteDecision } from '../../golden.js'
 import { plural } from '../../report/format-value.js'
-import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
+import { fileGoldenStore, loadTraceOrSkip, renderGolden, type GoldenStore, type SkippedFile } from '../../storage.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
 import { scanOnce, scanRuns, type UnreadableFile } from '../ledger.js'
@@ -41,9 +41,15 @@ function changesOf(before: string, golden: string, after: Trace): TraceDiff | nu
   }
 }
 
-/** Writes the golden normal form of the run in `file`, as update mode `all` would: not when the golden already holds exactly that. */
-function approve(file: string, store: GoldenStore): Approval {
-  const recorded = renderGolden(loadTrace(file))
+/**
+ * Writes the golden normal form of the run in `file`, as update mode `all`
+ * would: not when the golden already holds exactly that. A file that is not
+ * a readable trace joins `skipped` (undefined is returned): one bad file never stops the others.
+ */
+function approve(file: string, store: GoldenStore, skipped: SkippedFile[]): Approval | undefined {
+  const trace = loadTraceOrSkip(file, skipped)
+  if (trace === undefined) return undefined
+  const recorded = renderGolden(trace)
   const { name } = recorded.trace
   const golden = store.resolvePath(name)
   const before = store.read(golden)
@@ -106,10 +112,8 @@ export const approveCommand: Command = {
     const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable)
     // The golden engine's own store: the same paths as matchGolden.
     const store = fileGoldenStore(ctx.dir)
-    const out: ApproveOutput = {
-      approved: files.map((file) => approve(file, store)),
-      unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
-    }
+    const approved = files.map((file) => approve(file, store, unreadable)).filter((approval) => approval !== undefined)
+    const out: ApproveOutput = { approved, unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })) }
     if (ctx.json) ctx.printJson(out)
     else printApprovals(out, ctx)
     for (const file of out.unreadable) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)

@@ -60,6 +60,7 @@ describe('reagentMiddleware() with generateText', () => {
         { name: 'issue_refund', arguments: { id: '42' }, call_id: 'c2', timestamp: first!.llm_call.timestamp },
       ],
       model: 'scripted-gpt',
+      provider: 'mock-provider',
       token_usage: {
         input_tokens: 120,
         output_tokens: 30,

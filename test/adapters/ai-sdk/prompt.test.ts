@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { outcomeOf, promptMessages } from '../../../adapters/ai-sdk/prompt.js'
-import { tokenUsageOf } from '../../../adapters/ai-sdk/model-call.js'
+import { tokenUsageOf } from '../../../adapters/ai-sdk/part-fold.js'
 import { Recorder } from '../../../src/recorder.js'
 
 /** A tool output as the trace records it: `{ error }` when it is one, else `{ result }`. */

@@ -137,7 +137,7 @@ describe('reagentMiddleware() with streamText', () => {
 
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
       response_text: 'Once upon',
-      error: { name: 'Error', message: 'the reader cancelled the model stream before it ended' },
+      error: { name: 'Error', message: 'the stream was closed by its reader before its finish part: the response is incomplete' },
     })
   })
 

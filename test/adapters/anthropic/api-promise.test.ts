@@ -105,6 +105,7 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
           response_text: null,
           tool_calls: [],
           model: MODEL,
+          provider: 'anthropic',
           token_usage: null,
           timestamp: 0,
           latency_ms: 0,

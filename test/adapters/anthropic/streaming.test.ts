@@ -34,6 +34,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
           response_text: 'Let me check the forecast.',
           tool_calls: [{ name: 'get_forecast', arguments: { city: 'Paris', unit: 'celsius', days: 3 }, call_id: FORECAST_CALL, timestamp: 0 }],
           model: MODEL,
+          provider: 'anthropic',
           token_usage: {
             input_tokens: 472,
             output_tokens: 89,
@@ -84,6 +85,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
       response_text: 'Let me check the forecast.',
       tool_calls: [{ name: 'get_forecast', arguments: { _raw_arguments: '{"ci' }, call_id: FORECAST_CALL, timestamp: 0 }],
       model: MODEL,
+      provider: 'anthropic',
       token_usage: {
         input_tokens: 472,
         output_tokens: 2,
@@ -122,6 +124,25 @@ describe('instrumentAnthropic(): streamed responses', () => {
       error: { name: 'Error', message: 'the stream ended before message_stop: the response is incomplete (was the request aborted?)' },
     })
     expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.name)).toEqual(tools)
+  })
+
+  it("records what arrived when the agent closes the stream's iterator with return()", async () => {
+    const server = await startCannedServer(inOrder(streamedToolUse))
+    const client = instrumentedClient(server)
+
+    const s = await session('stream-return', { save: false }, async () => {
+      const stream = await client.messages.create({ model: MODEL, max_tokens: 1024, messages: ASK, stream: true })
+      const iterator = stream[Symbol.asyncIterator]()
+      await iterator.next()
+      await iterator.return?.()
+    })
+
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: null,
+      model: MODEL,
+      provider: 'anthropic',
+      error: { name: 'Error', message: 'the stream was closed by its reader before message_stop: the response is incomplete' },
+    })
   })
 
   it('records a stream the API breaks off with an error event, with the text so far; the agent gets the error unchanged', async () => {
@@ -187,6 +208,7 @@ describe('instrumentAnthropic(): streamed responses', () => {
           response_text: 'Hello! How can I help you today?',
           tool_calls: [],
           model: MODEL,
+          provider: 'anthropic',
           token_usage: { input_tokens: 25, output_tokens: 12, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
           timestamp: 0,
           latency_ms: 0,

@@ -5,6 +5,7 @@ import { ChatOpenAI } from '@langchain/openai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { instrumentLangChain } from '../../../adapters/langchain/index.js'
+import { SESSION_CLOSED } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
@@ -68,6 +69,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         response_text: null,
         tool_calls: [{ name: 'lookup_order', arguments: { order_id: '42' }, call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }],
         model: 'gpt-4o-mini-2024-07-18',
+        provider: 'openai',
         token_usage: usage(112, 17, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: lookupResult, error: null }],
@@ -77,6 +79,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         response_text: null,
         tool_calls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ' }],
         model: 'gpt-4o-mini-2024-07-18',
+        provider: 'openai',
         token_usage: usage(171, 24, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ', result: 'Refunded $19.99 on order 42.', error: null }],
@@ -92,6 +95,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         response_text: 'Order 42 is refunded: $19.99 is on its way back to your card.',
         tool_calls: [],
         model: 'gpt-4o-mini-2024-07-18',
+        provider: 'openai',
         token_usage: usage(222, 19, 128),
         stop_reason: 'stop',
         tool_results: [],
@@ -119,6 +123,30 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
       token_usage: { input_tokens: 38, output_tokens: 6, total_tokens: 44 },
       stop_reason: 'stop',
     })
+  })
+
+  it('records a ChatOpenAI stream left early (break) when the session closes, with the error every adapter gives a response not read to its end', async () => {
+    const server = await startCannedServer(inOrder({ sse: fixtureText('langchain/openai-chat-stream-answer.sse') }))
+    const model = chatOpenAI(server.url)
+    const s = await session('stream-break', { save: false }, async () => {
+      for await (const chunk of await model.stream('When does order 42 ship?')) if (chunk.text !== '') return chunk.text
+      return undefined
+    })
+    expect(s.output).toBe('Order')
+    // LangChain tells its callbacks nothing when a stream is left: the run is still open when the session closes.
+    expect(s.trace.turns.map((turn) => turn.llm_call)).toEqual([
+      {
+        messages: [{ role: 'user', content: 'When does order 42 ship?' }],
+        response_text: null,
+        tool_calls: [],
+        model: 'gpt-4o-mini',
+        provider: 'openai',
+        token_usage: null,
+        timestamp: expect.any(Number),
+        latency_ms: expect.any(Number),
+        error: { name: 'Error', message: SESSION_CLOSED },
+      },
+    ])
   })
 
   it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {

@@ -27,13 +27,14 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     })
     expect(s.output).toBe(15 + 15 + 1)
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, token_usage: null, tool_results: [] },
-      { messages: [{ role: 'user', content: 'Weather again?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, token_usage: null, tool_results: [] },
+      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
+      { messages: [{ role: 'user', content: 'Weather again?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
       {
         messages: [{ role: 'user', content: 'Order 7?' }],
         response_text: null,
         tool_calls: [{ name: 'lookup_order', arguments: { order_id: '7' }, call_id: 'call_s' }],
         model: null,
+        provider: 'FakeStreamingChatModel',
         token_usage: null,
         tool_results: [],
       },
@@ -44,7 +45,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeLLM({ response: 'Sunny.' })
     const s = await session('text-completion', { save: false }, () => model.invoke('Weather?', { callbacks: [new ReagentCallbackHandler()] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny.', tool_calls: [], model: null, token_usage: null, tool_results: [] },
+      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny.', tool_calls: [], model: null, provider: 'fake', token_usage: null, tool_results: [] },
     ])
   })
 
@@ -61,10 +62,9 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
         response_text: null,
         tool_calls: [],
         model: null,
+        provider: 'FakeListChatModel',
         token_usage: null,
-        error:
-          'UnfinishedRunError: the LangChain run had not ended when session "left-early" closed ' +
-          '(a stream left before its end, or a call not awaited inside the session)',
+        error: 'Error: the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
         tool_results: [],
       },
     ])
@@ -77,7 +77,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     expect((await lookupOrder.invoke({ order_id: '9' }, { callbacks: [handler] })).order_id).toBe('9')
     const s = await session('after-outside', { save: false }, () => model.invoke('second', { callbacks: [handler] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'second' }], response_text: 'inside', tool_calls: [], model: null, token_usage: null, tool_results: [] },
+      { messages: [{ role: 'user', content: 'second' }], response_text: 'inside', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
     ])
     expect(s.trace.orphan_results).toBeUndefined()
   })
@@ -111,7 +111,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeListChatModel({ responses: ['Done.'] })
     const s = await session('background', { save: false }, () => model.invoke('Go', { callbacks: [slow, handler] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Go' }], response_text: 'Done.', tool_calls: [], model: null, token_usage: null, tool_results: [] },
+      { messages: [{ role: 'user', content: 'Go' }], response_text: 'Done.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
     ])
   })
 

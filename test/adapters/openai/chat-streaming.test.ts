@@ -15,6 +15,21 @@ function fixtureEvents(path: string): unknown[] {
     .map((line) => JSON.parse(line.slice('data: '.length)) as unknown)
 }
 
+/** The call recorded from a tool-call stream that stopped after `{"city` (chat/tool-call.sse read for four chunks, chat/stream-error.sse), with `error`. */
+function cutAfterCity(error: Record<string, unknown>): unknown {
+  return {
+    messages: [QUESTION],
+    response_text: null,
+    tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
+    model: 'gpt-4o-2024-08-06',
+    provider: 'openai',
+    token_usage: null,
+    timestamp: expect.any(Number),
+    latency_ms: expect.any(Number),
+    error,
+  }
+}
+
 describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
   it('records a tool call split across many chunks as one turn when the stream ends, with usage as asked', async () => {
     const server = await startCannedServer(inOrder(sse('chat/tool-call.sse')))
@@ -47,6 +62,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
             toolCall('get_weather', { city: 'Rome' }, 'call_Str3amR0m3Wz5Hj8Gt1Qc'),
           ],
           model: 'gpt-4o-2024-08-06',
+          provider: 'openai',
           token_usage: chatUsage(88, 46),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -91,14 +107,41 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
     })
 
     expect(signal?.aborted).toBe(true)
-    expect(s.trace.turns[0]!.llm_call).toEqual({
-      messages: [QUESTION],
-      response_text: null,
-      tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
-      model: 'gpt-4o-2024-08-06',
-      token_usage: null,
-      timestamp: expect.any(Number),
-      latency_ms: expect.any(Number),
+    expect(s.trace.turns[0]!.llm_call).toEqual(cutAfterCity({ name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' }))
+  })
+
+  it('records what arrived when the consumer aborts the stream through its controller, saying the stream ended early', async () => {
+    const server = await startCannedServer(inOrder(sse('chat/tool-call.sse')))
+    const client = openaiClient(server)
+    let chunks = 0
+
+    const s = await session('chat-stream-abort', { save: false }, async () => {
+      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], tools: chatTools, stream: true })
+      for await (const _chunk of stream) if (++chunks === 4) stream.controller.abort()
+    })
+
+    // The SDK ends the loop quietly on an abort, as if the stream had ended.
+    expect(chunks).toBe(4)
+    expect(s.trace.turns[0]!.llm_call).toEqual(
+      cutAfterCity({ name: 'Error', message: 'the stream ended before [DONE]: the response is incomplete (was the request aborted?)' }),
+    )
+  })
+
+  it("records what arrived when the consumer closes the stream's iterator with return()", async () => {
+    const server = await startCannedServer(inOrder(sse('chat/final-answer.sse')))
+    const client = openaiClient(server)
+
+    const s = await session('chat-stream-return', { save: false }, async () => {
+      const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION], stream: true })
+      const iterator = stream[Symbol.asyncIterator]()
+      await iterator.next()
+      await iterator.next()
+      await iterator.return?.()
+    })
+
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: 'It is',
+      error: { name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' },
     })
   })
 
@@ -118,16 +161,9 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
 
     expect(caught).toBeInstanceOf(APIError)
     expect((caught as APIError).message).toBe('The server had an error while processing your request. Sorry about that!')
-    expect(s.trace.turns[0]!.llm_call).toEqual({
-      messages: [QUESTION],
-      response_text: null,
-      tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
-      model: 'gpt-4o-2024-08-06',
-      token_usage: null,
-      timestamp: expect.any(Number),
-      latency_ms: expect.any(Number),
-      error: { name: 'APIError', message: 'The server had an error while processing your request. Sorry about that!', stack: expect.any(String) },
-    })
+    expect(s.trace.turns[0]!.llm_call).toEqual(
+      cutAfterCity({ name: 'APIError', message: 'The server had an error while processing your request. Sorry about that!', stack: expect.any(String) }),
+    )
   })
 
   it('records a stream nobody read to the end when the session closes, saying why it is incomplete', async () => {
@@ -144,6 +180,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
       response_text: null,
       tool_calls: [],
       model: 'gpt-4o',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),

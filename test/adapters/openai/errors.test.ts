@@ -43,6 +43,7 @@ describe('instrumentOpenAI: API errors', () => {
           response_text: null,
           tool_calls: [],
           model: 'gpt-5-turbo',
+          provider: 'openai',
           token_usage: null,
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),

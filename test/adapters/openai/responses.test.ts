@@ -23,6 +23,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: null,
           tool_calls: [toolCall('get_weather', { city: 'Paris' }, 'call_Rsp4P4r1sLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(74, 17),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -43,6 +44,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: 'It is 18°C and sunny in Paris.',
           tool_calls: [],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(112, 11, 64),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -84,6 +86,7 @@ describe('instrumentOpenAI: responses.create', () => {
           response_text: null,
           tool_calls: [toolCall('get_weather', { city: 'Paris', unit: 'celsius' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
+          provider: 'openai',
           token_usage: responsesUsage(74, 22),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -109,10 +112,47 @@ describe('instrumentOpenAI: responses.create', () => {
       response_text: null,
       tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city":"Paris' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
       model: 'gpt-4.1-2025-04-14',
+      provider: 'openai',
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
+      error: { name: 'Error', message: 'the stream was closed by its reader before response.completed: the response is incomplete' },
     })
+  })
+
+  it('records the text that arrived when a Responses stream is aborted through its controller, saying it ended early', async () => {
+    const server = await startCannedServer(inOrder(sse('responses/final-answer.sse')))
+    const client = openaiClient(server)
+    let text = ''
+
+    const s = await session('responses-stream-abort', { save: false }, async () => {
+      const stream = await client.responses.create({ model: 'gpt-4.1', input: 'Weather in Paris?', stream: true })
+      for await (const event of stream) {
+        if (event.type !== 'response.output_text.delta') continue
+        text += event.delta
+        stream.controller.abort()
+      }
+    })
+
+    expect(text).not.toBe('')
+    expect(s.trace.turns[0]!.llm_call).toMatchObject({
+      response_text: text,
+      provider: 'openai',
+      error: { name: 'Error', message: 'the stream ended before response.completed: the response is incomplete (was the request aborted?)' },
+    })
+  })
+
+  it('records a Responses stream at response.completed, whole, even when the reader stops right after it', async () => {
+    const server = await startCannedServer(inOrder(sse('responses/final-answer.sse')))
+    const client = openaiClient(server)
+
+    const s = await session('responses-stream-completed', { save: false }, async () => {
+      const stream = await client.responses.create({ model: 'gpt-4.1', input: 'Weather in Paris?', stream: true })
+      for await (const event of stream) if (event.type === 'response.completed') break
+    })
+
+    expect(s.trace.turns[0]!.llm_call.error).toBeUndefined()
+    expect(s.trace.turns[0]!.llm_call.stop_reason).toBe('completed')
   })
 
   it('records streamed text through the responses.stream() helper, which still yields its final response', async () => {

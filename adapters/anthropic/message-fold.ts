@@ -7,12 +7,15 @@
  * the stop reason and usage counts that are cumulative totals (so they
  * replace, never add); `message_stop` ends the message.
  *
- * `snapshot()` can be read at any point: a stream that breaks is recorded
+ * `result()` can be read at any point: a stream that breaks is recorded
  * with what arrived.
  */
+import type { ModelResponse, StreamFold } from '../../src/adapter-support.js'
+import { responseOf } from './response.js'
 import type { WireBlock, WireEvent, WireMessage } from './wire.js'
 
-export class MessageAccumulator {
+export class MessageFold implements StreamFold<WireEvent> {
+  readonly lastEvent = 'message_stop'
   #model: string | undefined
   #stopReason: string | null = null
   #usage: Record<string, unknown> | null = null
@@ -20,7 +23,7 @@ export class MessageAccumulator {
   /** Tool input JSON text per content block index, as far as it arrived. */
   readonly #inputJson = new Map<number, string>()
   /** True once `message_stop` has arrived: the message is whole. */
-  complete = false
+  isComplete = false
 
   add(event: WireEvent): void {
     switch (event.type) {
@@ -53,15 +56,19 @@ export class MessageAccumulator {
         }
         break
       case 'message_stop':
-        this.complete = true
+        this.isComplete = true
         break
       default:
         break
     }
   }
 
+  result(): ModelResponse {
+    return responseOf(this.#message())
+  }
+
   /** The message as far as it arrived; a tool input still being streamed is its JSON text so far. */
-  snapshot(): WireMessage {
+  #message(): WireMessage {
     const content: WireBlock[] = []
     this.#blocks.forEach((block, index) => {
       if (block === undefined) return

@@ -1,0 +1,46 @@
+/**
+ * A chat model (or text-completion model) run, as LangChain's callbacks
+ * report it, in the lifecycle's terms: the messages and model of its start
+ * callback, the LLMResult of its end callback.
+ *
+ * Callbacks see a call, never its events: a stream left before its end never
+ * ends the run, and is cut short when the session closes, after LangChain's
+ * background callbacks have run (one of them may still end it).
+ */
+import type { Serialized } from '@langchain/core/load/serializable'
+import type { LLMResult } from '@langchain/core/outputs'
+import { consumeCallback } from '@langchain/core/callbacks/promises'
+import type { ModelApi } from '../../src/adapter-support.js'
+import { modelNameOf, providerOf, responseOf, toRecordedMessages } from './messages.js'
+
+export const ADAPTER = 'reagent-flow/langchain'
+
+/** What a model's start callback was given. */
+export interface ModelStart {
+  /** LangChain's message objects, or the prompt strings of a text-completion model. */
+  messages: readonly unknown[]
+  llm: Serialized
+  extraParams: Record<string, unknown> | undefined
+  metadata: Record<string, unknown> | undefined
+}
+
+/**
+ * Resolves once every callback LangChain queued in the background so far has
+ * run: the queue runs one callback at a time, in order, so a marker added now
+ * runs after them.
+ */
+export function drainBackgroundCallbacks(): Promise<void> {
+  return new Promise((resolve) => void consumeCallback(() => resolve(), false))
+}
+
+export const chatModelCalls: ModelApi<ModelStart, LLMResult> = {
+  adapter: ADAPTER,
+  operation: 'a chat model call',
+  request: ({ messages, llm, extraParams, metadata }) => ({
+    provider: providerOf(llm, metadata),
+    model: modelNameOf(llm, extraParams, metadata),
+    messages: toRecordedMessages(messages),
+  }),
+  response: responseOf,
+  settle: drainBackgroundCallbacks,
+}

@@ -1,0 +1,205 @@
+/**
+ * One model call, from its request to its turn in the trace: the lifecycle
+ * every adapter shares. An adapter starts it when the SDK is asked for a
+ * call, makes the call through `send`, then hands over what came back:
+ * `receive` (a whole response), `stream` (a fold fed with the events as the
+ * caller reads them) or `fail`. Whichever way the call ends, it is recorded
+ * exactly once, as one turn:
+ *
+ * - a whole response, when it is received;
+ * - a stream, when its last event arrives, or when its reading ends: read to
+ *   its end, closed by its reader (`break`, `return()`), aborted, or failed;
+ *   a stream left before its last event is recorded with what arrived and an
+ *   error saying so;
+ * - a failed call, with the error;
+ * - a call still open when its session closes, with what arrived and
+ *   `SESSION_CLOSED` (see open-calls.ts).
+ *
+ * The session is the one the call started in: concurrent sessions sharing a
+ * client never mix, and a stream read elsewhere still records into it.
+ *
+ * Seams for what comes next (docs/decisions/017-one-call-lifecycle.md): the
+ * call knows its provider and request before it is made, and `send` is the
+ * one place it is made, where a recording, an injected fault or a scripted
+ * model can answer instead.
+ */
+import type { LlmCallInput } from '../recorder.js'
+import type { Session } from '../session.js'
+import { epochSeconds } from '../trace/ids.js'
+import { incompleteBecause } from './incomplete-stream.js'
+import type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
+import { openCall, SESSION_CLOSED } from './open-calls.js'
+import { recordSafely, reportRecordingFailure } from './record-safely.js'
+import type { StreamWatch } from './stream-tap.js'
+
+/** What a call that never got a response records. */
+const NO_RESPONSE: ModelResponse = Object.freeze({ toolCalls: Object.freeze([]), responseText: null, model: null, tokenUsage: null, stopReason: null })
+const noResponse = (): ModelResponse => NO_RESPONSE
+
+/**
+ * Starts a call of `session` described by `raw` (the SDK's request): reads
+ * the request, records the tool results it hands back, and opens the call.
+ * Undefined when the request cannot be read (warned about once): the call
+ * then goes on unrecorded.
+ */
+export function startModelCall<Request, Response, Event>(
+  session: Session,
+  api: ModelApi<Request, Response, Event>,
+  raw: Request,
+): ModelCall<Response, Event> | undefined {
+  return recordSafely(api.adapter, 'a request', () => new ModelCall(session, api, api.request(raw)))
+}
+
+export class ModelCall<Response = unknown, Event = unknown> {
+  readonly #session: Session
+  readonly #api: ModelApi<never, Response, Event>
+  readonly #request: ModelRequest
+  /** When the call started: epoch seconds for the trace, `performance.now()` for its latency. */
+  readonly #timestamp = epochSeconds()
+  readonly #startedAt = performance.now()
+  /** Leaves the session's open calls. */
+  readonly #leave: () => void
+  /** What has arrived so far: nothing until a stream starts, then what it folded. */
+  #partial: () => ModelResponse = noResponse
+  #isRecorded = false
+
+  constructor(session: Session, api: ModelApi<never, Response, Event>, request: ModelRequest) {
+    this.#session = session
+    this.#api = api
+    this.#request = request
+    const { toolResults } = request
+    if (toolResults !== undefined && toolResults.length > 0) {
+      recordSafely(api.adapter, 'the tool results of a request', () => {
+        for (const { callId, outcome } of toolResults) session.logResultOf(callId, outcome)
+      })
+    }
+    this.#leave = openCall(session, (reason) => this.cutShort(reason))
+  }
+
+  /** The adapter, as warnings name it. */
+  get adapter(): string {
+    return this.#api.adapter
+  }
+
+  get session(): Session {
+    return this.#session
+  }
+
+  /** True once the call is in the trace (or its recording was attempted and failed): anything later is ignored. */
+  get isRecorded(): boolean {
+    return this.#isRecorded
+  }
+
+  /**
+   * Makes the call: `make` calls the SDK. A call that throws at once is
+   * recorded as failed, and the error rethrown unchanged. What `make`
+   * returns is not touched (the Stainless SDKs' promises are lazy).
+   */
+  send<R>(make: () => R): R {
+    try {
+      return make()
+    } catch (error) {
+      this.fail(error)
+      throw error
+    }
+  }
+
+  /** A whole response: recorded now. */
+  receive(raw: Response): void {
+    this.#record(() => this.#api.response(raw))
+  }
+
+  /**
+   * The response is a stream: returns the watch to feed with its events and
+   * its end (adapter-support's `tapStream` takes it as it is). A fold that
+   * throws is warned about once and given no more events; the call is still
+   * recorded, with what it folded.
+   */
+  stream(): StreamWatch<Event> {
+    const fold = this.#foldOf()
+    this.#partial = () => fold.result()
+    let isFolding = true
+    return {
+      onEvent: (event) => {
+        if (this.#isRecorded || !isFolding) return
+        try {
+          fold.add(event)
+        } catch (error) {
+          isFolding = false
+          reportRecordingFailure(this.#api.adapter, 'a streamed event', error)
+          return
+        }
+        if (fold.isComplete === true) this.#record(() => fold.result())
+      },
+      onEnd: (end) =>
+        this.#record(() => {
+          const response = fold.result()
+          // The reader's error first, then the response's own, then why it is incomplete.
+          const error = end.how === 'error' ? end.error : (response.error ?? incompleteBecause(end, fold))
+          return error === undefined ? response : { ...response, error }
+        }),
+    }
+  }
+
+  /** The call failed: an API error (after the SDK's retries), a broken connection, an unreadable body. */
+  fail(error: unknown): void {
+    this.#record(() => ({ ...NO_RESPONSE, error }))
+  }
+
+  /**
+   * The session is closing before the call ended: records what arrived,
+   * with `reason` as its error, once the API's `settle` work is done (it may
+   * still end the call). The session's open-call registry calls this.
+   */
+  cutShort(reason: string = SESSION_CLOSED): void | Promise<void> {
+    if (this.#isRecorded) return
+    const record = (): void => this.#record(() => ({ ...this.#partial(), error: reason }))
+    if (this.#api.settle === undefined) return record()
+    return this.#api.settle().then(record, record)
+  }
+
+  /** Keeps the session open until `work` (recording work that ends on its own) settles. */
+  track(work: Promise<unknown>): void {
+    this.#session.track(work)
+  }
+
+  #foldOf(): StreamFold<Event> {
+    const fold = this.#api.stream?.()
+    if (fold === undefined) throw new Error(`${this.#api.adapter} has no stream fold for ${this.#api.operation}`)
+    return fold
+  }
+
+  #record(read: () => ModelResponse): void {
+    if (this.#isRecorded) return
+    this.#isRecorded = true
+    this.#leave()
+    const latencyMs = performance.now() - this.#startedAt
+    const api = this.#api
+    recordSafely(api.adapter, api.operation, () => {
+      const response = read()
+      const request = this.#request
+      const call: LlmCallInput = {
+        messages: request.messages,
+        model: response.model ?? request.model,
+        toolCalls: response.toolCalls,
+        responseText: response.responseText,
+        tokenUsage: response.tokenUsage,
+        stopReason: response.stopReason,
+        latencyMs,
+        timestamp: this.#timestamp,
+      }
+      if (request.provider !== null) call.provider = request.provider
+      if (response.error !== undefined) call.error = response.error
+      this.#session.logLlmCall(call)
+      if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
+    })
+    if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
+  }
+
+  /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept all the same, unmatched. */
+  #logProviderResult({ callId, name, outcome }: ProviderToolResult): void {
+    const s = this.#session
+    if (s.toolNameOf(callId) !== undefined) s.logResultOf(callId, outcome, 0)
+    else s.logToolResult(name, { ...outcome(), callId, durationMs: 0 })
+  }
+}
