@@ -3,6 +3,7 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
+import type { LedgerOption } from './ledger/session-reporter.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -39,6 +40,14 @@ export interface SessionOptions {
    * on disk. `false` saves the appends (a crash then loses the run). Default: true.
    */
   journal?: boolean
+  /**
+   * Report the run to a run ledger (`reagent-flow serve`): run.begin when the
+   * session opens, run.complete and the trace when it closes. A ledger that is
+   * down warns once and never fails the test. Default: `REAGENT_LEDGER_URL`
+   * (with `REAGENT_LEDGER_TOKEN`), if set; `false`: never.
+   * @example { ledger: 'http://127.0.0.1:4319' }
+   */
+  ledger?: LedgerOption
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -52,6 +61,7 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'redact',
   'save',
   'journal',
+  'ledger',
 ])
 
 /** The type each option must have; a wrong one would write a file our own loader rejects, so it is refused here. */
@@ -66,6 +76,8 @@ const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boole
   redact: { accepts: (v) => v === false || Array.isArray(v) || isPlainObject(v), expected: 'false, an array of key names and patterns, or { keys, values, defaults }' },
   save: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   journal: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
+  // Its URL is checked where it is resolved (ledger/session-reporter.ts), with an example of the forms.
+  ledger: { accepts: (v) => v === false || typeof v === 'string' || isPlainObject(v), expected: "'http://127.0.0.1:4319', { url, token }, or false" },
 }
 
 function isPlainObject(value: unknown): boolean {

@@ -13,6 +13,7 @@ import { currentSession, currentTestScope, runInSession, type TestScope } from '
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
+import { startLedgerReport, type LedgerReport } from './ledger/session-reporter.js'
 import { RunFiles } from './run-files.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
@@ -57,6 +58,9 @@ export class Session<T = unknown> extends TraceAssertions {
   readonly #pendingWork = new Set<PromiseLike<unknown>>()
   readonly #beforeClose: Array<() => unknown> = []
   readonly #files: RunFiles | undefined
+  /** The run ledger this run reports to (the `ledger` option, REAGENT_LEDGER_URL), if any. */
+  readonly #ledger: LedgerReport | undefined
+  #ledgerDone: Promise<void> | undefined
   /** Set first: the options are converted (and may warn, naming the session) before the trace exists. */
   readonly #name: string
   readonly #testScope: TestScope | undefined
@@ -92,6 +96,8 @@ export class Session<T = unknown> extends TraceAssertions {
     }
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
+    // Before any file is opened: a bad `ledger` option is a TypeError.
+    this.#ledger = startLedgerReport(this.trace, options.ledger)
     if (options.save !== false) {
       this.#files = new RunFiles(this.trace, this.trace.turns, {
         runPath: tracePath(name, { traceDir: options.traceDir }),
@@ -263,6 +269,7 @@ export class Session<T = unknown> extends TraceAssertions {
     if (this.#closed) return
     if (outcome.ok) this.#output = outcome.output
     this.#finish(outcome.ok ? { status: 'completed' } : { status: isCancellation(outcome.error) ? 'cancelled' : 'failed', error: outcome.error })
+    await this.#ledgerDone
   }
 
   /**
@@ -298,6 +305,12 @@ export class Session<T = unknown> extends TraceAssertions {
     if ('error' in end) trace.error = recordError(end.error)
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
+    this.#writeFiles(trace)
+    // After the local file: a ledger that is slow or down never costs the trace. Never throws.
+    this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
+  }
+
+  #writeFiles(trace: Trace): void {
     const files = this.#files
     if (files === undefined) return
     try {

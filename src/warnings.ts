@@ -15,6 +15,7 @@ export type ReagentWarningCode =
   | 'REAGENT_DROPPED' // a log call reached a session closed from outside (a signal, a test timeout) and was dropped
   | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
+  | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

@@ -12,6 +12,8 @@ import { diffCommand } from './commands/diff.js'
 import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { listCommand } from './commands/list.js'
+import { mcpCommand } from './commands/mcp.js'
+import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
@@ -29,6 +31,8 @@ export const COMMANDS: readonly Command[] = [
   gradeCommand,
   validateCommand,
   treeCommand,
+  serveCommand,
+  mcpCommand,
   demoCommand,
 ]
 

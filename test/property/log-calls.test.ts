@@ -108,7 +108,7 @@ describe('hostile values in every log call and option', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.tuple(llmCall, fc.array(toolResult, { maxLength: 2 })), { minLength: 1, maxLength: 4 }), withSecret, withSecret, async (turns, metadata, handoff) => {
         const traceDir = tempDir()
-        const s = await session('fuzzed', { traceDir, metadata: materialize(metadata.value) as object, handoffContext: materialize(handoff.value) as object }, async (s) => {
+        const s = await session('fuzzed', { traceDir, metadata: materialize(metadata.value) as Record<string, unknown>, handoffContext: materialize(handoff.value) as Record<string, unknown> }, async (s) => {
           for (const [call, results] of turns) {
             const ids = s.logLlmCall(materialize(call) as never)
             results.forEach((result, i) => s.logToolResult('tool', { ...(materialize(result) as object), callId: ids[i] ?? `x${i}` }))
