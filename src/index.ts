@@ -27,12 +27,11 @@ export {
   AgentAssertionError,
   isReagentError,
 } from './errors.js'
-export { loadTrace, loadGolden, saveTrace, tracePath, sanitizeName, fileGoldenStore, DEFAULT_TRACE_DIR } from './storage.js'
+export { loadTrace, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
 export { validateTrace } from './trace/validate.js'
-export { normalizeTrace } from './trace/normalize.js'
 export { diffTraces } from './diff/diff-traces.js'
 export { formatDiff } from './diff/format.js'
-export { matchGolden, resolveUpdateMode, UPDATE_MODES } from './golden.js'
+export { matchGolden, resolveUpdateMode, UPDATE_MODES, normalizeTrace, loadGolden, fileGoldenStore } from './golden/index.js'
 export { assertMatchesBaseline } from './assert/baseline.js'
 export { REDACTED, redactForDisk } from './trace/redact.js'
 
@@ -50,7 +49,8 @@ export type { StackTraceOptions } from './report/stack-trace.js'
 export type { TraceToolOptions } from './trace-tool.js'
 export type { LoadChainOptions } from './chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
-export type { SaveOptions, TraceLocation, GoldenStore } from './storage.js'
+export type { SaveOptions, TraceLocation } from './storage.js'
+export type { GoldenStore } from './golden/index.js'
 export type { RedactOption } from './trace/redact.js'
 export type {
   DiffOptions,
@@ -66,7 +66,7 @@ export type {
   IndexPair,
 } from './diff/types.js'
 export type { FormatDiffOptions } from './diff/format.js'
-export type { UpdateMode, UpdateModeSources, MatchGoldenOptions, MatchGoldenResult } from './golden.js'
+export type { UpdateMode, UpdateModeSources, MatchGoldenOptions, MatchGoldenResult } from './golden/index.js'
 export type { BaselineOptions } from './assert/baseline.js'
 export type { ReagentWarningCode } from './warnings.js'
 export type {

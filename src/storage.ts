@@ -4,23 +4,22 @@
  * journalled while a session is open. Nothing else in reagent-flow calls
  * `fs` for traces.
  */
-export { DEFAULT_TRACE_DIR, TRACE_FILE_SUFFIX, JOURNAL_SUFFIX, sanitizeName, tracePath, journalPath, parseJournalName } from './storage/paths.js'
+export { DEFAULT_TRACE_DIR, TRACE_FILE_SUFFIX, JOURNAL_SUFFIX, sanitizeName, tracePath, traceFilePath, fileStem, fileKeyOf, fileIdentity, journalPath, parseJournalName } from './storage/paths.js'
+export { resolveTraceFile } from './storage/naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './storage/atomic-write.js'
 export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from './storage/trace-writer.js'
 export { readTraceFile } from './storage/trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined } from './storage/trace-fields.js'
 export { loadTrace } from './storage/runs.js'
 export { listTraceFiles, isFile, unreadableReason, loadTraceOrSkip, scanTraceDirectory } from './storage/directory.js'
-export { renderGolden, loadGolden, fileGoldenStore } from './storage/golden-files.js'
 export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'
 export { JournalWriter } from './storage/journal-writer.js'
 
-export type { TraceLocation } from './storage/paths.js'
+export type { TraceLocation, TraceIdentity } from './storage/paths.js'
 export type { TextSink } from './storage/atomic-write.js'
 export type { SaveOptions } from './storage/trace-writer.js'
 export type { TraceFile, TraceFieldsFile, SkippedFile, TraceDirectory } from './storage/directory.js'
-export type { GoldenRecording, GoldenStore } from './storage/golden-files.js'
 export type { JournalFile } from './storage/journal-reader.js'
 export type { RecordingListener } from './storage/journal-writer.js'
 export type { CloseRecord, JournalWriterId } from './storage/journal-format.js'

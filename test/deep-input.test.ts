@@ -7,7 +7,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { diffTraces, formatDiff, formatStackTrace, loadTrace, matchGolden, TraceFormatError, validateTrace, type Trace } from '../src/index.js'
-import { renderGolden } from '../src/storage.js'
+import { renderGolden } from '../src/golden/index.js'
 import type { JsonValue } from '../src/trace/types.js'
 import { deepTrace, deepTraceText, deepValue, writeDeepTrace } from './helpers/deep-trace.js'
 import { tempDir } from './helpers/temp-dir.js'

@@ -3,8 +3,9 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { fileGoldenStore, matchGolden, resolveUpdateMode, session, type GoldenStore, type Session, type Trace, type UpdateMode } from '../src/index.js'
 import { resolveDiffOptions } from '../src/diff/options.js'
-import { reconcile } from '../src/golden.js'
-import { renderGolden, renderTrace } from '../src/storage.js'
+import { reconcile } from '../src/golden/index.js'
+import { renderTrace } from '../src/storage.js'
+import { renderGolden } from '../src/golden/index.js'
 import { scriptTrace, type ScriptedTurn } from './helpers/script-trace.js'
 import { tempDir } from './helpers/temp-dir.js'
 
@@ -160,17 +161,22 @@ describe('matchGolden()', () => {
 
   it('reads and writes only through the GoldenStore it is given', () => {
     const files = new Map<string, string>()
-    const store: GoldenStore = { resolvePath: (name) => `mem:${name}`, read: (path) => files.get(path) ?? null, save: (path, text) => void files.set(path, text) }
+    const store: GoldenStore = {
+      resolvePath: (trace) => `mem:${trace.name}`,
+      read: (path) => files.get(path) ?? null,
+      save: (path, text) => void files.set(path, text),
+      remove: (path) => void files.delete(path),
+    }
     const trace: Trace = scriptTrace(refund, 'refund')
     expect(matchGolden(trace, { store, update: 'new' })).toMatchObject({ written: 'created', path: 'mem:refund' })
     expect(files.get('mem:refund')).toBe(renderTrace(trace, { golden: true }))
-    expect(fileGoldenStore('x').resolvePath('a b')).toBe(join('x', 'golden', 'a_b.trace.json'))
+    expect(fileGoldenStore('x').resolvePath({ name: 'a b' })).toBe(join('x', 'golden', 'a_b.trace.json'))
   })
 
   it('rejects unknown options and update modes', () => {
     const trace = scriptTrace(refund)
     expect(() => matchGolden(trace, { updat: 'all' } as never)).toThrowError(
-      new TypeError('Unknown matchGolden() option "updat". Valid options: mode, args, ignore, traceDir, update, redact, store.'),
+      new TypeError('Unknown matchGolden() option "updat". Valid options: mode, args, ignore, traceDir, update, redact, store, runPath.'),
     )
     expect(() => matchGolden(trace, { update: 'always' as UpdateMode })).toThrowError(
       new RangeError('matchGolden() option "update" must be one of "all", "new", "none"; got "always".'),

@@ -6,9 +6,8 @@
 import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions } from '../diff/types.js'
 import { AgentAssertionError, TraceNotFoundError } from '../errors.js'
-import { compareWithGolden, mismatchMessage } from '../golden.js'
+import { compareWithGolden, fileGoldenStore, mismatchMessage, renderGolden } from '../golden/index.js'
 import { plural } from '../report/format-value.js'
-import { fileGoldenStore, renderGolden } from '../storage.js'
 import type { RedactOption } from '../trace/redact.js'
 import type { Trace } from '../trace/types.js'
 
@@ -50,7 +49,7 @@ function mergeIgnoreFields(options: BaselineOptions): object {
 export function assertMatchesBaseline(trace: Trace, options: BaselineOptions = {}): void {
   const resolved = resolveDiffOptions(mergeIgnoreFields(options), 'assertMatchesBaseline()', BASELINE_OPTIONS)
   const store = fileGoldenStore(options.traceDir)
-  const path = store.resolvePath(trace.name)
+  const path = store.resolvePath(trace)
   const text = store.read(path)
   if (text === null) {
     throw new TraceNotFoundError(

@@ -45,10 +45,12 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
     await store.close()
     throw error
   }
+  // Listening for the signals before saying where it listens: a client that reads the line and stops the server at once must find them.
+  const stopped = nextSignal(ctx)
   const access = tokens === undefined ? `single user (org ${settings.org}, namespace ${settings.namespace}), loopback only` : `${tokens.size} token(s) from ${settings.tokenFile}`
   if (ctx.json) ctx.printJson({ url: `${server.url}/v1`, mcp: `${server.url}/mcp`, store: { kind: store.kind, location: store.location }, tokens: tokens?.size ?? null })
   else ctx.print(`reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp · store: ${store.kind} ${store.location} · ${access}`)
-  const signal = await nextSignal(ctx)
+  const signal = await stopped
   ctx.note(`${signal}: stopping after the requests in flight`)
   await server.close()
   ctx.note('stopped')

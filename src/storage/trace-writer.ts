@@ -2,7 +2,7 @@
  * Writing trace files: redacted, streamed in pieces (any size), atomic.
  */
 import { redactForDisk, type RedactOption } from '../trace/redact.js'
-import { normalizeTrace } from '../trace/normalize.js'
+import { normalizeTrace } from '../golden/normal-form.js'
 import { goldenFileChunks, joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
 import { readTextOrNull, writeAtomic } from './atomic-write.js'

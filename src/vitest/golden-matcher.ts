@@ -6,7 +6,7 @@
  */
 import type { MatcherState } from 'vitest'
 import { resolveDiffOptions } from '../diff/options.js'
-import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden.js'
+import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden/index.js'
 import type { RedactOption } from '../trace/redact.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
 

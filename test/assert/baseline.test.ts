@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AgentAssertionError, assertMatchesBaseline, normalizeTrace, session, TraceNotFoundError, type Session } from '../../src/index.js'
-import { renderGolden } from '../../src/storage.js'
+import { renderGolden } from '../../src/golden/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const PYTHON_GOLDEN = new URL('../../fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json', import.meta.url)

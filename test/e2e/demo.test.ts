@@ -3,7 +3,7 @@ import { readFileSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
-import { renderGolden } from '../../src/storage.js'
+import { renderGolden } from '../../src/golden/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = join(import.meta.dirname, '../../dist/src/cli/index.js')

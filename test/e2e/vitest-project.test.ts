@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
-import { renderGolden } from '../../src/storage.js'
+import { renderGolden } from '../../src/golden/index.js'
 import { copySampleProject, runVitest } from '../helpers/vitest-project.js'
 
 const GOLDEN = '.reagent/golden/refund_agent___refunds_order_42.trace.json'

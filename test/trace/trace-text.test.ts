@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { goldenFileChunks, joinChunks, runFileChunks } from '../../src/trace/trace-text.js'
-import { normalizeTrace, stringifyTraceStable } from '../../src/trace/normalize.js'
+import { normalizeTrace, stringifyTraceStable } from '../../src/golden/normal-form.js'
 import type { Trace } from '../../src/trace/types.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 

@@ -3,9 +3,9 @@ import { formatDiff } from '../../diff/format.js'
 import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { compareWithGolden, reconcile, type WriteDecision } from '../../golden.js'
+import { compareWithGolden, fileGoldenStore, reconcile, renderGolden, type GoldenStore, type WriteDecision } from '../../golden/index.js'
 import { plural } from '../../report/format-value.js'
-import { fileGoldenStore, loadTraceOrSkip, renderGolden, type GoldenStore, type SkippedFile } from '../../storage.js'
+import { loadTraceOrSkip, type SkippedFile } from '../../storage.js'
 import { statusOf } from '../../trace/facts.js'
 import type { Trace, TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
@@ -57,7 +57,7 @@ function approve(file: string, store: GoldenStore, skipped: SkippedFile[]): Appr
   if (trace === undefined) return undefined
   const recorded = renderGolden(trace)
   const { name } = recorded.trace
-  const golden = store.resolvePath(name)
+  const golden = store.resolvePath(recorded.trace)
   const before = store.read(golden)
   // The golden engine decides, as for REAGENT_UPDATE=all; the diff options only matter when it compares.
   const { written: status } = reconcile(recorded, before === null ? null : { path: golden, text: before }, 'all', DEFAULT_DIFF_OPTIONS)

@@ -4,8 +4,8 @@ import { formatDiff } from '../../diff/format.js'
 import { ARGS_MODES, MATCH_MODES, resolveDiffOptions } from '../../diff/options.js'
 import type { DiffOptions, TraceDiff } from '../../diff/types.js'
 import { TraceNotFoundError } from '../../errors.js'
-import { compareWithGolden } from '../../golden.js'
-import { fileGoldenStore, loadTrace, renderGolden } from '../../storage.js'
+import { compareWithGolden, fileGoldenStore, renderGolden } from '../../golden/index.js'
+import { loadTrace } from '../../storage.js'
 import { stringOption } from '../args.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 import { resolveRun } from '../resolve.js'
@@ -32,7 +32,7 @@ function againstGolden(ref: string, dir: string, options: DiffOptions): DiffOutp
   const runFile = resolveRun(ref, dir)
   const run = loadTrace(runFile)
   const store = fileGoldenStore(dir)
-  const goldenFile = store.resolvePath(run.name)
+  const goldenFile = store.resolvePath(run)
   const text = store.read(goldenFile)
   if (text === null) {
     throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then reagent-flow approve ${run.name}.`, run.name)

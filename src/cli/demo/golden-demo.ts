@@ -7,7 +7,7 @@
  * thing on every run, whatever an earlier run left in the trace directory.
  */
 import { formatDiff } from '../../diff/format.js'
-import { matchGolden } from '../../golden.js'
+import { matchGolden } from '../../golden/index.js'
 import type { Colors } from '../../report/colors.js'
 import { session, type Session } from '../../session.js'
 import { runRefundAgent, type AgentVariant } from './refund-agent.js'

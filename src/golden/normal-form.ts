@@ -11,8 +11,8 @@
  * - grade is dropped (a verdict on one run, not behaviour);
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
-import { stringifyStable } from './serialize.js'
-import type { JsonValue, LLMCall, RecordedError, Trace, Turn } from './types.js'
+import { stringifyStable } from '../trace/serialize.js'
+import type { JsonValue, LLMCall, RecordedError, Trace, Turn } from '../trace/types.js'
 
 export const GOLDEN_TRACE_ID = 'golden'
 export const GOLDEN_PARENT_ID = 'golden-parent'
