@@ -33,6 +33,21 @@ export interface TestScope {
   readonly testName: string
   /** Sessions opened in this test and not closed yet. */
   readonly openSessions: Set<Session>
+  /** How many sessions of each key were opened in this test, so a second one gets ` #2`. */
+  readonly keys: Map<string, number>
+  /** `'all'` when the test runner was asked to update (vitest -u), read when asked; else the update mode is REAGENT_UPDATE's or CI's. */
+  update(): 'all' | undefined
+  /** Tells the test runner how a golden of this test ended (the run's summary and obsolete goldens come from these). */
+  recordGolden(entry: GoldenEntry): void
+  /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it). */
+  explainFailure(explain: () => string): void
+}
+
+/** One golden compared or written in a test. */
+export interface GoldenEntry {
+  /** The golden file, absolute. */
+  path: string
+  outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
 }
 
 /** Runs `fn` (a test) with `scope` as the test every session opened inside it belongs to. */

@@ -8,7 +8,7 @@
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
-import { SessionClosedError } from './errors.js'
+import { AgentAssertionError, SessionClosedError } from './errors.js'
 import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
@@ -18,7 +18,10 @@ import { RunFiles } from './run-files.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
-import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace, tracePath } from './storage.js'
+import { matchGolden, resolveUpdateMode, shownPath } from './golden/index.js'
+import { formatStackTrace } from './report/stack-trace.js'
+import { locateRun, type RunLocation } from './run-location.js'
+import { sanitizeName } from './storage.js'
 import { statusOf } from './trace/facts.js'
 import { epochSeconds, ulid } from './trace/ids.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
@@ -64,6 +67,12 @@ export class Session<T = unknown> extends TraceAssertions {
   /** Set first: the options are converted (and may warn, naming the session) before the trace exists. */
   readonly #name: string
   readonly #testScope: TestScope | undefined
+  /** Where its files go: traceDir, the run file, and inside vitest its test. */
+  readonly #location: RunLocation
+  /** Sessions opened inside this one (sub-agents, handoffs), in the order they opened. */
+  readonly #children: Session<unknown>[] = []
+  /** A `golden: true` comparison that failed: session() rejects with it (unless the agent's own error comes first). */
+  #goldenFailure: AgentAssertionError | undefined
   #closed = false
   /** Closed from outside (a signal, a test that ended first) while its function still runs: later logs are dropped quietly. */
   #isDetached = false
@@ -79,6 +88,8 @@ export class Session<T = unknown> extends TraceAssertions {
     const traceId = ulid()
     const onIssue = this.#onValueIssue
     const parentTraceId = options.parentTraceId === undefined ? (parent?.trace.trace_id ?? null) : options.parentTraceId
+    this.#testScope = currentTestScope()
+    this.#location = locateRun(name, options.traceDir, this.#testScope)
     this.trace = {
       trace_id: traceId,
       name,
@@ -89,24 +100,25 @@ export class Session<T = unknown> extends TraceAssertions {
       format_version: '1',
       parent_trace_id: parentTraceId,
       handoff_context: options.handoffContext == null ? null : toJsonObject(options.handoffContext, 'handoff_context', onIssue),
-      status: 'completed',
+      status: 'active',
       error: null,
       session_id: options.sessionId ?? null,
       user_id: options.userId ?? null,
+      ...this.#location.test,
     }
+    if (parent !== undefined) parent.#children.push(this as Session<unknown>)
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
     // Before any file is opened: a bad `ledger` option is a TypeError.
     this.#ledger = startLedgerReport(this.trace, options.ledger)
     if (options.save !== false) {
       this.#files = new RunFiles(this.trace, this.trace.turns, {
-        runPath: tracePath(name, { traceDir: options.traceDir }),
+        runPath: this.#location.runPath,
         redact: options.redact,
         journal: options.journal !== false,
       })
       this.#recorder.listener = this.#files.listener
     }
-    this.#testScope = currentTestScope()
     this.#testScope?.openSessions.add(this as Session<unknown>)
     // Only a session with a file to write has something to save when the process ends first.
     if (this.#files !== undefined) sessionOpened(this)
@@ -135,9 +147,18 @@ export class Session<T = unknown> extends TraceAssertions {
     return this.#path
   }
 
-  /** The directory of this session's trace file and golden baseline (the `traceDir` option, default `".reagent"`). */
+  /**
+   * The directory of this session's trace file and golden baseline: the
+   * `traceDir` option, default `".reagent"`; inside vitest, resolved against
+   * the project root.
+   */
   get traceDir(): string {
-    return this.#options.traceDir ?? DEFAULT_TRACE_DIR
+    return this.#location.traceDir
+  }
+
+  /** The sessions opened inside this one (sub-agents, handoffs), in the order they opened; see also `loadChain(session)`. */
+  get children(): readonly Session<unknown>[] {
+    return this.#children
   }
 
   /** The `redact` option the session was opened with; what it writes, goldens included, is redacted by it. */
@@ -306,8 +327,50 @@ export class Session<T = unknown> extends TraceAssertions {
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
     this.#writeFiles(trace)
+    // Only a run that finished is a baseline: a failed or cut-short one is never compared or written.
+    if (this.#options.golden === true && end.status === 'completed') this.#matchGolden()
     // After the local file: a ledger that is slow or down never costs the trace. Never throws.
     this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
+  }
+
+  /**
+   * `golden: true`: the run against its golden through the same engine and
+   * update mode as `toMatchGolden()` (written when missing, compared
+   * otherwise; under CI never written). A mismatch is kept for session() to reject with.
+   */
+  #matchGolden(): void {
+    const scope = this.#testScope
+    const result = matchGolden(this.trace, {
+      traceDir: this.#location.traceDir,
+      redact: this.#options.redact,
+      update: resolveUpdateMode({ vitestUpdate: scope?.update() }),
+      runPath: this.#path,
+    })
+    scope?.recordGolden({ path: result.path, outcome: result.outcome })
+    if (result.written === 'created' || result.written === 'updated') console.info(result.message)
+    if (!result.pass) {
+      this.#goldenFailure = new AgentAssertionError(result.message, {
+        traceName: this.trace.name,
+        assertion: result.outcome === 'missing' ? `"${this.trace.name}" has no golden baseline` : `"${this.trace.name}" does not match its golden baseline`,
+      })
+    }
+  }
+
+  /**
+   * Inside a test: should the test fail, its output also shows this run's
+   * agent stack trace and the file it was written to (the error itself is
+   * rethrown untouched).
+   */
+  explainFailureInTest(): void {
+    this.#testScope?.explainFailure(() => {
+      const where = this.#path === undefined ? 'the trace was not written (see the warning above)' : `trace: ${shownPath(this.#path)}`
+      return `reagent-flow: session "${this.trace.name}" ended ${this.trace.status}. What the agent did:\n${formatStackTrace(this.trace, { color: false })}\n${where}`
+    })
+  }
+
+  /** The failed `golden: true` comparison, if any (session() rejects with it). */
+  get goldenFailure(): AgentAssertionError | undefined {
+    return this.#goldenFailure
   }
 
   #writeFiles(trace: Trace): void {
@@ -316,7 +379,6 @@ export class Session<T = unknown> extends TraceAssertions {
     try {
       files.write(trace)
       this.#path = files.runPath
-      if (this.#options.golden === true) this.#path = saveTrace(trace, { traceDir: this.#options.traceDir, golden: true, redact: this.#options.redact })
     } catch (error) {
       files.abandon(trace)
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
@@ -335,7 +397,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * s.assertMatchesBaseline({ ignoreFields: ['response_text'], args: { tools: { search: 'ignore' } } })
    */
   assertMatchesBaseline(options: BaselineOptions = {}): this {
-    assertMatchesBaseline(this.trace, { traceDir: this.#options.traceDir, redact: this.#options.redact, ...options })
+    assertMatchesBaseline(this.trace, { traceDir: this.#location.traceDir, redact: this.#options.redact, ...options })
     return this
   }
 }
@@ -371,6 +433,11 @@ export async function session<T>(
     outcome = { ok: false, error }
   }
   await runInSession(s as Session<unknown>, () => s[close](outcome))
-  if (!outcome.ok) throw outcome.error
+  if (!outcome.ok) {
+    s.explainFailureInTest()
+    // The very same value, untouched: what the agent threw is the test's to see.
+    throw outcome.error
+  }
+  if (s.goldenFailure !== undefined) throw s.goldenFailure
   return s
 }

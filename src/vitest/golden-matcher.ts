@@ -1,34 +1,45 @@
 /**
- * `toMatchGolden()`: the recorded run against its golden baseline,
- * `<traceDir>/golden/<name>.trace.json`, written or compared as the update
- * mode says (golden.ts decides; this file only finds out what vitest was
- * asked for and reports the result the way vitest expects).
+ * `toMatchGolden()`: the recorded run against its golden baseline, written
+ * or compared as the update mode says (src/golden/ decides; this file only
+ * finds out what vitest was asked for and where the run belongs, and
+ * reports the result the way vitest expects).
+ *
+ * Inside a test, the golden belongs to the test file, as snapshots do:
+ * `<root>/<traceDir>/golden/<test file>/<test name>.trace.json`.
+ *
+ * The comparison is synchronous: a failure fails the test at the line of the
+ * assertion, awaited or not, so a missing `await` can never turn a mismatch
+ * into a passing test with an unhandled rejection.
  */
+import { resolve } from 'node:path'
 import type { MatcherState } from 'vitest'
+import { currentTestScope } from '../context.js'
 import { resolveDiffOptions } from '../diff/options.js'
 import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden/index.js'
+import { DEFAULT_TRACE_DIR } from '../storage.js'
 import type { RedactOption } from '../trace/redact.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
 
 /** Options of `toMatchGolden`: the `diffTraces` options, and where the golden lives. */
-export interface GoldenMatcherOptions extends Omit<MatchGoldenOptions, 'update' | 'store'> {
+export interface GoldenMatcherOptions extends Omit<MatchGoldenOptions, 'update' | 'store' | 'runPath'> {
   /**
-   * Directory of traces; the golden is `<traceDir>/golden/<name>.trace.json`.
-   * Default: the session's `traceDir`, else `".reagent"`.
+   * Directory of traces; goldens are under `<traceDir>/golden/`. Default:
+   * the session's `traceDir`, else `".reagent"` (inside vitest, resolved against its root).
    * @example { traceDir: 'test/.traces' }
    */
   traceDir?: string | undefined
-  /** Secrets removed from the golden. Default: the session's `redact`, else the built-in secret shapes. */
+  /** Secrets removed from the golden. Default: the session's `redact`, else the built-in rules. */
   redact?: RedactOption | undefined
 }
 
 const OWN_OPTIONS = ['traceDir', 'redact']
 
-/** The `traceDir` and `redact` a Session was opened with; a Trace has none. */
-function sessionSettings(received: unknown): { traceDir?: string; redact?: RedactOption } {
+/** What a Session knows that a Trace does not: where its files are, and how they are redacted. */
+function sessionSettings(received: unknown): { traceDir?: string; redact?: RedactOption; path?: string } {
   if (received === null || typeof received !== 'object' || !('traceDir' in received) || typeof received.traceDir !== 'string') return {}
   const redact = 'redact' in received ? (received.redact as RedactOption | undefined) : undefined
-  return { traceDir: received.traceDir, ...(redact === undefined ? {} : { redact }) }
+  const path = 'path' in received && typeof received.path === 'string' ? received.path : undefined
+  return { traceDir: received.traceDir, ...(redact === undefined ? {} : { redact }), ...(path === undefined ? {} : { path }) }
 }
 
 /** `-u` is vitest's one explicit update request; its other states (new, none under CI) are left to REAGENT_UPDATE and CI. */
@@ -36,7 +47,7 @@ function vitestUpdate(state: MatcherState): 'all' | undefined {
   return state.snapshotState?.snapshotUpdateState === 'all' ? 'all' : undefined
 }
 
-export async function toMatchGolden(this: MatcherState, received: unknown, options: GoldenMatcherOptions = {}): Promise<MatcherOutcome> {
+export function toMatchGolden(this: MatcherState, received: unknown, options: GoldenMatcherOptions = {}): MatcherOutcome {
   const name = 'toMatchGolden'
   if (this.isNot) {
     throw new TypeError(
@@ -47,18 +58,18 @@ export async function toMatchGolden(this: MatcherState, received: unknown, optio
   const trace = receivedTrace(name, received)
   resolveDiffOptions(options, `${name}()`, OWN_OPTIONS)
   const session = sessionSettings(received)
+  const scope = currentTestScope()
+  const given = options.traceDir ?? session.traceDir ?? DEFAULT_TRACE_DIR
   const result = matchGolden(trace, {
     ...options,
-    traceDir: options.traceDir ?? session.traceDir,
+    traceDir: scope === undefined ? given : resolve(scope.root, given),
     redact: options.redact ?? session.redact,
     update: resolveUpdateMode({ vitestUpdate: vitestUpdate(this) }),
+    runPath: session.path,
   })
+  scope?.recordGolden({ path: result.path, outcome: result.outcome })
   // A written golden passes, but someone has to review and commit it: say so in the test's output.
   if (result.written === 'created' || result.written === 'updated') console.info(result.message)
-  const failedComparison = !result.pass && result.diff !== null
-  return {
-    pass: result.pass,
-    message: () => result.message,
-    ...(failedComparison ? { actual: result.actual, expected: result.expected } : {}),
-  }
+  // No actual/expected: our aligned diff is the whole story; vitest's would show messages and renumbered ids.
+  return { pass: result.pass, message: () => result.message }
 }

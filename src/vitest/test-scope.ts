@@ -10,10 +10,11 @@
  * when their function settles.
  */
 import * as vitest from 'vitest'
-import { currentTestScope, runInTestScope, type TestScope } from '../context.js'
+import { currentTestScope, runInTestScope, type GoldenEntry, type TestScope } from '../context.js'
 
 interface TaskLike {
   name: string
+  meta?: Record<string, unknown> | undefined
   fullTestName?: string | undefined
   suite?: TaskLike | undefined
   file?: { name: string; filepath: string } | undefined
@@ -23,6 +24,20 @@ interface TaskLike {
 interface ContextLike {
   task: TaskLike
   signal?: AbortSignal | undefined
+  onTestFailed?: ((handler: () => void) => void) | undefined
+}
+
+/** What a test scope leaves in its task's meta, for the reporter (reporter.ts) in vitest's main process. */
+export interface ReagentTaskMeta {
+  goldens: GoldenEntry[]
+}
+
+export const META_KEY = 'reagentFlow'
+
+/** `'all'` when vitest was run with -u. */
+function vitestUpdate(): 'all' | undefined {
+  const state = vitest.expect.getState() as { snapshotState?: { snapshotUpdateState?: string } }
+  return state.snapshotState?.snapshotUpdateState === 'all' ? 'all' : undefined
 }
 
 type AroundEach = (fn: (runTest: () => Promise<void>, context: ContextLike) => Promise<void>) => void
@@ -84,10 +99,25 @@ export function registerTestScope(): void {
   if (typeof aroundEach !== 'function') return
   try {
     // vitest reads the hook's parameters to know which fixtures it uses: the context must be destructured.
-    aroundEach(async (runTest, { task, signal }) => {
+    aroundEach(async (runTest, { task, signal, onTestFailed }) => {
       // Loaded twice (a setup file and a test file): the outer scope already covers the test.
       if (currentTestScope() !== undefined || task.file === undefined) return runTest()
-      const scope: TestScope = { root: rootOf(task.file), file: task.file.name, testName: fullTestName(task), openSessions: new Set() }
+      const scope: TestScope = {
+        root: rootOf(task.file),
+        file: task.file.name,
+        testName: fullTestName(task),
+        openSessions: new Set(),
+        keys: new Map(),
+        update: vitestUpdate,
+        recordGolden(entry) {
+          const meta = (task.meta ??= {})
+          const ours = (meta[META_KEY] ??= { goldens: [] }) as ReagentTaskMeta
+          ours.goldens.push(entry)
+        },
+        explainFailure(explain) {
+          onTestFailed?.(() => console.error(explain()))
+        },
+      }
       const onAbort = (): void => closeOpen(scope, cancelReason(signal?.reason))
       signal?.addEventListener('abort', onAbort, { once: true })
       try {

@@ -38,13 +38,14 @@ declare module 'vitest' {
      */
     toHaveSucceeded(): void
     /**
-     * The run matches its golden baseline, `<traceDir>/golden/<name>.trace.json`
-     * (the name is the session's: the test's, with the fixture). A missing
+     * The run matches its golden baseline, which belongs to the test file
+     * as a snapshot does: `<traceDir>/golden/<test file>/<test name>.trace.json`
+     * (outside vitest, `<traceDir>/golden/<name>.trace.json`). A missing
      * golden is written, except under CI; `vitest -u` or `REAGENT_UPDATE=all`
      * rewrites it. Options: the `diffTraces` options, `traceDir`, `redact`.
-     * Await it.
-     * @example await expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
+     * It checks at once (a mismatch fails the test, awaited or not); awaiting it is harmless.
+     * @example expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
      */
-    toMatchGolden(options?: GoldenMatcherOptions): Promise<void>
+    toMatchGolden(options?: GoldenMatcherOptions): void
   }
 }

@@ -31,5 +31,7 @@ export function scriptTrace(turns: readonly ScriptedTurn[], name = 'agent', mode
       s.logToolResult(call.name, call.error === undefined ? { callId: ids[i]!, result: call.result ?? null } : { callId: ids[i]!, error: call.error })
     })
   }
-  return s.trace
+  // Finished as session() would finish it, and not tied to the test that made it (a plain trace, filed by its name).
+  const { test_file: _file, test_name: _name, test_key: _key, ...trace } = s.trace
+  return { ...trace, turns: s.trace.turns, status: 'completed', ended_at: s.trace.started_at }
 }

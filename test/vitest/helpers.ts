@@ -19,19 +19,6 @@ export function matcherFailure(run: () => unknown): MatcherFailure {
   throw new Error('the expectation passed, but it was expected to fail')
 }
 
-/** The same for an async matcher. */
-export async function asyncMatcherFailure(run: () => Promise<unknown>): Promise<MatcherFailure> {
-  vi.stubEnv('NO_COLOR', '1')
-  try {
-    await run()
-  } catch (error) {
-    return error as MatcherFailure
-  } finally {
-    vi.unstubAllEnvs()
-  }
-  throw new Error('the expectation passed, but it was expected to fail')
-}
-
 /** A refund run: lookup, refund, answer. */
 export const refund = buildTrace('refund-agent', [
   { calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { amount: 19.99 } }] },

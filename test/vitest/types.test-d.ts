@@ -20,7 +20,7 @@ export function matcherTypes(): void {
   expect(trace).toMatchFlow(['lookup_order', '...', 'issue_refund'])
   expect(trace).toHaveSucceeded()
   expect.soft(trace).toHaveSucceeded()
-  expectTypeOf(expect(s).toMatchGolden()).toEqualTypeOf<Promise<void>>()
+  expectTypeOf(expect(s).toMatchGolden()).toEqualTypeOf<void>()
   void expect(s).toMatchGolden({ traceDir: 'test/.traces', mode: 'superset', args: { tools: { search: 'ignore' } }, ignore: ['response_text'] })
 
   // @ts-expect-error a tool name is a string

@@ -1,0 +1,45 @@
+/**
+ * Where a new session's files go. Outside vitest: `<traceDir>/<name>.trace.json`,
+ * traceDir relative to the working directory, the latest run of a name
+ * replacing the previous one. Inside vitest (a test scope, see
+ * vitest/test-scope.ts): traceDir resolves against the vitest project root,
+ * and the run belongs to its test file and test, so concurrent tests,
+ * workers and files never share a file:
+ *
+ *   <root>/<traceDir>/<test file>/<key>.trace.json
+ *
+ * The key is the test's full name, with ` > <session name>` when the session
+ * is not named after its test (the agentSession fixture names it so), and
+ * ` #2`, ` #3`, ... for a later session of the same key in one test.
+ */
+import { isAbsolute, resolve } from 'node:path'
+import type { TestScope } from './context.js'
+import { DEFAULT_TRACE_DIR, resolveTraceFile } from './storage.js'
+
+export interface RunLocation {
+  /** The directory of the run's trace file and golden: absolute inside vitest. */
+  traceDir: string
+  runPath: string
+  /** Inside vitest: the fields that tie the trace to its test. */
+  test: { test_file: string; test_name: string; test_key: string } | undefined
+}
+
+/** The key of a session named `name` in the test of `scope`, claimed (a repeated key gets its number). */
+function claimKey(scope: TestScope, name: string): string {
+  const test = scope.testName
+  const base = name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
+  const count = (scope.keys.get(base) ?? 0) + 1
+  scope.keys.set(base, count)
+  return count === 1 ? base : `${base} #${count}`
+}
+
+export function locateRun(name: string, traceDir: string | undefined, scope: TestScope | undefined): RunLocation {
+  if (scope === undefined) {
+    const dir = traceDir ?? DEFAULT_TRACE_DIR
+    return { traceDir: dir, runPath: resolveTraceFile({ name }, { traceDir: dir }), test: undefined }
+  }
+  const given = traceDir ?? DEFAULT_TRACE_DIR
+  const dir = isAbsolute(given) ? given : resolve(scope.root, given)
+  const test = { test_file: scope.file, test_name: scope.testName, test_key: claimKey(scope, name) }
+  return { traceDir: dir, runPath: resolveTraceFile({ name, ...test }, { traceDir: dir }), test }
+}
