@@ -13,6 +13,7 @@ import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './
 import { pushTo } from './list-map.js'
 import { plural } from './report/format-value.js'
 import { DEFAULT_TRACE_DIR, loadTraceOrSkip, scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile, type TraceFile } from './storage.js'
+import type { Session } from './session.js'
 import type { ToolCall, Trace } from './trace/types.js'
 import { warn } from './warnings.js'
 
@@ -29,7 +30,7 @@ let adopt: (parent: ChainNode, child: ChainNode) => void
 /** One trace of a chain, with the traces of the agents it started. */
 export class ChainNode extends TraceAssertions {
   readonly trace: Trace
-  /** The file the trace was read from. */
+  /** The file the trace was read from ('' for a session kept in memory only). */
   readonly path: string
   /** The trace that started this one; undefined for the node `loadChain` returned. */
   readonly parent: ChainNode | undefined
@@ -109,9 +110,15 @@ export class ChainNode extends TraceAssertions {
   }
 }
 
+function chainOfSession(session: Session<unknown>, parent: ChainNode | undefined): ChainNode {
+  const node = new ChainNode({ path: session.path ?? '', trace: session.trace }, parent)
+  for (const child of session.children) adopt(node, chainOfSession(child, node))
+  return node
+}
+
 function checkArguments(idOrName: unknown, options: unknown): LoadChainOptions {
   if (typeof idOrName !== 'string' || idOrName === '') {
-    throw new TypeError(`loadChain(idOrName) needs a trace_id or a trace name (a non-empty string), got ${JSON.stringify(idOrName) ?? typeof idOrName}.`)
+    throw new TypeError(`loadChain() needs a closed Session, or a trace_id or trace name (a non-empty string), got ${JSON.stringify(idOrName) ?? typeof idOrName}.`)
   }
   if (options === undefined) return {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -200,7 +207,20 @@ export function linkChain(root: TraceFile, files: readonly TraceFieldsFile[], sk
  * const chain = loadChain('support-agent', { traceDir: 'test/.traces' })
  * expect(chain.get('billing-agent').toolNames()).toContain('issue_refund')
  */
-export function loadChain(idOrName: string, options?: LoadChainOptions): ChainNode {
+export function loadChain(idOrName: string, options?: LoadChainOptions): ChainNode
+/**
+ * The chain of a closed session, from memory: the session and the sessions
+ * opened inside it (its `children`), recursively. No file is read, so a
+ * test asserting on its own sub-agents never sees another test's runs.
+ *
+ * @example
+ * const s = await session('support-agent', () => supportAgent(ticket))
+ * loadChain(s).get('billing-agent').assertCalled('issue_refund')
+ */
+export function loadChain(session: Session<unknown>): ChainNode
+export function loadChain(source: string | Session<unknown>, options?: LoadChainOptions): ChainNode {
+  if (typeof source === 'object' && source !== null && 'children' in source && 'trace' in source) return chainOfSession(source, undefined)
+  const idOrName = source as string
   const { traceDir = DEFAULT_TRACE_DIR } = checkArguments(idOrName, options)
   const directory = scanTraceDirectory(traceDir)
   if (!directory.exists) {

@@ -205,7 +205,7 @@ describe('loadChain()', () => {
   })
 
   it('rejects a missing id and unknown options with a TypeError that says what is valid', () => {
-    expect(() => loadChain('')).toThrowError(new TypeError('loadChain(idOrName) needs a trace_id or a trace name (a non-empty string), got "".'))
+    expect(() => loadChain('')).toThrowError(new TypeError('loadChain() needs a closed Session, or a trace_id or trace name (a non-empty string), got "".'))
     expect(() => loadChain('x', { tracedir: 'y' } as never)).toThrowError(new TypeError('Unknown loadChain() option "tracedir". Valid options: traceDir.'))
   })
 })

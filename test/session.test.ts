@@ -77,11 +77,11 @@ describe('session()', () => {
     expect(loadTrace(join(traceDir, 'aborted.trace.json')).status).toBe('cancelled')
   })
 
-  it('writes to <traceDir>/golden/<name>.trace.json with golden: true', async () => {
+  it('writes the run, and its golden to <traceDir>/golden/<name>.trace.json with golden: true (outside a test)', async () => {
     const traceDir = tempDir()
     const s = await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))
-    expect(s.path).toBe(join(traceDir, 'golden', 'baseline.trace.json'))
-    expect(readFileSync(s.path!, 'utf8')).toContain('"trace_id": "golden"')
+    expect(s.path).toBe(join(traceDir, 'baseline.trace.json'))
+    expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).toContain('"trace_id": "golden"')
   })
 
   it('tells its traceDir (default ".reagent") and redact option, for goldens written later', async () => {

@@ -13,23 +13,53 @@ import { sweepDirectory } from './recovery.js'
 import { loadTrace } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
 
+/** Directories under a trace directory that hold no runs: goldens are baselines, not runs. */
+const NOT_RUNS: ReadonlySet<string> = new Set(['golden'])
+/** How deep run files may sit: a test file path under traceDir is a few folders; a link loop is cut here. */
+const MAX_DEPTH = 32
+
+/** `dir` and the folders under it that may hold runs, depth first: not `golden/`, dot folders or links. */
+function runDirectories(dir: string): string[] | null {
+  const out: string[] = []
+  const visit = (current: string, depth: number): boolean => {
+    let entries
+    try {
+      entries = readdirSync(current, { withFileTypes: true })
+    } catch (error) {
+      if (depth === 0 && (error as NodeJS.ErrnoException).code === 'ENOENT') return false
+      if (depth === 0) throw new TraceFileError(dir, 'list', error)
+      return true
+    }
+    out.push(current)
+    if (depth >= MAX_DEPTH) return true
+    for (const entry of entries) {
+      if (!entry.isDirectory() || entry.name.startsWith('.') || (depth === 0 && NOT_RUNS.has(entry.name))) continue
+      visit(join(current, entry.name), depth + 1)
+    }
+    return true
+  }
+  return visit(dir, 0) ? out : null
+}
+
+function traceFilesIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
+      .map((entry) => join(dir, entry.name))
+  } catch {
+    return []
+  }
+}
+
 /**
- * The trace files directly in `dir`: paths of its `*.trace.json` files,
+ * The run files under `dir`: its `*.trace.json` files and those of the
+ * folders under it (inside vitest, runs sit in a folder per test file),
  * sorted, without dot files (temporary files of atomic writes) and without
  * `golden/`. Null when `dir` does not exist.
  */
 export function listTraceFiles(dir: string): string[] | null {
-  let entries
-  try {
-    entries = readdirSync(dir, { withFileTypes: true })
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-    throw new TraceFileError(dir, 'list', error)
-  }
-  return entries
-    .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
-    .map((entry) => join(dir, entry.name))
-    .sort()
+  const dirs = runDirectories(dir)
+  return dirs === null ? null : dirs.flatMap(traceFilesIn).sort()
 }
 
 /** Whether `path` is an existing file (not a directory). */
@@ -97,8 +127,8 @@ function withoutTurns(trace: Trace): TraceFields {
 }
 
 /**
- * Every recorded run directly in `dir` (not `golden/`), by its top-level
- * fields. The directory is swept first (see recovery.ts): a run whose
+ * Every recorded run in `dir` and the folders under it (not `golden/`), by
+ * its top-level fields. The directory is swept first (see recovery.ts): a run whose
  * process died is written out as an interrupted trace. A run still being
  * recorded is listed by its journal (status "active"), in place of the
  * earlier run its file holds; so is an interrupted run that could not be
@@ -107,17 +137,20 @@ function withoutTurns(trace: Trace): TraceFields {
  * with the reason, never thrown. Trace files are read at their two ends only.
  */
 export function scanTraceDirectory(dir: string): TraceDirectory {
-  const { openJournals, unreadable } = sweepDirectory(dir)
-  const paths = listTraceFiles(dir)
-  if (paths === null) return { exists: false, traces: [], skipped: [] }
+  const dirs = runDirectories(dir)
+  if (dirs === null) return { exists: false, traces: [], skipped: [] }
   const out: TraceDirectory = { exists: true, traces: [], skipped: [] }
   const replaced = new Map<string, number>()
-  for (const journal of openJournals) {
-    const key = resolve(journal.runPath)
-    replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
-    out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
+  for (const folder of dirs) {
+    const { openJournals, unreadable } = sweepDirectory(folder)
+    for (const journal of openJournals) {
+      const key = resolve(journal.runPath)
+      replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
+      out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
+    }
+    for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
   }
-  for (const path of paths) {
+  for (const path of dirs.flatMap(traceFilesIn)) {
     let fields: TraceFields
     try {
       fields = readTraceFields(path)
@@ -128,7 +161,7 @@ export function scanTraceDirectory(dir: string): TraceDirectory {
     const newer = replaced.get(resolve(path))
     if (newer === undefined || fields.started_at > newer) out.traces.push({ path, fields })
   }
-  for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
   out.traces.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+  out.skipped.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
   return out
 }

@@ -19,7 +19,8 @@ describe('agentSession', () => {
     })
     expect(s.name).toBe('agentSession > names the session after the test')
     expect(s.output).toBe('done')
-    expect(s.path).toBe(join(traceDir, 'agentSession___names_the_session_after_the_test.trace.json'))
+    // Inside vitest a run belongs to its test file.
+    expect(s.path).toBe(join(traceDir, 'test', 'vitest', 'fixture.test.ts', 'agentSession___names_the_session_after_the_test.trace.json'))
     expect(loadTrace(s.path!).metadata).toEqual({ suite: 'fixture' })
   })
 
@@ -47,7 +48,7 @@ describe('agentSession', () => {
 
   test('rethrows what the agent threw, after writing the failed trace', async ({ agentSession }) => {
     await expect(agentSession(() => Promise.reject(new Error('model down')))).rejects.toThrow('model down')
-    const trace = loadTrace(join(traceDir, 'agentSession___rethrows_what_the_agent_threw__after_writing_the_failed_trace.trace.json'))
+    const trace = loadTrace(join(traceDir, 'test', 'vitest', 'fixture.test.ts', 'agentSession___rethrows_what_the_agent_threw__after_writing_the_failed_trace.trace.json'))
     expect(trace.status).toBe('failed')
   })
 

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { normalizeTrace, session, type Session } from '../../src/index.js'
 import { renderTrace } from '../../src/storage.js'
@@ -23,11 +24,13 @@ async function refundAgent(s: Session): Promise<string> {
 describe('golden normal form', () => {
   it('is byte-identical when the same behaviour is recorded twice', async () => {
     const traceDir = tempDir()
-    const first = await session('refund', { traceDir, golden: true }, refundAgent)
-    const bytes = readFileSync(first.path!, 'utf8')
-    const second = await session('refund', { traceDir, golden: true }, refundAgent)
+    const golden = join(traceDir, 'golden', 'refund.trace.json')
+    const first = await session('refund', { traceDir, golden: true, metadata: { round: 1 } }, refundAgent)
+    const bytes = readFileSync(golden, 'utf8')
+    rmSync(golden)
+    const second = await session('refund', { traceDir, golden: true, metadata: { round: 1 } }, refundAgent)
     expect(first.traceId).not.toBe(second.traceId)
-    expect(readFileSync(second.path!, 'utf8')).toBe(bytes)
+    expect(readFileSync(golden, 'utf8')).toBe(bytes)
   })
 
   it('fixes ids, times and durations, and renumbers call ids in order of appearance', async () => {

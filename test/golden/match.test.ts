@@ -1,15 +1,15 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { fileGoldenStore, matchGolden, resolveUpdateMode, session, type GoldenStore, type Session, type Trace, type UpdateMode } from '../src/index.js'
-import { resolveDiffOptions } from '../src/diff/options.js'
-import { reconcile } from '../src/golden/index.js'
-import { renderTrace } from '../src/storage.js'
-import { renderGolden } from '../src/golden/index.js'
-import { scriptTrace, type ScriptedTurn } from './helpers/script-trace.js'
-import { tempDir } from './helpers/temp-dir.js'
+import { fileGoldenStore, matchGolden, resolveUpdateMode, session, type GoldenStore, type Session, type Trace, type UpdateMode } from '../../src/index.js'
+import { resolveDiffOptions } from '../../src/diff/options.js'
+import { reconcile } from '../../src/golden/index.js'
+import { renderTrace } from '../../src/storage.js'
+import { renderGolden } from '../../src/golden/index.js'
+import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
-const PYTHON_GOLDEN = new URL('../fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json', import.meta.url)
+const PYTHON_GOLDEN = new URL('../../fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json', import.meta.url)
 
 const refund: ScriptedTurn[] = [
   ['lookup_order', { order_id: '42' }, { amount: 19.99 }],
