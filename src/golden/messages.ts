@@ -3,6 +3,7 @@ import { relative } from 'node:path'
 import { formatDiff } from '../diff/format.js'
 import type { TraceDiff } from '../diff/types.js'
 import { shellCommand } from '../report/shell.js'
+import { DEFAULT_TRACE_DIR } from '../storage.js'
 import type { Reconciliation } from './reconcile.js'
 
 /** `path` as a user would type it from the working directory. */
@@ -13,7 +14,8 @@ export function shownPath(path: string): string {
 
 /** The command that accepts a run as its golden: `reagent-flow approve <run file>` (quoted for a shell). */
 export function acceptCommand(runPath: string, traceDir: string | undefined): string {
-  const dir = traceDir === undefined ? [] : ['--dir', shownPath(traceDir)]
+  const shown = traceDir === undefined ? undefined : shownPath(traceDir)
+  const dir = shown === undefined || shown === DEFAULT_TRACE_DIR ? [] : ['--dir', shown]
   return shellCommand(['npx', 'reagent-flow', 'approve', ...dir, shownPath(runPath)])
 }
 

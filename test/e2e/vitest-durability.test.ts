@@ -64,9 +64,9 @@ describe('vitest ending runs before they finish', () => {
 
   it.each([
     ['an agent session', 'an_agent_session_that_outlives_its_test'],
-    ['a plain session', 'plain-slow-agent'],
+    ['a plain session', 'a_plain_session_that_outlives_its_test___plain-slow-agent'],
   ])('closes %s as cancelled, "test timed out after 400 ms", with what it logged before', (_, file) => {
-    const trace = loadTrace(join(dir, '.reagent', `${file}.trace.json`))
+    const trace = loadTrace(join(dir, '.reagent', 'test', 'timeout.test.ts', `${file}.trace.json`))
     expect(trace).toMatchObject({ status: 'cancelled', interruption_reason: 'test timed out after 400 ms' })
     expect(trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.name))).toEqual([['search']])
     expect(trace.turns[0]!.tool_results).toEqual([])
@@ -86,11 +86,19 @@ describe.each(['threads', 'forks'])('eight test files writing one name at once (
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('passes, and leaves one valid trace per name and no temporary or journal file', async () => {
+  it('passes, and leaves one valid trace per file and name, and no temporary or journal file', async () => {
     const run = await runVitest(dir, { args: [`--pool=${pool}`, '--maxWorkers=8'] })
     expect(run.output).toContain('Tests  8 passed (8)')
     expect(run.exitCode).toBe(0)
-    expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['shared-agent.trace.json', 'shared-file.trace.json'])
-    for (const name of ['shared-agent', 'shared-file']) expect(loadTrace(join(dir, '.reagent', `${name}.trace.json`)).turns).toHaveLength(40)
+    // saveTrace writes by name alone, so all eight files wrote one file: it holds one whole trace.
+    expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['shared-file.trace.json', 'test'])
+    expect(loadTrace(join(dir, '.reagent', 'shared-file.trace.json')).turns).toHaveLength(40)
+    // Sessions belong to their test file and test, a later one of the same name numbered: none replaces another.
+    const key = (n: number, run: number): string => `file_${n}_records_and_writes_one_name_many_times___shared-agent${run === 0 ? '' : `__${run + 1}`}.trace.json`
+    for (let n = 1; n <= 8; n++) {
+      const folder = join(dir, '.reagent', 'test', `shared-${n}.test.ts`)
+      expect(readdirSync(folder).sort()).toEqual(Array.from({ length: 12 }, (_, run) => key(n, run)).sort())
+      for (const run of [0, 11]) expect(loadTrace(join(folder, key(n, run))).metadata).toEqual({ file: n, run })
+    }
   })
 })

@@ -12,7 +12,8 @@ import { loadTrace } from 'reagent-flow'
 import { renderGolden } from '../../src/golden/index.js'
 import { copySampleProject, runVitest } from '../helpers/vitest-project.js'
 
-const GOLDEN = '.reagent/golden/refund_agent___refunds_order_42.trace.json'
+const GOLDEN = '.reagent/golden/test/refund.test.ts/refund_agent___refunds_order_42.trace.json'
+const RUN = '.reagent/test/refund.test.ts/refund_agent___refunds_order_42.trace.json'
 const TEST_NAME = 'refund agent > refunds order 42'
 
 /** Durations change from run to run; the rest of an agent stack trace does not. */
@@ -62,7 +63,7 @@ describe('a vitest project using reagent-flow/vitest', () => {
     expect(statSync(golden).mtimeMs).toBe(1_000_000)
   })
 
-  it('fails when the agent changed: the golden test with the diff, toHaveCalledTool with the agent stack trace', async () => {
+  it('fails when the agent changed: the golden test with our diff alone and the command that accepts it, toHaveCalledTool with the agent stack trace', async () => {
     const { exitCode, output } = await runVitest(project.dir, { env: { AGENT_VARIANT: 'skip-policy' } })
     expect(exitCode).toBe(1)
     expect(output).toContain(
@@ -74,12 +75,12 @@ describe('a vitest project using reagent-flow/vitest', () => {
         '- Turn 1 (expected)',
         '-   check_policy({"days_since_delivery":3})',
         '',
-        `If the new behaviour is right, run the tests with REAGENT_UPDATE=all (or vitest -u), then review and commit ${GOLDEN}.`,
-        '',
-        '- Expected',
-        '+ Received',
+        `If the new behaviour is right, accept it (or run the tests with vitest -u), then review and commit ${GOLDEN}:`,
+        `  npx reagent-flow approve ${RUN}`,
+        ' ❯ test/refund.test.ts:10:21',
       ].join('\n'),
     )
+    expect(output).not.toContain('- Expected')
     expect(withoutTimings(output)).toContain(
       [
         ' FAIL  test/refund.test.ts > refund agent > checks the policy before refunding',
