@@ -10,6 +10,7 @@ import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDire
 import { durationMs, statusOf } from '../trace/facts.js'
 import type { CommandContext } from './command.js'
 import { goalOf } from './run-facts.js'
+import { shellCommand } from '../report/shell.js'
 
 export type RunFile = TraceFieldsFile
 export type UnreadableFile = SkippedFile
@@ -61,7 +62,7 @@ const SHOWN_UNREADABLE = 10
 export function noteUnreadable(files: ReadonlyArray<{ file: string; reason: string }>, dir: string, ctx: CommandContext): void {
   for (const { file, reason } of files.slice(0, SHOWN_UNREADABLE)) ctx.note(`skipped ${file}: not a readable trace: ${reason}`)
   if (files.length > SHOWN_UNREADABLE) {
-    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; reagent-flow validate --dir ${dir} lists them all`)
+    ctx.note(`skipped ${files.length - SHOWN_UNREADABLE} more unreadable files; ${shellCommand(['reagent-flow', 'validate', '--dir', dir])} lists them all`)
   }
 }
 

@@ -107,7 +107,7 @@ describe('reagent-flow diff', () => {
     expect(runCli(['diff', 'search-agent'], traceDirWith(sampleRuns()))).toEqual({
       code: 2,
       stdout: '',
-      stderr: `reagent-flow diff: No trace file at ${join('.reagent', 'golden', 'search-agent.trace.json')}. "search-agent" has no golden baseline yet: review the run, then reagent-flow approve search-agent.\n`,
+      stderr: `reagent-flow diff: No trace file at ${join('.reagent', 'golden', 'search-agent.trace.json')}. "search-agent" has no golden baseline yet: review the run, then reagent-flow approve .reagent/search-agent.trace.json.\n`,
     })
   })
 })

@@ -5,7 +5,8 @@ import { ARGS_MODES, MATCH_MODES, resolveDiffOptions } from '../../diff/options.
 import type { DiffOptions, TraceDiff } from '../../diff/types.js'
 import { TraceNotFoundError } from '../../errors.js'
 import { compareWithGolden, fileGoldenStore, renderGolden } from '../../golden/index.js'
-import { loadTrace } from '../../storage.js'
+import { DEFAULT_TRACE_DIR, loadTrace } from '../../storage.js'
+import { shellCommand } from '../../report/shell.js'
 import { stringOption } from '../args.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 import { resolveRun } from '../resolve.js'
@@ -35,7 +36,7 @@ function againstGolden(ref: string, dir: string, options: DiffOptions): DiffOutp
   const goldenFile = store.resolvePath(run)
   const text = store.read(goldenFile)
   if (text === null) {
-    throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then reagent-flow approve ${run.name}.`, run.name)
+    throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then ${shellCommand(['reagent-flow', 'approve', ...(dir === DEFAULT_TRACE_DIR ? [] : ['--dir', dir]), runFile])}.`, run.name)
   }
   const { diff } = compareWithGolden({ path: goldenFile, text }, renderGolden(run).trace, resolveDiffOptions(options))
   return { expected: goldenFile, actual: runFile, diff }
