@@ -68,7 +68,7 @@ describe('reagent-flow usage', () => {
     const cwd = traceDirWith(sampleRuns())
     const reason =
       'reagent-flow show: No trace file at .reagent/refund-agnet.trace.json. "refund-agnet" is not a trace file, a trace name, ' +
-      "a test's run name, or the trace_id of any of the 3 runs in .reagent. Run "reagent-flow list --dir .reagent" to see them.\n"
+      `a test's run name, or the trace_id of any of the 3 runs in .reagent. Run "reagent-flow list --dir .reagent" to see them.\n`
     expect(runCli(['show', 'refund-agnet'], cwd)).toEqual({ code: 2, stdout: '', stderr: reason })
     expect(runCli(['show', 'refund-agnet', '--json'], cwd)).toEqual({ code: 2, stdout: '', stderr: reason })
   })
