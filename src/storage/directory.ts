@@ -62,6 +62,32 @@ export function listTraceFiles(dir: string): string[] | null {
   return dirs === null ? null : dirs.flatMap(traceFilesIn).sort()
 }
 
+/**
+ * The golden files under `goldenRoot`, by folder: inside vitest each test
+ * file's goldens are in a folder of their own (`golden/test/refund.test.ts/`),
+ * which is `relative` to the golden root; goldens directly in the root
+ * (`relative` '') belong to no test file.
+ */
+export function goldenFolders(goldenRoot: string): Array<{ folder: string; relative: string; files: string[] }> {
+  const out: Array<{ folder: string; relative: string; files: string[] }> = []
+  const visit = (folder: string, relative: string, depth: number): void => {
+    let entries
+    try {
+      entries = readdirSync(folder, { withFileTypes: true })
+    } catch {
+      return
+    }
+    const files = entries.filter((e) => !e.isDirectory() && !e.name.startsWith('.') && e.name.endsWith(TRACE_FILE_SUFFIX)).map((e) => join(folder, e.name))
+    if (files.length > 0) out.push({ folder, relative, files: files.sort() })
+    if (depth >= MAX_DEPTH) return
+    for (const entry of entries) {
+      if (entry.isDirectory() && !entry.name.startsWith('.')) visit(join(folder, entry.name), relative === '' ? entry.name : `${relative}/${entry.name}`, depth + 1)
+    }
+  }
+  visit(goldenRoot, '', 0)
+  return out
+}
+
 /** Whether `path` is an existing file (not a directory). */
 export function isFile(path: string): boolean {
   try {

@@ -1,0 +1,140 @@
+/**
+ * `reagent-flow/vitest/reporter`: the goldens of a vitest run, summed up once
+ * per run (not per worker), as vitest sums up its snapshots, and the
+ * goldens no test owns any more. Added with one line:
+ *
+ *   reporters: ['default', 'reagent-flow/vitest/reporter']
+ *
+ * In the main process it reads what each test recorded in its task meta
+ * (test-scope.ts) — which goldens it matched, wrote, updated or failed —
+ * and then looks at the golden folders of the test files that ran:
+ *
+ * - a golden in a test file's folder that no test of the file asked for is
+ *   obsolete (a renamed or deleted test), unless a test of the file did not
+ *   run (skipped, filtered out with -t or .only) or failed (before its
+ *   golden assertion, maybe) and could own it;
+ * - the folder of a test file that no longer exists is obsolete as a whole;
+ * - with `vitest -u` (or REAGENT_UPDATE=all), obsolete goldens are removed,
+ *   but only for test files that ran in full, and for deleted test files
+ *   only when the run was not filtered to some files.
+ *
+ * Without this reporter everything else works (setupFiles alone): there is
+ * just no summary line and no obsolete report.
+ */
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import { resolveUpdateMode, shownPath } from '../golden/index.js'
+import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage.js'
+import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
+import type { GoldenEntry } from '../context.js'
+
+export interface ReagentReporterOptions {
+  /** The traceDir your tests' sessions use, relative to the vitest root. Default: `".reagent"`. */
+  traceDir?: string
+}
+
+type Outcome = GoldenEntry['outcome']
+
+const SUMMARY_ORDER: ReadonlyArray<[Outcome | 'obsolete' | 'removed', string]> = [
+  ['matched', 'matched'],
+  ['unchanged', 'unchanged'],
+  ['written', 'written'],
+  ['updated', 'updated'],
+  ['obsolete', 'obsolete'],
+  ['removed', 'removed'],
+  ['failed', 'failed'],
+  ['missing', 'missing'],
+]
+
+interface ModuleGoldens {
+  used: Set<string>
+  /** Stems a test that did not run, or did not finish, could own. */
+  unranStems: string[]
+  ranInFull: boolean
+}
+
+export default class ReagentReporter implements Reporter {
+  readonly #traceDir: string
+  #vitest: Vitest | undefined
+
+  constructor(options: ReagentReporterOptions = {}) {
+    this.#traceDir = options.traceDir ?? DEFAULT_TRACE_DIR
+  }
+
+  onInit(vitest: Vitest): void {
+    this.#vitest = vitest
+  }
+
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): Promise<void> {
+    const vitest = this.#vitest
+    if (vitest === undefined || reason === 'interrupted') return
+    const counts = new Map<string, number>()
+    const add = (key: string, n = 1): void => void counts.set(key, (counts.get(key) ?? 0) + n)
+    const byModule = new Map<string, ModuleGoldens>()
+    for (const module of modules) {
+      const goldens: ModuleGoldens = { used: new Set(), unranStems: [], ranInFull: true }
+      for (const test of module.children.allTests()) {
+        const meta = test.meta() as Record<string, unknown>
+        const ours = meta[META_KEY] as ReagentTaskMeta | undefined
+        for (const entry of ours?.goldens ?? []) {
+          goldens.used.add(resolve(entry.path))
+          add(entry.outcome)
+        }
+        const state = test.result().state
+        if (state !== 'passed' && state !== 'failed') goldens.ranInFull = false
+        // A test that failed may have stopped before its golden assertion: what it owns is not obsolete.
+        if (state !== 'passed') goldens.unranStems.push(fileStem(test.fullName))
+      }
+      byModule.set(resolve(module.moduleId), goldens)
+    }
+
+    const update = resolveUpdateMode({ vitestUpdate: vitest.config.snapshotOptions.updateSnapshot === 'all' ? 'all' : undefined })
+    const root = vitest.config.root
+    const goldenRoot = resolve(root, this.#traceDir, 'golden')
+    const allFiles = new Set((await vitest.globTestSpecifications()).map((spec) => resolve(spec.moduleId)))
+    const filteredToFiles = allFiles.size > modules.length
+    const obsolete: string[] = []
+    const removed: string[] = []
+    for (const { relative, files } of goldenFolders(goldenRoot)) {
+      if (relative === '') continue
+      const testFile = resolve(root, relative)
+      const goldens = byModule.get(testFile)
+      let stale: string[]
+      let removable: boolean
+      if (goldens !== undefined) {
+        stale = files.filter((file) => !goldens.used.has(resolve(file)) && !goldens.unranStems.some((stem) => baseStem(file).startsWith(stem)))
+        removable = goldens.ranInFull
+      } else if (!allFiles.has(testFile) && !existsSync(testFile)) {
+        stale = files
+        removable = !filteredToFiles
+      } else {
+        continue
+      }
+      for (const file of stale) {
+        if (update === 'all' && removable) {
+          removeQuietly(file)
+          removed.push(file)
+        } else obsolete.push(file)
+      }
+    }
+    add('obsolete', obsolete.length)
+    add('removed', removed.length)
+    const parts = SUMMARY_ORDER.filter(([key]) => (counts.get(key) ?? 0) > 0).map(([key, word]) => `${counts.get(key)} ${word}`)
+    if (parts.length === 0) return
+    const log = (line: string): void => vitest.logger.log(line)
+    log(`     Goldens  ${parts.join(' | ')}`)
+    if (obsolete.length > 0) {
+      log('')
+      log(`Obsolete goldens (no test asks for them; run vitest -u to remove them):`)
+      for (const file of obsolete) log(`  ${shownPath(file)}`)
+    }
+    for (const file of removed) log(`  removed obsolete golden ${shownPath(file)}`)
+  }
+}
+
+function baseStem(file: string): string {
+  const name = file.slice(file.lastIndexOf('/') + 1)
+  return name.endsWith('.trace.json') ? name.slice(0, -'.trace.json'.length) : name
+}
+
