@@ -1,6 +1,6 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/index.js'
 import { tempDir } from './helpers/temp-dir.js'
 
@@ -82,6 +82,36 @@ describe('session()', () => {
     const s = await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))
     expect(s.path).toBe(join(traceDir, 'baseline.trace.json'))
     expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).toContain('"trace_id": "golden"')
+  })
+
+  it('with golden: true under CI, never writes a golden: a missing one rejects, naming the file', async () => {
+    const traceDir = tempDir()
+    vi.stubEnv('CI', 'true')
+    vi.stubEnv('REAGENT_UPDATE', '')
+    try {
+      await expect(session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))).rejects.toThrow(
+        `No golden baseline for "baseline" at ${join(traceDir, 'golden', 'baseline.trace.json')}, and goldens are not written when the update mode is "none"`,
+      )
+    } finally {
+      vi.unstubAllEnvs()
+    }
+    expect(existsSync(join(traceDir, 'golden'))).toBe(false)
+    expect(existsSync(join(traceDir, 'baseline.trace.json'))).toBe(true)
+  })
+
+  it('with golden: true, compares an existing golden (never rewrites it) and rejects with the diff when the run differs', async () => {
+    const traceDir = tempDir()
+    vi.stubEnv('CI', '')
+    vi.stubEnv('REAGENT_UPDATE', '')
+    try {
+      await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'a' } }] }))
+      const before = readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')
+      const changed = session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'fetch', arguments: {} }] }))
+      await expect(changed).rejects.toThrow(`Trace "baseline" does not match its golden baseline (${join(traceDir, 'golden', 'baseline.trace.json')}):`)
+      expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).toBe(before)
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('tells its traceDir (default ".reagent") and redact option, for goldens written later', async () => {

@@ -107,6 +107,23 @@ describe('a suite of six test files', () => {
     expect(output).toContain('\n     Goldens  1 failed\n')
   })
 
+  it('shows, for an agent that threw, its own error and then what its trace says and where the trace is', async () => {
+    const { exitCode, output } = await runVitest(dir, { args: ['test/support-us.test.ts'], env: { CI: 'true', EXPLODE: '1' } })
+    expect(exitCode).toBe(1)
+    expect(output).toContain(' FAIL  test/support-us.test.ts > refunds a US order through billing\nError: downstream exploded\n')
+    expect(output.replace(/\d+(\.\d+)?(µs|ms)/g, '<t>')).toContain(
+      [
+        'reagent-flow: session "refunds a US order through billing" ended failed. What the agent did:',
+        'refunds a US order through billing  failed · 1 turn · 1 tool call · 60 tokens (50 in / 10 out) · <t>',
+        '  ✓ Turn 0  <t>  scripted-model',
+        '      LLM -> read_ticket({"order_id":"us-7"})',
+        '        ✓ {"topic":"refund"}',
+        '  ✗ Error: downstream exploded',
+        'trace: .reagent/test/support-us.test.ts/refunds_a_US_order_through_billing.trace.json',
+      ].join('\n'),
+    )
+  })
+
   it('reports the golden of a renamed test as obsolete, keeps it under a filtered -u, and removes it with -u', async () => {
     const stale = join(dir, '.reagent', 'golden', 'test', 'renamed.test.ts', 'researches_volcanoes.trace.json')
     const renamed = await runVitest(dir, { env: { RENAMED: '1' } })

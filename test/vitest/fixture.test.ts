@@ -52,6 +52,22 @@ describe('agentSession', () => {
     expect(trace.status).toBe('failed')
   })
 
+  test('rethrows the very error object the agent threw, untouched', async ({ agentSession }) => {
+    const error = new Error('downstream exploded')
+    const before = Object.getOwnPropertyNames(error)
+    let caught: unknown
+    try {
+      await agentSession(() => {
+        throw error
+      })
+    } catch (thrown) {
+      caught = thrown
+    }
+    expect(caught).toBe(error)
+    expect(Object.getOwnPropertyNames(error)).toEqual(before)
+    expect(error.cause).toBeUndefined()
+  })
+
   test('rejects bad arguments with the option named', async ({ agentSession }) => {
     await expect(agentSession({ name: '' }, () => 1)).rejects.toThrow(new TypeError('agentSession(): options.name must be a non-empty string, got "".'))
     await expect(agentSession(null as never, () => 1)).rejects.toThrow(new TypeError('agentSession() options must be an object, got null.'))
