@@ -42,12 +42,8 @@ function toJsonObject(value: unknown, field: string, onIssue: (kind: ValueIssueK
 const CANCELLATIONS = new Set(['AbortError', 'CanceledError', 'APIUserAbortError', 'TestRunAbortError'])
 
 function isCancellation(error: unknown): boolean {
-  try {
-    return error instanceof Error && CANCELLATIONS.has(error.name)
-  } catch {
-    // A revoked Proxy refuses instanceof: whatever it is, it is not an abort.
-    return false
-  }
+  // By the name a trace records: the SDKs' errors often keep the name "Error" and say what they are by their class.
+  return CANCELLATIONS.has(recordError(error).name)
 }
 
 type Outcome<T> = { ok: true; output: T } | { ok: false; error: unknown }

@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/index.js'
+import { APIUserAbortError } from 'openai'
 import { tempDir } from './helpers/temp-dir.js'
 
 describe('session()', () => {
@@ -82,6 +83,13 @@ describe('session()', () => {
     const s = await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))
     expect(s.path).toBe(join(traceDir, 'baseline.trace.json'))
     expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).toContain('"trace_id": "golden"')
+  })
+
+  it("marks a run cancelled when the agent stops on the SDK's user abort (APIUserAbortError)", async () => {
+    const traceDir = tempDir()
+    const abort = new APIUserAbortError()
+    await expect(session('stopped', { traceDir }, () => Promise.reject(abort))).rejects.toBe(abort)
+    expect(loadTrace(join(traceDir, 'stopped.trace.json'))).toMatchObject({ status: 'cancelled', error: { name: 'APIUserAbortError' } })
   })
 
   it('with golden: true under CI, never writes a golden: a missing one rejects, naming the file', async () => {
