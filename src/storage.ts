@@ -15,6 +15,7 @@ export { renderGolden, loadGolden, fileGoldenStore } from './storage/golden-file
 export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'
 export { JournalWriter } from './storage/journal-writer.js'
+export { listTraceTree, isInsideRoot, realPathInside, treePathOf } from './storage/trace-tree.js'
 
 export type { TraceLocation } from './storage/paths.js'
 export type { TextSink } from './storage/atomic-write.js'
@@ -23,4 +24,5 @@ export type { TraceFile, TraceFieldsFile, SkippedFile, TraceDirectory } from './
 export type { GoldenRecording, GoldenStore } from './storage/golden-files.js'
 export type { JournalFile } from './storage/journal-reader.js'
 export type { RecordingListener } from './storage/journal-writer.js'
+export type { TraceTree, TreeFile, TreeOptions } from './storage/trace-tree.js'
 export type { CloseRecord, JournalWriterId } from './storage/journal-format.js'
