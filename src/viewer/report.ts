@@ -13,6 +13,7 @@ import { viewerAssets } from './assets.js'
 import { diffWithGolden } from './golden-of.js'
 import { reportPage } from './page-html.js'
 import { compactTrace, stackTraceOf } from './payloads.js'
+import { approveCommand } from './shell-words.js'
 import { TraceIndex } from './trace-index.js'
 import type { ReportData } from './types.js'
 
@@ -38,7 +39,7 @@ export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-f
   const assets = viewerAssets()
   const index = new TraceIndex({ dir, prices })
   const runs = index.payload()
-  const data: ReportData = { runs, generated_at: epochSeconds(), traces: {}, stack_traces: {}, golden_diffs: {} }
+  const data: ReportData = { runs, generated_at: epochSeconds(), traces: {}, stack_traces: {}, golden_diffs: {}, approve_commands: {} }
   for (const summary of runs.runs) {
     let trace
     try {
@@ -48,6 +49,7 @@ export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-f
     }
     if (trace === undefined) continue
     data.traces[summary.id] = compactTrace(trace)
+    if (summary.kind === 'run') data.approve_commands[summary.id] = approveCommand(dir, summary)
     const stack = stackTraceOf(summary, trace)
     if (stack !== null) data.stack_traces[summary.id] = stack
     const goldenId = summary.golden?.id ?? null

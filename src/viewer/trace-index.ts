@@ -106,10 +106,11 @@ export class TraceIndex {
     this.#listed = signatures
     if (folders.size === 0) return
     const before = new Map([...this.#entries].map(([id, entry]) => [id, entry.summary]))
+    const skippedBefore = JSON.stringify([...this.#skipped.values()])
     // Goldens first: a run's golden state needs them.
     const ordered = [...folders].sort((a, b) => Number(!isGoldenPath(a)) - Number(!isGoldenPath(b)))
     for (const folder of ordered) this.#readFolder(folder, signatures)
-    this.#settle(before)
+    this.#settle(before, skippedBefore)
   }
 
   #readFolder(folder: string, signatures: ReadonlyMap<string, string>): void {
@@ -152,7 +153,7 @@ export class TraceIndex {
   }
 
   /** Golden states and `failing` of every row, then the delta against `before`. */
-  #settle(before: ReadonlyMap<string, RunSummary>): void {
+  #settle(before: ReadonlyMap<string, RunSummary>, skippedBefore: string): void {
     const goldens = new Map<string, RunSummary>()
     const signatureOfId = new Map<string, string>()
     for (const [id, entry] of this.#entries) {
@@ -164,13 +165,14 @@ export class TraceIndex {
       if (summary.kind === 'run') this.#goldenState(id, entry, goldenOf(summary, goldens), signatureOfId)
       summary.failing = isFailing(summary)
     }
-    const delta: RunsDelta = { version: this.#version + 1, upsert: [], remove: [] }
+    const skipped = [...this.#skipped.values()]
+    const delta: RunsDelta = { version: this.#version + 1, upsert: [], remove: [], skipped }
     for (const [id, entry] of this.#entries) {
       const old = before.get(id)
       if (old === undefined || JSON.stringify(old) !== JSON.stringify(entry.summary)) delta.upsert.push(entry.summary)
     }
     for (const id of before.keys()) if (!this.#entries.has(id)) delta.remove.push(id)
-    if (delta.upsert.length === 0 && delta.remove.length === 0) return
+    if (delta.upsert.length === 0 && delta.remove.length === 0 && JSON.stringify(skipped) === skippedBefore) return
     this.#version = delta.version
     for (const listener of this.#listeners) listener(delta)
   }

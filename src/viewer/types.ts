@@ -127,6 +127,8 @@ export interface RunsDelta {
   version: number
   upsert: RunSummary[]
   remove: string[]
+  /** The files that are not readable traces now (all of them). */
+  skipped: SkippedEntry[]
 }
 
 /** The JSON a static report embeds. */
@@ -137,4 +139,6 @@ export interface ReportData {
   stack_traces: Record<string, string>
   /** Each run's diff against its golden with default options, as the server computes it (other options are computed in the page). */
   golden_diffs: Record<string, TraceDiff>
+  /** The command that makes each run its golden. */
+  approve_commands: Record<string, string>
 }
