@@ -40,7 +40,8 @@ describeInBrowser('the viewer in Chromium', (browser) => {
     expect((await names()).sort()).toEqual(['crashed-agent', 'refund-agent'])
     await page.getByLabel('Failing only').uncheck()
     await page.getByRole('button', { name: 'Cost' }).click()
-    expect((await names())[0]).toBe('refund-agent')
+    expect(await page.locator('table.runs tbody').nth(1).locator('.run-link').first().textContent()).toBe('refund-agent')
+    expect(await page.getByRole('columnheader', { name: 'Cost' }).getAttribute('aria-sort')).toBe('descending')
     expect(browser.errors).toEqual([])
   })
 
