@@ -115,7 +115,7 @@ describe('the viewer over HTTP', () => {
     expect((await get(`${viewer.url}api/runs`, { headers: { authorization: 'Bearer bot-token-0123456789ab' } })).status).toBe(403)
   })
 
-  it('runs beside the run ledger in one server: the viewer at /, the ledger's operations at /v1', async () => {
+  it('runs beside the run ledger in one server: the viewer at /, the ledger operations at /v1', async () => {
     const dir = writeViewerDir(tempDir())
     const store = DirectoryStore.open({ dir, org: 'local', namespace: 'default', watch: false })
     const index = new TraceIndex({ dir, prices: loadPriceTable() })
