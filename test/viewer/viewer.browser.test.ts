@@ -125,7 +125,7 @@ describeInBrowser('the viewer in Chromium', (browser) => {
     expect(await page.locator('.turn-detail .tool-name').first().textContent()).toBe(HOSTILE.key)
     await page.goto(`${viewer.url}#/runs?q=hostile`)
     await page.getByRole('link', { name: HOSTILE.name }).waitFor()
-    expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined()
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined()
     expect(await page.locator('script').count()).toBe(1)
     expect(await page.locator('img, [onerror], [onmouseover], a[href^="javascript"]').count()).toBe(0)
   })
