@@ -26,6 +26,6 @@ it('a vitest run writes the HTML report of the trace directory with the reagent-
   const out = join(project.dir, 'artifacts', 'agents.html')
   expect(output).toContain(`reagent-flow report: ${out} · 2 runs, 1 golden\n`)
   const html = readFileSync(out, 'utf8')
-  expect(html).toContain('"name":"refund agent > refunds order 42"')
+  expect(html).toContain('"name":"refund agent \\u003e refunds order 42"')
   expect(html).toContain('<div id="app" data-source="embedded">')
 })
