@@ -38,8 +38,17 @@ describe('the published package (built dist/, resolved by its public name)', () 
     expect(pkg.type).toBe('module')
     expect(pkg.engines.node).toBe('>=20')
     expect(pkg.bin).toEqual({ 'reagent-flow': './dist/src/cli/index.js' })
-    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './ledger']) {
+    for (const subpath of ['.', './vitest', './vitest/report', './openai', './anthropic', './langchain', './ai-sdk', './ledger']) {
       expect(Object.keys(pkg.exports[subpath])).toEqual(['types', 'default'])
     }
+  })
+
+  it("ships the viewer's page bundle, built at build time (nothing is built at install)", () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+    expect(pkg.files).toContain('dist/src')
+    for (const file of ['dist/src/viewer/client/viewer.js', 'dist/src/viewer/client/viewer.css']) {
+      expect(readFileSync(new URL(file, root), 'utf8').length).toBeGreaterThan(1000)
+    }
+    expect(pkg.scripts.postinstall).toBeUndefined()
   })
 })

@@ -5,22 +5,16 @@
  * browser tests are skipped locally (with a line saying how to run them) and
  * fail in CI.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { chromium, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe } from 'vitest'
 
-export const CHROMIUM = process.env.REAGENT_CHROMIUM || '/usr/bin/chromium'
+import { CHROMIUM, runBrowserTests } from './chromium.js'
+
+export { CHROMIUM, runBrowserTests }
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic']
-
-const isCi = (): boolean => {
-  const ci = process.env.CI?.trim().toLowerCase()
-  return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0'
-}
-
-/** Whether the browser tests run here: Chromium is installed, or CI must have it (and fails without). */
-export const runBrowserTests = existsSync(CHROMIUM) || isCi()
 
 export async function launchChromium(options: { colorScheme?: 'light' | 'dark' } = {}): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'reagent-chromium-'))
