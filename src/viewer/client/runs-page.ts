@@ -127,7 +127,7 @@ function row(run: RunSummary, fresh: boolean): HTMLElement {
     h('td', { class: 'num' }, formatCount(run.tool_calls), run.errors > 0 ? h('div', { class: 'error-text' }, `${run.errors} failed`) : null),
     h('td', { class: 'num' }, run.tokens === null ? dash : formatCount(run.tokens.total)),
     h('td', { class: 'num' }, run.cost_usd === null ? dash : formatUsd(run.cost_usd)),
-    h('td', { class: 'num' }, run.duration_ms === null ? dash : formatDuration(run.duration_ms)),
+    h('td', { class: 'num' }, run.duration_ms === null || run.kind === 'golden' ? dash : formatDuration(run.duration_ms)),
     h('td', { class: 'num' }, run.replayed_calls === 0 ? dash : formatCount(run.replayed_calls)),
     h('td', null, run.grade === null ? dash : h('span', { class: `badge grade-${run.grade.grade}`, title: run.grade.reason ?? '' }, run.grade.grade)),
     h('td', { class: 'time' }, run.kind === 'golden' ? dash : formatTime(run.started_at)),
