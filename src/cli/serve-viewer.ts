@@ -37,6 +37,8 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
     index.close()
     throw error
   }
+  // Listening for the signals before saying where it listens: a caller may stop it the moment it reads that.
+  const stopped = nextSignal(ctx)
   const url = `${server.url}/`
   const { runs } = index.payload()
   const goldens = runs.filter((run) => run.kind === 'golden').length
@@ -46,7 +48,7 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
     ctx.print(`reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}`)
   }
   if (settings.open) openBrowser(url, (reason) => ctx.note(reason))
-  const signal = await nextSignal(ctx)
+  const signal = await stopped
   ctx.note(`${signal}: stopping after the requests in flight`)
   await server.close()
   ctx.note('stopped')
