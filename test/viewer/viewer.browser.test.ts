@@ -116,6 +116,23 @@ describeInBrowser('the viewer in Chromium', (browser) => {
     expect(page.url()).toMatch(/#\/run\/live-agent\.trace\.json/)
   })
 
+  it('follows the system colour scheme, light or dark, and keeps the one chosen with its button', async () => {
+    const { page } = browser
+    const background = () => page.evaluate<string>('getComputedStyle(document.body).backgroundColor')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await page.goto(viewer.url)
+    await page.getByRole('heading', { name: 'Runs' }).waitFor()
+    expect(await background()).toBe('rgb(15, 18, 22)')
+    await page.getByRole('button', { name: 'Theme: auto' }).click()
+    expect(await background()).toBe('rgb(255, 255, 255)')
+    await page.reload()
+    await page.getByRole('button', { name: 'Theme: light' }).click()
+    expect(await background()).toBe('rgb(15, 18, 22)')
+    await page.getByRole('button', { name: 'Theme: dark' }).click()
+    await page.emulateMedia({ colorScheme: 'light' })
+    expect(await background()).toBe('rgb(255, 255, 255)')
+  })
+
   it('shows everything in a hostile trace as text: no script runs, no link leaves the page', async () => {
     const { page } = browser
     await page.goto(`${viewer.url}#/run/${encodeURIComponent(HOSTILE_FILE)}`)
