@@ -1,0 +1,149 @@
+/**
+ * An Agents SDK `ModelResponse` (or the stream of `StreamEvent`s that
+ * amounts to one) in the recorder's terms: `function_call` output items are
+ * the tool calls, `output_text` parts the response text, hosted tools (run by
+ * the provider inside the response: web search, hosted MCP) tool calls with
+ * their result. With the SDK withholding the call's data, only the shape is
+ * kept: tool names and ids, usage, model; no text, no arguments.
+ */
+import type { ModelResponse, ProviderToolResult, StreamFold, ToolCallInput } from '../../src/adapter-support.js'
+import { field, stringOrNull } from './wire.js'
+
+const HOSTED_CALL = 'hosted_tool_call'
+
+/** A whole response; `withheld` when the SDK keeps the call's data out of its traces. */
+export function responseOf(response: unknown, withheld: boolean): ModelResponse {
+  const output = field(response, 'output')
+  const items: unknown[] = Array.isArray(output) ? output : []
+  const toolCalls: ToolCallInput[] = []
+  const hosted: ProviderToolResult[] = []
+  const texts: string[] = []
+  for (const item of items) {
+    const type = field(item, 'type')
+    if (type === 'message') texts.push(...textsOf(field(item, 'content')))
+    else if (type === HOSTED_CALL) hosted.push(hostedCall(item, toolCalls, withheld))
+    else if (typeof type === 'string' && type.endsWith('_call')) toolCalls.push(toolCallOf(item, type, withheld))
+  }
+  const providerData = field(response, 'providerData')
+  return {
+    toolCalls,
+    responseText: withheld || texts.length === 0 ? null : texts.join(''),
+    model: stringOrNull(field(providerData, 'model')),
+    tokenUsage: usageOf(field(response, 'usage')),
+    stopReason: stopReasonOf(providerData),
+    ...(hosted.length === 0 ? {} : { providerToolResults: hosted }),
+  }
+}
+
+/** A function call (`name`, JSON `arguments`), or another client-run call (computer, shell, apply_patch) named by its kind. */
+function toolCallOf(item: unknown, type: string, withheld: boolean): ToolCallInput {
+  const callId = field(item, 'callId')
+  const args = type === 'function_call' ? field(item, 'arguments') : (field(item, 'action') ?? field(item, 'operation'))
+  return {
+    name: stringOrNull(field(item, 'name')) ?? type.replace(/_call$/, ''),
+    ...(withheld ? {} : { arguments: args }),
+    ...(typeof callId === 'string' ? { callId } : {}),
+  }
+}
+
+function hostedCall(item: unknown, toolCalls: ToolCallInput[], withheld: boolean): ProviderToolResult {
+  const name = stringOrNull(field(item, 'name')) ?? 'hosted_tool'
+  const callId = stringOrNull(field(item, 'id')) ?? `${name}_${toolCalls.length}`
+  toolCalls.push({ name, callId, ...(withheld ? {} : { arguments: field(item, 'arguments') }) })
+  const status = field(item, 'status')
+  return {
+    callId,
+    name,
+    outcome: () => (status === 'failed' ? { error: `${name} failed` } : { result: withheld ? null : (field(item, 'output') ?? null) }),
+  }
+}
+
+function textsOf(content: unknown): string[] {
+  if (!Array.isArray(content)) return []
+  const texts: string[] = []
+  for (const part of content) {
+    const text = field(part, 'text')
+    if (field(part, 'type') === 'output_text' && typeof text === 'string') texts.push(text)
+  }
+  return texts
+}
+
+/** The SDK's `Usage` (camelCase counts): zeros everywhere means the model reported none. */
+export function usageOf(usage: unknown): Readonly<Record<string, unknown>> | null {
+  const input = field(usage, 'inputTokens')
+  const output = field(usage, 'outputTokens')
+  const total = field(usage, 'totalTokens')
+  if (typeof input !== 'number' && typeof output !== 'number') return null
+  if (input === 0 && output === 0 && (total === 0 || total === undefined)) return null
+  return { input_tokens: input, output_tokens: output, ...(typeof total === 'number' ? { total_tokens: total } : {}) }
+}
+
+/** Chat's finish reason, or the Responses API's incomplete reason or status, from the provider's own response. */
+function stopReasonOf(providerData: unknown): string | null {
+  const choices = field(providerData, 'choices')
+  const first: unknown = Array.isArray(choices) ? choices[0] : undefined
+  return (
+    stringOrNull(field(first, 'finish_reason')) ??
+    stringOrNull(field(field(providerData, 'incomplete_details'), 'reason')) ??
+    stringOrNull(field(providerData, 'status'))
+  )
+}
+
+/**
+ * Folds a `getStreamedResponse` stream: `response_done` carries the whole
+ * response and is its last event; before it, text deltas and the provider's
+ * raw events (`model`) say what arrived, for a stream left early.
+ */
+export class StreamEventFold implements StreamFold {
+  readonly lastEvent = 'response_done'
+  readonly #withheld: boolean
+  #final: ModelResponse | undefined
+  #text = ''
+  #model: string | null = null
+  #stopReason: string | null = null
+
+  constructor(withheld: boolean) {
+    this.#withheld = withheld
+  }
+
+  get isComplete(): boolean {
+    return this.#final !== undefined
+  }
+
+  add(event: unknown): void {
+    switch (field(event, 'type')) {
+      case 'output_text_delta': {
+        const delta = field(event, 'delta')
+        if (typeof delta === 'string') this.#text += delta
+        break
+      }
+      case 'response_started':
+        this.#model = stringOrNull(field(field(field(event, 'providerData'), 'response'), 'model')) ?? this.#model
+        break
+      case 'model':
+        this.#addRaw(field(event, 'event'))
+        break
+      case 'response_done':
+        this.#final = responseOf(field(event, 'response'), this.#withheld)
+        break
+    }
+  }
+
+  /** A provider event: a chat chunk names the model and the finish reason, a Responses event its response's model. */
+  #addRaw(raw: unknown): void {
+    this.#model = stringOrNull(field(raw, 'model')) ?? stringOrNull(field(field(raw, 'response'), 'model')) ?? this.#model
+    this.#stopReason = stopReasonOf(raw) ?? stopReasonOf(field(raw, 'response')) ?? this.#stopReason
+  }
+
+  result(): ModelResponse {
+    const final = this.#final
+    if (final !== undefined) return { ...final, model: final.model ?? this.#model, stopReason: final.stopReason ?? this.#stopReason }
+    return {
+      toolCalls: [],
+      responseText: this.#withheld || this.#text === '' ? null : this.#text,
+      model: this.#model,
+      tokenUsage: null,
+      stopReason: this.#stopReason,
+    }
+  }
+}

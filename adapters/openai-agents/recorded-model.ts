@@ -1,0 +1,85 @@
+/**
+ * The Agents SDK's `Model`, recorded: `getResponse` and
+ * `getStreamedResponse` of a model (an instance, or the prototype of the
+ * SDK's own model classes) go through the call lifecycle, into the session of
+ * the agent that made the call.
+ *
+ * `call.send(...)` below is the one place an Agents SDK model call is made:
+ * record/replay answers there from a recording (a `ModelResponse`, or the
+ * recorded `StreamEvent`s as an async iterable) instead of calling the model,
+ * as docs/decisions/017-one-call-lifecycle.md describes for every adapter.
+ */
+import { markInstrumented, patchMethod, startModelCall, tapStream, type Session } from '../../src/adapter-support.js'
+import { MODEL_APIS, type AgentsModelApi } from './model-api.js'
+import { isWithheld } from './model-request.js'
+import { ADAPTER, field } from './wire.js'
+
+/** Who serves the calls of a model object, as LLM calls record it. */
+export type ModelIdentity = (model: object) => { provider: string | null; model: string | null }
+
+/** Where the calls go: the session of the agent making the call (see AgentRuns), read when the call starts. */
+export interface CallRouting {
+  sessionForModelCall(): Session | undefined
+  /** The request's handoffs (tools that hand the run to another agent) of the agent whose session makes the call. */
+  noteHandoffTools(s: Session, request: unknown): void
+}
+
+type GetResponse = (this: unknown, request: unknown) => Promise<unknown>
+type GetStreamedResponse = (this: unknown, request: unknown) => AsyncIterable<unknown>
+
+const RECORDED = Symbol.for('reagent-flow.openai-agents.model')
+
+/** True when calls of `model` are recorded already (its own methods, or its class's). */
+export function isRecorded(model: object): boolean {
+  return RECORDED in model
+}
+
+/**
+ * Records the model calls made through `target`'s `getResponse` and
+ * `getStreamedResponse` (own properties replace them; a prototype serves
+ * every instance). Outside a session the methods behave as before. False when
+ * `target` was recorded already.
+ */
+export function recordModelCalls(target: object, identity: ModelIdentity, routing: CallRouting): boolean {
+  if (!markInstrumented(target, RECORDED)) return false
+  const start = (model: unknown, request: unknown, apis: { full: AgentsModelApi; withheld: AgentsModelApi }) => {
+    const s = routing.sessionForModelCall()
+    if (s === undefined) return undefined
+    routing.noteHandoffTools(s, request)
+    return startModelCall(s, isWithheld(request) ? apis.withheld : apis.full, { request, ...identity(model as object) })
+  }
+
+  patchMethod<GetResponse>(target, 'getResponse', (original) =>
+    function (this: unknown, request: unknown): Promise<unknown> {
+      const call = start(this, request, MODEL_APIS.whole)
+      if (call === undefined) return original.call(this, request)
+      return call.send(() => original.call(this, request)).then(
+        (response) => {
+          call.receive(response)
+          return response
+        },
+        (error: unknown) => {
+          call.fail(error)
+          throw error
+        },
+      )
+    },
+  )
+
+  patchMethod<GetStreamedResponse>(target, 'getStreamedResponse', (original) =>
+    function (this: unknown, request: unknown): AsyncIterable<unknown> {
+      const call = start(this, request, MODEL_APIS.streamed)
+      if (call === undefined) return original.call(this, request)
+      const stream = call.send(() => original.call(this, request))
+      if (stream !== null && typeof stream === 'object') tapStream(stream, ADAPTER, call.stream())
+      return stream
+    },
+  )
+  return true
+}
+
+/** The SDK's OpenAI models: OpenAIResponsesModel keeps its model name in `_model`; chat's is private, its responses name it. */
+export const openAIModelIdentity: ModelIdentity = (model) => {
+  const name = field(model, '_model')
+  return { provider: 'openai', model: typeof name === 'string' ? name : null }
+}
