@@ -29,6 +29,7 @@ import {
   type Session,
   type ToolOutcome,
 } from '../../src/adapter-support.js'
+import { isWithheld } from './model-request.js'
 import type { CallRouting } from './recorded-model.js'
 import { field, parseObject, stringOrNull } from './wire.js'
 
@@ -70,6 +71,8 @@ export class AgentRuns implements CallRouting {
   /** Per SDK trace, a handoff whose receiving agent has not started yet. */
   readonly #handoffs = new Map<string, PendingHandoff>()
   readonly #handoffTools = new WeakMap<Session, Set<string>>()
+  /** Sessions whose agent's data the SDK withholds (`traceIncludeSensitiveData: false`): their tool outputs are not recorded. */
+  readonly #withheld = new WeakSet<Session>()
   readonly #currentSpan: CurrentSpan
 
   constructor(currentSpan: CurrentSpan) {
@@ -82,7 +85,8 @@ export class AgentRuns implements CallRouting {
     return owner !== undefined && !owner.closed ? owner : currentSession()
   }
 
-  noteHandoffTools(s: Session, request: unknown): void {
+  noteRequest(s: Session, request: unknown): void {
+    if (isWithheld(request)) this.#withheld.add(s)
     const handoffs = field(request, 'handoffs')
     if (!Array.isArray(handoffs) || handoffs.length === 0) return
     let names = this.#handoffTools.get(s)
@@ -121,7 +125,7 @@ export class AgentRuns implements CallRouting {
     if (s === undefined || s.closed) return
     switch (span.spanData.type) {
       case 'function':
-        return recordToolResult(s, span)
+        return recordToolResult(s, span, this.#withheld.has(s))
       case 'handoff':
         return this.#recordHandoff(s, span)
       case 'guardrail':
@@ -204,12 +208,12 @@ export class AgentRuns implements CallRouting {
  * error, for the call it answers (found by tool name and arguments among the
  * session's calls waiting for a result), timed by the span.
  */
-function recordToolResult(s: Session, span: SdkSpan): void {
+function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean): void {
   const name = String(span.spanData['name'] ?? 'unknown')
   const input = span.spanData['input']
   const callId = s.claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
   const outcome: ToolOutcome =
-    span.error !== null ? { error: toolError(span.error) } : { result: 'output' in span.spanData ? toolOutputValue(span.spanData['output']) : null }
+    span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : toolOutputValue(span.spanData['output'] ?? null) }
   const durationMs = durationOf(span)
   if (callId === undefined) s.logToolResult(name, { ...outcome, ...(durationMs === undefined ? {} : { durationMs }) })
   else s.logResultOf(callId, () => outcome, durationMs)

@@ -20,14 +20,20 @@ export type ModelIdentity = (model: object) => { provider: string | null; model:
 /** Where the calls go: the session of the agent making the call (see AgentRuns), read when the call starts. */
 export interface CallRouting {
   sessionForModelCall(): Session | undefined
-  /** The request's handoffs (tools that hand the run to another agent) of the agent whose session makes the call. */
-  noteHandoffTools(s: Session, request: unknown): void
+  /** A request made by the agent whose session is `s`: its handoff tools, and whether the SDK withholds its data. */
+  noteRequest(s: Session, request: unknown): void
 }
 
 type GetResponse = (this: unknown, request: unknown) => Promise<unknown>
 type GetStreamedResponse = (this: unknown, request: unknown) => AsyncIterable<unknown>
 
 const RECORDED = Symbol.for('reagent-flow.openai-agents.model')
+
+/**
+ * Requests whose call is being recorded: a model whose streaming calls its
+ * own `getResponse` (many custom models do) makes one call, not two.
+ */
+const inFlight = new WeakSet<object>()
 
 /** True when calls of `model` are recorded already (its own methods, or its class's). */
 export function isRecorded(model: object): boolean {
@@ -43,11 +49,15 @@ export function isRecorded(model: object): boolean {
 export function recordModelCalls(target: object, identity: ModelIdentity, routing: CallRouting): boolean {
   if (!markInstrumented(target, RECORDED)) return false
   const start = (model: unknown, request: unknown, apis: { full: AgentsModelApi; withheld: AgentsModelApi }) => {
+    if (request === null || typeof request !== 'object' || inFlight.has(request)) return undefined
     const s = routing.sessionForModelCall()
     if (s === undefined) return undefined
-    routing.noteHandoffTools(s, request)
-    return startModelCall(s, isWithheld(request) ? apis.withheld : apis.full, { request, ...identity(model as object) })
+    routing.noteRequest(s, request)
+    const call = startModelCall(s, isWithheld(request) ? apis.withheld : apis.full, { request, ...identity(model as object) })
+    if (call !== undefined) inFlight.add(request)
+    return call
   }
+  const done = (request: unknown): void => void inFlight.delete(request as object)
 
   patchMethod<GetResponse>(target, 'getResponse', (original) =>
     function (this: unknown, request: unknown): Promise<unknown> {
@@ -55,10 +65,12 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
       if (call === undefined) return original.call(this, request)
       return call.send(() => original.call(this, request)).then(
         (response) => {
+          done(request)
           call.receive(response)
           return response
         },
         (error: unknown) => {
+          done(request)
           call.fail(error)
           throw error
         },
@@ -71,7 +83,16 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
       const call = start(this, request, MODEL_APIS.streamed)
       if (call === undefined) return original.call(this, request)
       const stream = call.send(() => original.call(this, request))
-      if (stream !== null && typeof stream === 'object') tapStream(stream, ADAPTER, call.stream())
+      const watch = call.stream()
+      if (stream !== null && typeof stream === 'object') {
+        tapStream(stream, ADAPTER, {
+          onEvent: (event) => watch.onEvent(event),
+          onEnd: (end) => {
+            done(request)
+            watch.onEnd(end)
+          },
+        })
+      }
       return stream
     },
   )

@@ -1,24 +1,126 @@
-import { run } from '@openai/agents'
+import { InputGuardrailTripwireTriggered, run } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
+import '../../../src/vitest/index.js'
 import { instrumentOpenAIAgents } from '../../../adapters/openai-agents/index.js'
-import { loadChain, session } from '../../../src/index.js'
-import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
+import { assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields, loadChain, normalizeTrace, session } from '../../../src/index.js'
+import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
-import { chatModel, triageAgents, triageReplies } from './triage-agents.js'
+import { chatModel, HandoffInput, triageAgents, triageReplies } from './triage-agents.js'
 
 instrumentOpenAIAgents()
 
+const QUESTION = 'I was charged twice for order 42.'
+const ANSWER = 'Order 42 was charged twice; I refunded the second charge of $19.99.'
+
+async function recordTriage(streamed: boolean): Promise<{ traceDir: string; output: unknown }> {
+  const server = await startCannedServer(inOrder(...triageReplies(streamed)))
+  const traceDir = tempDir('agents-')
+  const { triage } = triageAgents(chatModel(server))
+  const s = await session('support', { traceDir }, async () => {
+    if (!streamed) return (await run(triage, QUESTION)).finalOutput
+    const result = await run(triage, QUESTION, { stream: true })
+    for await (const _event of result) void _event
+    await result.completed
+    return result.finalOutput
+  })
+  return { traceDir, output: s.output }
+}
+
 describe('instrumentOpenAIAgents: a triage run that hands off to a billing agent', () => {
-  it('records the triage agent in the session, the billing agent as its child with the handoff input as handoff_context', async () => {
+  it('records the triage agent in the session: its model call, the handoff call with the transfer as its result, the guardrail that ran', async () => {
+    const { traceDir, output } = await recordTriage(false)
+    expect(output).toBe(ANSWER)
+
+    const chain = loadChain('support', { traceDir })
+    expect(chain.children.map((child) => child.name)).toEqual(['Billing agent'])
+    expect(normalizeTrace(chain.trace).turns).toEqual([
+      {
+        index: 0,
+        llm_call: {
+          messages: [
+            { role: 'system', content: 'Hand billing questions to the billing agent.' },
+            { role: 'user', content: QUESTION },
+          ],
+          response_text: null,
+          tool_calls: [{ name: 'transfer_to_Billing_agent', arguments: { order_id: '42', reason: 'charged twice' }, call_id: 'call_1', timestamp: 0 }],
+          model: 'gpt-4o-mini-2024-07-18',
+          provider: 'openai',
+          token_usage: { input_tokens: 121, output_tokens: 28, total_tokens: 149 },
+          timestamp: 0,
+          latency_ms: 0,
+          stop_reason: 'tool_calls',
+        },
+        tool_results: [{ call_id: 'call_1', result: { assistant: 'Billing agent' }, error: null, duration_ms: 0 }],
+        duration_ms: 0,
+        guardrails: [{ name: 'no_card_numbers', triggered: false }],
+      },
+    ])
+  })
+
+  it('records the billing agent as a child session whose handoff_context is the handoff input, with its tool result and output guardrail', async () => {
+    const { traceDir } = await recordTriage(false)
+    const chain = loadChain('support', { traceDir })
+    const billing = chain.get('Billing agent')
+
+    expect(billing.trace.handoff_context).toEqual({ order_id: '42', reason: 'charged twice' })
+    expect(billing.trace.metadata).toEqual({ handoff_from: 'Triage agent' })
+    assertHandoffReceived(billing.trace, chain.trace)
+    assertHandoffHasFields(billing.trace, ['order_id', 'reason'])
+    assertHandoffMatches(billing.trace, { schema: HandoffInput })
+    assertNoExtraFields(billing.trace, { allowed: ['order_id', 'reason'] })
+    expect(billing).toHaveCalledToolWith('lookup_invoice', { order_id: '42' })
+    billing.assertToolSucceeded('lookup_invoice')
+    billing.assertFlow(['lookup_invoice'])
+
+    const [lookup, answer] = billing.trace.turns
+    expect(lookup!.tool_results).toEqual([{ call_id: 'call_l00kup1nv01ce42xYz9Q', result: { amount: 19.99, charges: 2 }, error: null, duration_ms: expect.any(Number) }])
+    expect(answer!.llm_call.response_text).toBe(ANSWER)
+    expect(answer!['guardrails']).toEqual([{ name: 'polite_answer', triggered: false }])
+    expect(billing.trace.status).toBe('completed')
+  })
+
+  it('records a streamed run (run(..., { stream: true })) as the same traces, in golden normal form', async () => {
+    const plain = loadChain('support', { traceDir: (await recordTriage(false)).traceDir })
+    const { traceDir, output } = await recordTriage(true)
+    const streamed = loadChain('support', { traceDir })
+
+    expect(output).toBe(ANSWER)
+    expect(streamed.flatten().map((node) => node.name)).toEqual(['support', 'Billing agent'])
+    expect(normalizeTrace(streamed.trace)).toEqual(normalizeTrace(plain.trace))
+    expect(normalizeTrace(streamed.get('Billing agent').trace)).toEqual(normalizeTrace(plain.get('Billing agent').trace))
+  })
+
+  it('records a tool that throws as the error of its call, and the run goes on', async () => {
+    const lookupMissing = structuredClone(fixtureJson<{ choices: [{ message: { tool_calls: [{ function: { arguments: string } }] } }] }>('openai-agents/billing-lookup.json'))
+    lookupMissing.choices[0].message.tool_calls[0].function.arguments = '{"order_id":"7"}'
+    const [handoffReply, , answerReply] = triageReplies()
+    const server = await startCannedServer(inOrder(handoffReply!, { json: lookupMissing }, answerReply!))
+    const traceDir = tempDir('agents-')
+    const { triage } = triageAgents(chatModel(server))
+
+    await session('support', { traceDir }, () => run(triage, QUESTION))
+
+    const billing = loadChain('support', { traceDir }).get('Billing agent')
+    expect(billing.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_l00kup1nv01ce42xYz9Q', result: null, error: 'Error: no invoice for order 7', duration_ms: expect.any(Number) },
+    ])
+    expect(() => billing.assertToolSucceeded('lookup_invoice')).toThrow(/lookup_invoice/)
+  })
+
+  it('keeps a tripped input guardrail (run before the model) on the trace of the session that failed with the SDK error, with no model call', async () => {
     const server = await startCannedServer(inOrder(...triageReplies()))
     const traceDir = tempDir('agents-')
     const { triage } = triageAgents(chatModel(server))
 
-    const s = await session('support', { traceDir }, async () => (await run(triage, 'I was charged twice for order 42.')).finalOutput)
+    const failed = session('support', { traceDir }, () => run(triage, 'My card is 4111111111111111, refund order 42.'))
+    await expect(failed).rejects.toBeInstanceOf(InputGuardrailTripwireTriggered)
 
-    expect(s.output).toBe('Order 42 was charged twice; I refunded the second charge of $19.99.')
     const chain = loadChain('support', { traceDir })
-    console.log(JSON.stringify(chain.trace, null, 1))
-    console.log(JSON.stringify(chain.get('Billing agent').trace, null, 1))
+    expect(chain.trace.status).toBe('failed')
+    expect(chain.trace.error).toMatchObject({ name: 'InputGuardrailTripwireTriggered' })
+    expect(chain.trace.turns).toEqual([])
+    expect(chain.trace['guardrails']).toEqual([{ name: 'no_card_numbers', triggered: true }])
+    expect(server.requests).toEqual([])
+    expect(chain.children).toEqual([])
   })
 })

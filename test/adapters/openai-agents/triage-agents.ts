@@ -37,8 +37,10 @@ export const lookupInvoice = tool({
   },
 })
 
+/** Runs before the model is called (not in parallel with it), so a tripped run never reaches the model. */
 export const noCardNumbers: InputGuardrail = {
   name: 'no_card_numbers',
+  runInParallel: false,
   execute: ({ input }) => {
     const text = typeof input === 'string' ? input : JSON.stringify(input)
     return Promise.resolve({ tripwireTriggered: /\b\d{16}\b/.test(text), outputInfo: { checked: text.length } })
