@@ -5,7 +5,7 @@ import { instrumentOpenAIAgents } from '../../../adapters/openai-agents/index.js
 import { assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields, loadChain, normalizeTrace, session } from '../../../src/index.js'
 import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
-import { chatModel, HandoffInput, triageAgents, triageReplies } from './triage-agents.js'
+import { chatModel, HandoffInput, runAgent, triageAgents, triageReplies } from './triage-agents.js'
 
 instrumentOpenAIAgents()
 
@@ -16,13 +16,7 @@ async function recordTriage(streamed: boolean): Promise<{ traceDir: string; outp
   const server = await startCannedServer(inOrder(...triageReplies(streamed)))
   const traceDir = tempDir('agents-')
   const { triage } = triageAgents(chatModel(server))
-  const s = await session('support', { traceDir }, async () => {
-    if (!streamed) return (await run(triage, QUESTION)).finalOutput
-    const result = await run(triage, QUESTION, { stream: true })
-    for await (const _event of result) void _event
-    await result.completed
-    return result.finalOutput
-  })
+  const s = await session('support', { traceDir }, () => runAgent(triage, QUESTION, { stream: streamed }))
   return { traceDir, output: s.output }
 }
 

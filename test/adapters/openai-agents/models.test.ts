@@ -6,7 +6,7 @@ import { loadChain, normalizeTrace, session } from '../../../src/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type CannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { captureWarnings } from '../../helpers/warnings.js'
-import { chatModel, openaiClient, triageAgents, triageReplies } from './triage-agents.js'
+import { chatModel, openaiClient, runAgent, triageAgents, triageReplies } from './triage-agents.js'
 
 instrumentOpenAIAgents()
 
@@ -43,7 +43,8 @@ class ScriptedModel implements Model {
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const response = await this.getResponse(request)
     yield { type: 'response_started' }
-    yield { type: 'response_done', response: { id: 'scripted', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, output: response.output } }
+    const done = { id: 'scripted', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, output: response.output }
+    yield { type: 'response_done', response: done } as StreamEvent
   }
 }
 
@@ -54,9 +55,7 @@ describe('instrumentOpenAIAgents: models', () => {
   ])('records an OpenAIResponsesModel tool loop (streamed: $streamed) with the Responses model, usage and the tool result', async ({ streamed, outputTokens, finalInputTokens }) => {
     const server = await startCannedServer(inOrder(...responses(streamed)))
     const s = await session('weather', { save: false }, async () => {
-      const result = await run(weatherAgent(server), 'What is the weather in Paris?', { stream: streamed })
-      if ('toStream' in result) await result.completed
-      return result.finalOutput
+      return runAgent(weatherAgent(server), 'What is the weather in Paris?', { stream: streamed })
     })
 
     expect(s.output).toBe('It is 18°C and sunny in Paris.')
@@ -84,7 +83,7 @@ describe('instrumentOpenAIAgents: models', () => {
     const { triage } = triageAgents(chatModel(server))
     const runner = new Runner({ traceIncludeSensitiveData: false })
 
-    const s = await session('support', { traceDir }, async () => (await runner.run(triage, 'I was charged twice for order 42.')).finalOutput)
+    const s = await session('support', { traceDir }, () => runAgent(triage, 'I was charged twice for order 42.', { runner }))
 
     expect(s.output).toBe('Order 42 was charged twice; I refunded the second charge of $19.99.')
     const chain = loadChain('support', { traceDir })
@@ -109,11 +108,7 @@ describe('instrumentOpenAIAgents: models', () => {
       const model = instrumentAgentsModel(new ScriptedModel(...script()), { provider: 'scripted' })
       expect(instrumentAgentsModel(model)).toBe(model)
       const agent = new Agent({ name: 'Weather agent', model, tools: [getWeather] })
-      const s = await session('scripted', { save: false }, async () => {
-        const result = await run(agent, 'Rome?', { stream })
-        if ('toStream' in result) await result.completed
-        return result.finalOutput
-      })
+      const s = await session('scripted', { save: false }, () => runAgent(agent, 'Rome?', { stream }))
       expect(s.output).toBe('Sunny in Rome.')
       expect(s.trace.turns.map((turn) => [turn.llm_call.provider, turn.llm_call.tool_calls.map((call) => call.name), turn.llm_call.response_text])).toEqual([
         ['scripted', ['get_weather'], null],
@@ -138,11 +133,7 @@ describe('instrumentOpenAIAgents: models', () => {
   it('keeps concurrent sessions apart: each run records into the session it started in', async () => {
     const record = async (name: string) => {
       const server = await startCannedServer(inOrder(...responses(name === 'streamed')))
-      return session(name, { save: false }, async () => {
-        const result = await run(weatherAgent(server), `Weather for ${name}?`, { stream: name === 'streamed' })
-        if ('toStream' in result) await result.completed
-        return result.finalOutput
-      })
+      return session(name, { save: false }, () => runAgent(weatherAgent(server), `Weather for ${name}?`, { stream: name === 'streamed' }))
     }
     const sessions = await Promise.all(['plain', 'streamed', 'another'].map(record))
     for (const s of sessions) {

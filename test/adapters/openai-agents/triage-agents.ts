@@ -4,7 +4,7 @@
  * handoff input) to a billing agent that has a function tool. Models are the
  * SDK's own, pointed at the canned local server.
  */
-import { Agent, handoff, OpenAIChatCompletionsModel, tool, type InputGuardrail, type Model, type OutputGuardrail } from '@openai/agents'
+import { Agent, handoff, run, OpenAIChatCompletionsModel, tool, type InputGuardrail, type Model, type OutputGuardrail } from '@openai/agents'
 import OpenAI from 'openai'
 import { z } from 'zod'
 import { fixtureJson, fixtureText, type CannedResponse, type CannedServer } from '../../helpers/canned-server.js'
@@ -70,4 +70,13 @@ export function triageAgents(model: Model): { triage: Agent; billing: Agent } {
     handoffs: [handoff(billing, { inputType: HandoffInput, onHandoff: () => undefined })],
   })
   return { triage, billing }
+}
+
+/** Runs `agent` and resolves to its final output; streamed, the run's events are read to the end first, as an app would. */
+export async function runAgent(agent: Agent, input: string, { stream = false, runner = { run } }: { stream?: boolean; runner?: { run: typeof run } } = {}): Promise<unknown> {
+  if (!stream) return (await runner.run(agent, input)).finalOutput
+  const result = await runner.run(agent, input, { stream: true })
+  for await (const _event of result) void _event
+  await result.completed
+  return result.finalOutput
 }
