@@ -55,12 +55,14 @@ export const GENERAL = {
 /**
  * reagent-flow's own attributes, each a JSON text: the trace's top-level
  * fields (on the run's span), a turn's extra keys and duration (on its chat
- * span), an LLM call's full token usage, error and extra keys, and a tool
- * result kept without a call (on its tool span).
+ * span), an LLM call's full token usage, error, latency and extra keys, and a
+ * tool result's turn (and whether it was kept without a call, on its tool
+ * span): span times alone cannot say which turn a result belongs to when a
+ * recorded latency overlaps the next call.
  */
 export const REAGENT = {
   trace: 'reagent_flow.trace',
   turn: 'reagent_flow.turn',
   llmCall: 'reagent_flow.llm_call',
-  unmatched: 'reagent_flow.unmatched',
+  toolResult: 'reagent_flow.tool_result',
 } as const

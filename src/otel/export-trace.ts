@@ -115,7 +115,10 @@ class SpanWriter {
     const error = call.error === undefined ? undefined : { name: call.error.name, message: call.error.message }
     attributes.push(
       attribute(REAGENT.turn, JSON.stringify({ duration_ms: turn.duration_ms, extra: extraOf(turn, STANDARD_TURN_KEYS) })),
-      attribute(REAGENT.llmCall, JSON.stringify({ token_usage: usage, ...(error === undefined ? {} : { error }), extra: extraOf(call, STANDARD_CALL_KEYS) })),
+      attribute(
+        REAGENT.llmCall,
+        JSON.stringify({ token_usage: usage, ...(call.latency_ms === undefined ? { latency_ms: null } : {}), ...(error === undefined ? {} : { error }), extra: extraOf(call, STANDARD_CALL_KEYS) }),
+      ),
     )
     const end = call.timestamp + (call.latency_ms ?? 0) / 1000
     this.spans.push(
@@ -141,7 +144,7 @@ class SpanWriter {
         attribute(GEN_AI.toolCallId, result.call_id),
         attribute(GEN_AI.toolType, 'function'),
       ]
-      if (toolCall === undefined) toolAttributes.push(attribute(REAGENT.unmatched, true))
+      toolAttributes.push(attribute(REAGENT.toolResult, JSON.stringify({ turn: index, ...(toolCall === undefined ? { unmatched: true } : {}) })))
       if (this.#content) {
         if (toolCall !== undefined) toolAttributes.push(attribute(GEN_AI.toolCallArguments, JSON.stringify(toolCall.arguments)))
         toolAttributes.push(attribute(GEN_AI.toolCallResult, JSON.stringify(result.result)))

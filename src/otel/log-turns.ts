@@ -6,20 +6,9 @@
  */
 import type { Session } from '../adapter-support.js'
 import { REAGENT } from './attributes.js'
-import type { AttributeValue } from './otlp-json.js'
+import { ownObject } from './own-attributes.js'
 import type { RunPlan, ToolPlan, TurnPlan } from './run-plan.js'
 import type { SpanRecord } from './span-record.js'
-
-/** A reagent-flow attribute's JSON object; undefined when absent or not an object. */
-export function ownObject(value: AttributeValue | undefined): Record<string, unknown> | undefined {
-  if (typeof value !== 'string') return undefined
-  try {
-    const parsed: unknown = JSON.parse(value)
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined
-  } catch {
-    return undefined
-  }
-}
 
 function msBetween(start: number, end: number): number {
   return Math.max(0, Math.round((end - start) * 1e6) / 1e3)
@@ -51,7 +40,8 @@ function logTurn(s: Session, turn: TurnPlan): void {
     model: llm.model,
     tokenUsage: (ownCall?.['token_usage'] as Record<string, unknown> | null | undefined) ?? llm.tokenUsage,
     timestamp: span.start,
-    latencyMs: msBetween(span.start, span.end),
+    // A call reagent-flow exported without a latency had none.
+    ...(ownCall !== undefined && ownCall['latency_ms'] === null ? {} : { latencyMs: msBetween(span.start, span.end) }),
     stopReason: llm.stopReason,
     provider: llm.provider,
     ...(error === null || error === undefined ? {} : { error: errorOf(error) }),

@@ -9,6 +9,7 @@
  * run per OpenTelemetry trace, named after its root span.
  */
 import { REAGENT } from './attributes.js'
+import { ownObject } from './own-attributes.js'
 import type { Dialect, LlmDraft, ToolDraft } from './dialects/index.js'
 import type { SpanRecord } from './span-record.js'
 
@@ -93,16 +94,18 @@ function buildTurns(run: RunPlan, spans: readonly SpanRecord[], dialect: Dialect
       continue
     }
     const draft = dialect.tool(span)
-    const last = run.turns.at(-1)
+    // A result reagent-flow exported names its turn; another's goes to the latest turn.
+    const own = ownObject(span.attributes.get(REAGENT.toolResult))
+    const last = typeof own?.['turn'] === 'number' ? (run.turns[own['turn']] ?? run.turns.at(-1)) : run.turns.at(-1)
     if (last === undefined) {
       run.orphanTools.push({ span, draft })
       continue
     }
-    if (span.attributes.get(REAGENT.unmatched) === true) {
+    if (own?.['unmatched'] === true) {
       last.tools.push({ span, draft, callIndex: null })
       continue
     }
-    const [turn, callIndex] = callFor(run.turns, answered, draft) ?? [last, addCall(last, draft)]
+    const [turn, callIndex] = callFor(own === undefined ? run.turns : [last], answered, draft) ?? [last, addCall(last, draft)]
     answered.get(turn)!.add(callIndex)
     turn.tools.push({ span, draft, callIndex })
   }

@@ -56,6 +56,7 @@ describe('toOtlp: traces as OTLP/JSON spans in the GenAI conventions', () => {
       'gen_ai.tool.name': { stringValue: 'lookup_invoice' },
       'gen_ai.tool.call.id': { stringValue: 'call_l00kup1nv01ce42xYz9Q' },
       'gen_ai.tool.type': { stringValue: 'function' },
+      'reagent_flow.tool_result': { stringValue: '{"turn":0}' },
     })
   })
 
