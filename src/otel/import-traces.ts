@@ -6,6 +6,7 @@
  * Traces that reagent-flow exported come back as they were: their own
  * attributes (`reagent_flow.*`) restore what the conventions have no place for.
  */
+import { OtlpFormatError } from '../errors.js'
 import { sanitizeName } from '../storage.js'
 import { session } from '../session.js'
 import type { JsonObject, Trace } from '../trace/types.js'
@@ -73,7 +74,15 @@ export async function tracesFromSpans(spans: readonly SpanRecord[], options: Otl
     traces.push(trace)
     for (const child of run.children) await visit(child, trace.trace_id)
   }
-  for (const run of planRuns(spans, dialect)) await visit(run, null)
+  const runs = planRuns(spans, dialect)
+  if (runs.length === 0) {
+    throw new OtlpFormatError(
+      options.source ?? 'spans',
+      '',
+      `none of its ${spans.length} span(s) is an agent run, a model call or a tool execution in the ${dialect.name} conventions; leave --dialect at auto to detect them`,
+    )
+  }
+  for (const run of runs) await visit(run, null)
   return { traces, dialect: dialect.name }
 }
 
@@ -85,6 +94,6 @@ export async function tracesFromSpans(spans: readonly SpanRecord[], options: Otl
  * @example
  * const { traces } = await fromOtlp(JSON.parse(readFileSync('spans.json', 'utf8')), { dialect: 'openinference' })
  */
-export function fromOtlp(document: unknown, options: OtlpImportOptions = {}): Promise<ImportedSpans> {
+export async function fromOtlp(document: unknown, options: OtlpImportOptions = {}): Promise<ImportedSpans> {
   return tracesFromSpans(spansFromOtlp(document, options.source ?? 'spans'), options)
 }
