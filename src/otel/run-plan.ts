@@ -83,6 +83,23 @@ export function planRuns(spans: readonly SpanRecord[], dialect: Dialect): RunPla
   return runs
 }
 
+/**
+ * All the model calls and tool executions of `spans` as the turns of one run,
+ * whatever agent spans they sit under (a session records one agent: the
+ * spans it saw end are its own). Undefined when there are none.
+ */
+export function planOneRun(spans: readonly SpanRecord[], dialect: Dialect, name: string): RunPlan | undefined {
+  const events = spans.filter((span) => {
+    const role = dialect.role(span, false)
+    return role === 'llm' || role === 'tool'
+  })
+  if (events.length === 0) return undefined
+  const sorted = [...events].sort(byStart)
+  const run: RunPlan = { span: sorted[0]!, name, turns: [], orphanTools: [], children: [] }
+  buildTurns(run, sorted, dialect)
+  return run
+}
+
 function buildTurns(run: RunPlan, spans: readonly SpanRecord[], dialect: Dialect): void {
   /** Per turn, the indices of its calls a tool span has answered. */
   const answered = new Map<TurnPlan, Set<number>>()

@@ -10,13 +10,14 @@
  * exporter, batched and later, could not). The spans of a session are kept
  * until it closes, then turned into turns all at once, as `reagent-flow
  * import` does: a tool span can then find the model call that asked for it,
- * whatever order the spans ended in. Agent spans inside a session add no
- * child sessions: the session is the agent.
+ * whatever order the spans ended in. The session is the agent: agent spans
+ * inside it add no child sessions, and every model call and tool span it saw
+ * end is one of its turns (or results).
  */
 import { currentSession, recordSafely, type Session } from '../adapter-support.js'
 import { chooseDialect, type DialectOption } from './dialects/index.js'
 import { logRun } from './log-turns.js'
-import { planRuns, type RunPlan } from './run-plan.js'
+import { planOneRun } from './run-plan.js'
 import { spanFromReadable, type ReadableSpanLike, type SpanRecord } from './span-record.js'
 
 const ADAPTER = 'reagent-flow/otel'
@@ -28,25 +29,6 @@ export interface ReagentSpanProcessorOptions {
 
 const OPTION_NAMES: ReadonlySet<string> = new Set(['dialect'])
 const DIALECT_NAMES: ReadonlySet<unknown> = new Set(['auto', 'genai', 'openinference', 'openllmetry'])
-
-/** Every turn of the runs planned from a session's spans, in time order, as one run. */
-function flatten(runs: readonly RunPlan[]): RunPlan | undefined {
-  const all: RunPlan[] = []
-  const visit = (run: RunPlan): void => {
-    all.push(run)
-    run.children.forEach(visit)
-  }
-  runs.forEach(visit)
-  if (all.length === 0) return undefined
-  const byStart = (a: { span: SpanRecord }, b: { span: SpanRecord }): number => a.span.start - b.span.start
-  return {
-    span: all[0]!.span,
-    name: all[0]!.name,
-    turns: all.flatMap((run) => run.turns).sort(byStart),
-    orphanTools: all.flatMap((run) => run.orphanTools).sort(byStart),
-    children: [],
-  }
-}
 
 /**
  * @example
@@ -91,7 +73,7 @@ export class ReagentSpanProcessor {
       // A session whose spans are none of the dialects' (HTTP, database spans) records nothing.
       if (!spans.some((span) => ['openinference.span.kind', 'traceloop.span.kind', 'llm.request.type', 'gen_ai.operation.name'].some((key) => span.attributes.has(key)))) return
       const dialect = chooseDialect(spans, this.#dialect, `the spans of session "${s.name}"`)
-      const run = flatten(planRuns(spans, dialect))
+      const run = planOneRun(spans, dialect, s.name)
       if (run !== undefined) logRun(s, run)
     })
   }
