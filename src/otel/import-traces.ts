@@ -60,9 +60,11 @@ async function traceOf(run: RunPlan, dialect: Dialect, parentTraceId: string | n
     session_id: dialect.sessionId(span),
     user_id: dialect.userId(span),
   }
-  // A run reagent-flow exported: its own fields, as they were (parent ids included).
+  // A run reagent-flow exported: its own fields, as they were (parent ids included), and only those (a file of reagent-flow 0.5 has no status).
   const own = ownObject(span.attributes.get(REAGENT.trace))
-  return own === undefined ? trace : { ...trace, ...own, turns: trace.turns }
+  if (own === undefined) return trace
+  const { trace_id, name, metadata: meta, started_at, ended_at, format_version, parent_trace_id, handoff_context, turns } = trace
+  return { trace_id, name, metadata: meta, started_at, ended_at, format_version, parent_trace_id, handoff_context, ...own, turns }
 }
 
 /** Builds the traces `spans` record. */
