@@ -1,4 +1,4 @@
-import { InputGuardrailTripwireTriggered, run } from '@openai/agents'
+import { Agent, InputGuardrailTripwireTriggered, run } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
 import '../../../src/vitest/index.js'
 import { instrumentOpenAIAgents } from '../../../adapters/openai-agents/index.js'
@@ -116,5 +116,35 @@ describe('instrumentOpenAIAgents: a triage run that hands off to a billing agent
     expect(chain.trace['guardrails']).toEqual([{ name: 'no_card_numbers', triggered: true }])
     expect(server.requests).toEqual([])
     expect(chain.children).toEqual([])
+  })
+})
+
+describe('instrumentOpenAIAgents: an agent run as another agent\'s tool', () => {
+  it('records the inner agent as a child session named after it, without a handoff context, its calls its own', async () => {
+    type Completion = { choices: [{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }>; content: string | null } }] }
+    const callExpert = structuredClone(fixtureJson<Completion>('openai-agents/triage-handoff.json'))
+    callExpert.choices[0].message.tool_calls![0]!.function = { name: 'billing_expert', arguments: '{"input":"Order 42 was charged twice."}' }
+    const finalAnswer = structuredClone(fixtureJson<Completion>('openai-agents/billing-answer.json'))
+    finalAnswer.choices[0].message.content = 'The billing expert refunded it.'
+    const [, lookup, expertAnswer] = triageReplies()
+    const server = await startCannedServer(inOrder({ json: callExpert }, lookup!, expertAnswer!, { json: finalAnswer }))
+    const traceDir = tempDir('agents-')
+    const { billing } = triageAgents(chatModel(server))
+    const front = new Agent({
+      name: 'Front desk',
+      model: chatModel(server),
+      tools: [billing.asTool({ toolName: 'billing_expert', toolDescription: 'Fixes billing problems.' })],
+    })
+
+    const s = await session('desk', { traceDir }, () => runAgent(front, QUESTION))
+
+    expect(s.output).toBe('The billing expert refunded it.')
+    const chain = loadChain('desk', { traceDir })
+    expect(chain.flatten().map((node) => [node.name, node.depth])).toEqual([['desk', 0], ['Billing agent', 1]])
+    const expert = chain.get('Billing agent')
+    expect([expert.trace.handoff_context, expert.trace.metadata]).toEqual([null, { invoked_as_tool: 'billing_expert' }])
+    expect(expert.toolNames()).toEqual(['lookup_invoice'])
+    expect(chain.toolNames()).toEqual(['billing_expert'])
+    expect(chain.trace.turns[0]!.tool_results).toEqual([{ call_id: 'call_hand0ff0TrAnSfEr1Bill', result: ANSWER, error: null, duration_ms: expect.any(Number) }])
   })
 })
