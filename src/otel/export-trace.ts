@@ -167,6 +167,8 @@ class SpanWriter {
 
 /** The run as its written file holds it: redacted (the in-memory trace keeps its secrets, the export must not). */
 function redacted(trace: Trace, redact: RedactOption | undefined): Trace {
+  // Nothing to remove: the trace is only read from here on.
+  if (redact === false) return trace
   return JSON.parse(renderTrace(trace, { redact })) as Trace
 }
 

@@ -49,7 +49,11 @@ export function planRuns(spans: readonly SpanRecord[], dialect: Dialect): RunPla
   for (const span of spans) {
     const parent = span.parentSpanId === null ? undefined : byId.get(span.parentSpanId)
     if (parent === undefined || parent === span) roots.push(span)
-    else childrenOf.set(parent.spanId, [...(childrenOf.get(parent.spanId) ?? []), span])
+    else {
+      const siblings = childrenOf.get(parent.spanId)
+      if (siblings === undefined) childrenOf.set(parent.spanId, [span])
+      else siblings.push(span)
+    }
   }
   const runs: RunPlan[] = []
   const events = new Map<RunPlan, SpanRecord[]>()
