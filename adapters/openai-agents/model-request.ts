@@ -6,13 +6,8 @@
  * `tracing` is "enabled_without_data") is recorded without its messages:
  * what the SDK keeps out of its own traces, the recording keeps out too.
  */
-import { toolOutputValue, type ModelRequest, type RequestToolResult } from '../../src/adapter-support.js'
+import { inputMessages, toolOutputValue, type InputMessage, type ModelRequest, type RequestToolResult } from '../../src/adapter-support.js'
 import { field } from './wire.js'
-
-interface RecordedMessage {
-  role: string
-  content: unknown
-}
 
 const RESULT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_result', 'computer_call_result', 'shell_call_output', 'apply_patch_call_output'])
 
@@ -24,23 +19,10 @@ export function isWithheld(request: unknown): boolean {
 export function requestOf(request: unknown, provider: string | null, model: string | null): ModelRequest {
   if (isWithheld(request)) return { provider, model, messages: null, toolResults: [] }
   const input = field(request, 'input')
-  return { provider, model, messages: messagesOf(field(request, 'systemInstructions'), input), toolResults: toolResultsOf(input) }
+  return { provider, model, messages: inputMessages(field(request, 'systemInstructions'), input, messageOf), toolResults: toolResultsOf(input) }
 }
 
-function messagesOf(instructions: unknown, input: unknown): RecordedMessage[] {
-  const messages: RecordedMessage[] = []
-  if (typeof instructions === 'string' && instructions !== '') messages.push({ role: 'system', content: instructions })
-  if (typeof input === 'string') messages.push({ role: 'user', content: input })
-  else if (Array.isArray(input)) {
-    for (const item of input) {
-      const message = messageOf(item)
-      if (message !== undefined) messages.push(message)
-    }
-  }
-  return messages
-}
-
-function messageOf(item: unknown): RecordedMessage | undefined {
+function messageOf(item: unknown): InputMessage | undefined {
   const role = field(item, 'role')
   if (typeof role === 'string') return { role, content: field(item, 'content') ?? null }
   const type = field(item, 'type')

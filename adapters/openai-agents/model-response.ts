@@ -6,7 +6,7 @@
  * their result. With the SDK withholding the call's data, only the shape is
  * kept: tool names and ids, usage, model; no text, no arguments.
  */
-import type { ModelResponse, ProviderToolResult, StreamFold, ToolCallInput } from '../../src/adapter-support.js'
+import { outputTexts, type ModelResponse, type ProviderToolResult, type StreamFold, type ToolCallInput } from '../../src/adapter-support.js'
 import { field, stringOrNull } from './wire.js'
 
 const HOSTED_CALL = 'hosted_tool_call'
@@ -20,7 +20,7 @@ export function responseOf(response: unknown, withheld: boolean): ModelResponse 
   const texts: string[] = []
   for (const item of items) {
     const type = field(item, 'type')
-    if (type === 'message') texts.push(...textsOf(field(item, 'content')))
+    if (type === 'message') texts.push(...outputTexts(field(item, 'content')))
     else if (type === HOSTED_CALL) hosted.push(hostedCall(item, toolCalls, withheld))
     else if (typeof type === 'string' && type.endsWith('_call')) toolCalls.push(toolCallOf(item, type, withheld))
   }
@@ -56,16 +56,6 @@ function hostedCall(item: unknown, toolCalls: ToolCallInput[], withheld: boolean
     name,
     outcome: () => (status === 'failed' ? { error: `${name} failed` } : { result: withheld ? null : (field(item, 'output') ?? null) }),
   }
-}
-
-function textsOf(content: unknown): string[] {
-  if (!Array.isArray(content)) return []
-  const texts: string[] = []
-  for (const part of content) {
-    const text = field(part, 'text')
-    if (field(part, 'type') === 'output_text' && typeof text === 'string') texts.push(text)
-  }
-  return texts
 }
 
 /** The SDK's `Usage` (camelCase counts): zeros everywhere means the model reported none. */
