@@ -213,12 +213,18 @@ function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean): void 
   const input = span.spanData['input']
   const callId = s.claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
   const outcome: ToolOutcome =
-    span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : toolOutputValue(span.spanData['output'] ?? null) }
+    span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : outputValue(span.spanData['output']) }
   const durationMs = durationOf(span)
   if (callId === undefined) s.logToolResult(name, { ...outcome, ...(durationMs === undefined ? {} : { durationMs }) })
   else s.logResultOf(callId, () => outcome, durationMs)
   const server = mcpServerOf(span.spanData['mcp_data'])
   if (server !== undefined && callId !== undefined) noteOnTurnOfCall(s, callId, 'mcp_calls', { name, server })
+}
+
+/** A tool's output as the model got it, read back as its value; one text part (an MCP tool's content) is its text. */
+function outputValue(output: unknown): unknown {
+  const value = toolOutputValue(output ?? null)
+  return field(value, 'type') === 'text' && typeof field(value, 'text') === 'string' ? toolOutputValue(field(value, 'text')) : value
 }
 
 /** The SDK sets `mcp_data` to `{ server }` (typed as a JSON string in its declarations). */

@@ -10,6 +10,7 @@ import { outputTexts, type ModelResponse, type ProviderToolResult, type StreamFo
 import { field, stringOrNull } from './wire.js'
 
 const HOSTED_CALL = 'hosted_tool_call'
+const HOSTED_PROTOCOL: ReadonlySet<unknown> = new Set(['mcp_list_tools', 'mcp_approval_request'])
 
 /** A whole response; `withheld` when the SDK keeps the call's data out of its traces. */
 export function responseOf(response: unknown, withheld: boolean): ModelResponse {
@@ -21,7 +22,10 @@ export function responseOf(response: unknown, withheld: boolean): ModelResponse 
   for (const item of items) {
     const type = field(item, 'type')
     if (type === 'message') texts.push(...outputTexts(field(item, 'content')))
-    else if (type === HOSTED_CALL) hosted.push(hostedCall(item, toolCalls, withheld))
+    else if (type === HOSTED_CALL) {
+      // A hosted MCP server's tool listing and approval requests are protocol, not tools the model chose: hosted-mcp.ts notes the listing.
+      if (!HOSTED_PROTOCOL.has(field(item, 'name'))) hosted.push(hostedCall(item, toolCalls, withheld))
+    }
     else if (typeof type === 'string' && type.endsWith('_call')) toolCalls.push(toolCallOf(item, type, withheld))
   }
   const providerData = field(response, 'providerData')
@@ -46,15 +50,28 @@ function toolCallOf(item: unknown, type: string, withheld: boolean): ToolCallInp
   }
 }
 
+/**
+ * A tool the provider ran: web search, code interpreter, a hosted MCP server's
+ * tool (`mcp_call`, named by the MCP tool it called; its server is noted on the
+ * turn by hosted-mcp.ts).
+ */
 function hostedCall(item: unknown, toolCalls: ToolCallInput[], withheld: boolean): ProviderToolResult {
-  const name = stringOrNull(field(item, 'name')) ?? 'hosted_tool'
+  const kind = stringOrNull(field(item, 'name')) ?? 'hosted_tool'
+  const providerData = field(item, 'providerData')
+  const isMcp = kind === 'mcp_call'
+  const name = isMcp ? (stringOrNull(field(providerData, 'name')) ?? kind) : kind
   const callId = stringOrNull(field(item, 'id')) ?? `${name}_${toolCalls.length}`
-  toolCalls.push({ name, callId, ...(withheld ? {} : { arguments: field(item, 'arguments') }) })
+  const args = isMcp ? field(providerData, 'arguments') : field(item, 'arguments')
+  toolCalls.push({ name, callId, ...(withheld ? {} : { arguments: args }) })
   const status = field(item, 'status')
   return {
     callId,
     name,
-    outcome: () => (status === 'failed' ? { error: `${name} failed` } : { result: withheld ? null : (field(item, 'output') ?? null) }),
+    outcome: () => {
+      const error = field(providerData, 'error')
+      if (status === 'failed' || (error !== null && error !== undefined)) return { error: typeof error === 'string' ? error : `${name} failed` }
+      return { result: withheld ? null : (field(item, 'output') ?? null) }
+    },
   }
 }
 

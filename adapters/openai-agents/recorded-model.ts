@@ -9,7 +9,8 @@
  * recorded `StreamEvent`s as an async iterable) instead of calling the model,
  * as docs/decisions/017-one-call-lifecycle.md describes for every adapter.
  */
-import { markInstrumented, patchMethod, startModelCall, tapStream, type Session } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordSafely, startModelCall, tapStream, type Session } from '../../src/adapter-support.js'
+import { noteHostedMcp } from './hosted-mcp.js'
 import { MODEL_APIS, type AgentsModelApi } from './model-api.js'
 import { isWithheld } from './model-request.js'
 import { ADAPTER, field } from './wire.js'
@@ -67,6 +68,7 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
         (response) => {
           done(request)
           call.receive(response)
+          recordSafely(ADAPTER, 'the hosted MCP calls of a response', () => noteHostedMcp(call.session, field(response, 'output')))
           return response
         },
         (error: unknown) => {
@@ -86,7 +88,10 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
       const watch = call.stream()
       if (stream !== null && typeof stream === 'object') {
         tapStream(stream, ADAPTER, {
-          onEvent: (event) => watch.onEvent(event),
+          onEvent: (event) => {
+            watch.onEvent(event)
+            if (field(event, 'type') === 'response_done') noteHostedMcp(call.session, field(field(event, 'response'), 'output'))
+          },
           onEnd: (end) => {
             done(request)
             watch.onEnd(end)
