@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { decodeWithOtlpDefinitions, hexIds, withStringInts } from '../otel/helpers.js'
-import { CLI, runCli, sampleRuns, traceDirWith, type CliResult } from './run-cli.js'
+import { CLI, runCli, runJson, sampleRuns, traceDirWith, type CliResult } from './run-cli.js'
 
 interface Received {
   method: string
@@ -81,6 +81,15 @@ describe('reagent-flow export --otlp', () => {
     const printed = runCli(['export', 'refund-agent', '--otlp', '--include-content'], cwd).stdout
     expect(runCli(['export', 'refund-agent', '--otlp', '--include-content', '--out', 'spans.json'], cwd)).toEqual({ code: 0, stdout: 'wrote 10 spans of 2 runs to spans.json\n', stderr: '' })
     expect(readFileSync(join(cwd, 'spans.json'), 'utf8')).toBe(printed)
+    expect(runJson(['export', 'refund-agent', '--otlp', '--out', 'again.json'], cwd).json).toEqual({
+      runs: [
+        { name: 'refund-agent', trace_id: 'trace-refund-agent', file: join('.reagent', 'refund-agent.trace.json') },
+        { name: 'billing-agent', trace_id: 'trace-billing-agent', file: join('.reagent', 'billing-agent.trace.json') },
+      ],
+      spans: 10,
+      out: 'again.json',
+      endpoint: null,
+    })
   })
 
   it('POSTs OTLP/JSON to an OTLP/HTTP receiver\'s /v1/traces, with the headers asked for; the body decodes with the OTLP definitions', async () => {
