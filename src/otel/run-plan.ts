@@ -63,11 +63,14 @@ export function planRuns(spans: readonly SpanRecord[], dialect: Dialect): RunPla
     events.set(run, [])
     return run
   }
-  // Iterative, not recursive: a deep or cyclic span file must not blow the stack.
-  for (const root of roots.sort(byStart)) {
+  // Iterative, not recursive: a deep span file must not blow the stack. Spans
+  // no root reaches (parents that point at each other) are walked from
+  // themselves, so a damaged file loses no model call.
+  const seen = new Set<string>()
+  for (const root of [...roots.sort(byStart), ...[...spans].sort(byStart)]) {
+    if (seen.has(root.spanId)) continue
     let anonymous: RunPlan | undefined
     const stack: Array<[SpanRecord, RunPlan | undefined]> = [[root, undefined]]
-    const seen = new Set<string>()
     while (stack.length > 0) {
       const [span, parentRun] = stack.pop()!
       if (seen.has(span.spanId)) continue

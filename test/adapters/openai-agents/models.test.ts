@@ -1,5 +1,6 @@
 import { Agent, OpenAIResponsesModel, run, Runner, tool, Usage, type Model, type ModelRequest, type ModelResponse, type StreamEvent } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
+import { InternalServerError } from 'openai'
 import { z } from 'zod'
 import { instrumentAgentsModel, instrumentOpenAIAgents } from '../../../adapters/openai-agents/index.js'
 import { loadChain, normalizeTrace, session } from '../../../src/index.js'
@@ -140,5 +141,17 @@ describe('instrumentOpenAIAgents: models', () => {
       expect(s.trace.turns).toHaveLength(2)
       expect(s.trace.turns[0]!.llm_call.messages![1]).toEqual({ role: 'user', content: `Weather for ${s.name}?` })
     }
+  })
+
+  it('records a model call the API refused with its error, and the run fails with the SDK\'s error unchanged', async () => {
+    const server = await startCannedServer(inOrder({ status: 500, json: fixtureJson('openai/error-500.json') }))
+    const traceDir = tempDir('agents-')
+    const { triage } = triageAgents(chatModel(server))
+
+    await expect(session('support', { traceDir }, () => runAgent(triage, 'I was charged twice for order 42.'))).rejects.toBeInstanceOf(InternalServerError)
+
+    const trace = loadChain('support', { traceDir }).trace
+    expect(trace.status).toBe('failed')
+    expect(trace.turns.map((turn) => [turn.llm_call.provider, turn.llm_call.response_text, turn.llm_call.error?.name])).toEqual([['openai', null, 'InternalServerError']])
   })
 })
