@@ -17,32 +17,15 @@
  * Spans are known by id until their SDK trace ends; a child session still
  * open then (a run that broke off) is closed with it.
  */
-import {
-  currentSession,
-  noteOnTrace,
-  noteOnTurn,
-  noteOnTurnOfCall,
-  openChildSession,
-  toolOutputValue,
-  type ChildSession,
-  type JsonObject,
-  type Session,
-  type ToolOutcome,
-} from '../../src/adapter-support.js'
+import { currentSession, noteOnTrace, noteOnTurn, openChildSession, type ChildSession, type JsonObject, type Session } from '../../src/adapter-support.js'
 import { isWithheld } from './model-request.js'
 import type { CallRouting } from './recorded-model.js'
-import { field, parseObject, stringOrNull } from './wire.js'
+import { durationOf, errorText, type SdkSpan } from './sdk-span.js'
+import { recordToolResult } from './tool-results.js'
+import { field, stringOrNull } from './wire.js'
 
-/** The parts of an SDK span read here (`Span` of @openai/agents). */
-export interface SdkSpan {
-  readonly spanId: string
-  readonly traceId: string
-  readonly parentId: string | null
-  readonly spanData: { readonly type: string; readonly [key: string]: unknown }
-  readonly error: { message: string; data?: Record<string, unknown> } | null
-  readonly startedAt: string | null
-  readonly endedAt: string | null
-}
+export type { SdkSpan } from './sdk-span.js'
+
 
 interface SpanEntry {
   readonly traceId: string
@@ -201,51 +184,4 @@ export class AgentRuns implements CallRouting {
     if (tools === undefined || last === undefined) return undefined
     return last.llm_call.tool_calls.find((call) => tools.has(call.name))
   }
-}
-
-/**
- * A function span: the tool's result (its output, as the model got it) or
- * error, for the call it answers (found by tool name and arguments among the
- * session's calls waiting for a result), timed by the span.
- */
-function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean): void {
-  const name = String(span.spanData['name'] ?? 'unknown')
-  const input = span.spanData['input']
-  const callId = s.claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
-  const outcome: ToolOutcome =
-    span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : outputValue(span.spanData['output']) }
-  const durationMs = durationOf(span)
-  if (callId === undefined) s.logToolResult(name, { ...outcome, ...(durationMs === undefined ? {} : { durationMs }) })
-  else s.logResultOf(callId, () => outcome, durationMs)
-  const server = mcpServerOf(span.spanData['mcp_data'])
-  if (server !== undefined && callId !== undefined) noteOnTurnOfCall(s, callId, 'mcp_calls', { name, server })
-}
-
-/** A tool's output as the model got it, read back as its value; one text part (an MCP tool's content) is its text. */
-function outputValue(output: unknown): unknown {
-  const value = toolOutputValue(output ?? null)
-  return field(value, 'type') === 'text' && typeof field(value, 'text') === 'string' ? toolOutputValue(field(value, 'text')) : value
-}
-
-/** The SDK sets `mcp_data` to `{ server }` (typed as a JSON string in its declarations). */
-function mcpServerOf(data: unknown): string | null | undefined {
-  if (data === undefined || data === null) return undefined
-  return stringOrNull(field(typeof data === 'string' ? parseObject(data) : data, 'server'))
-}
-
-function toolError(error: NonNullable<SdkSpan['error']>): string {
-  const detail = field(error.data, 'error')
-  return typeof detail === 'string' && detail !== '' ? detail : error.message
-}
-
-function errorText(error: NonNullable<SdkSpan['error']>): string {
-  const data = error.data === undefined ? '' : ` (${JSON.stringify(error.data)})`
-  return `${error.message}${data}`
-}
-
-/** Milliseconds between the span's ISO start and end. */
-function durationOf(span: SdkSpan): number | undefined {
-  if (span.startedAt === null || span.endedAt === null) return undefined
-  const ms = Date.parse(span.endedAt) - Date.parse(span.startedAt)
-  return Number.isFinite(ms) && ms >= 0 ? ms : undefined
 }
