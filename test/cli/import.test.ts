@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace, normalizeTrace } from '../../src/index.js'
+import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 
 describe('reagent-flow import', () => {
@@ -26,10 +27,12 @@ describe('reagent-flow import', () => {
     expect(runCli(['tree', 'refund-agent', '--dir', 'imported'], cwd).stdout).toContain('└─ billing-agent')
   })
 
-  it('reads a file of OTLP/JSON lines (the Collector\'s file exporter), and never overwrites a run it imported itself', () => {
+  it('reads a file of OTLP/JSON lines (the Collector\'s file exporter), reads a span sent twice once, and never overwrites a run it imported itself', () => {
     const cwd = traceDirWith(sampleRuns())
+    const again = traceDirWith([buildTrace('search-agent', [{ text: 'found it this time' }], { trace_id: 'trace-search-agent-again', status: 'failed' })])
     const line = runCli(['export', 'search-agent', '--otlp'], cwd).stdout
-    writeFileSync(join(cwd, 'lines.json'), `${line}\n${line}`)
+    const otherRun = runCli(['export', 'search-agent', '--otlp'], again).stdout
+    writeFileSync(join(cwd, 'lines.json'), `${line}\n${line}${otherRun}`)
 
     const { code, json } = runJson<{ dialect: string; traces: Array<{ file: string; name: string }> }>(['import', 'lines.json', '--dir', 'imported'], cwd)
 
@@ -39,7 +42,11 @@ describe('reagent-flow import', () => {
       [join('imported', 'search-agent.trace.json'), 'search-agent'],
       [join('imported', 'search-agent-2.trace.json'), 'search-agent'],
     ])
-    expect(loadTrace(join(cwd, 'imported', 'search-agent-2.trace.json')).status).toBe('failed')
+    // In the order the runs started.
+    expect(['search-agent.trace.json', 'search-agent-2.trace.json'].map((file) => loadTrace(join(cwd, 'imported', file)).trace_id)).toEqual([
+      'trace-search-agent-again',
+      'trace-search-agent',
+    ])
   })
 
   it('says what is wrong with a file that is not OTLP/JSON, with exit 2, and lists the dialects', () => {
