@@ -23,7 +23,8 @@
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
  *   Agents SDK.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
- *   (guardrails, MCP servers), as extra keys of a turn or the trace.
+ *   (guardrails, MCP servers), as extra keys of a turn or the trace;
+ *   amendLatestTurn: a turn's facts as its spans tell them.
  */
 export { currentSession, runInSession } from './context.js'
 export { ModelCall, startModelCall } from './adapter-support/model-call.js'
@@ -35,7 +36,7 @@ export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapte
 export { measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './adapter-support/stream-tap.js'
 export { openChildSession } from './adapter-support/child-session.js'
-export { noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
+export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
 export { inputMessages, outputTexts } from './adapter-support/response-items.js'
 
 export type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './adapter-support/model-api.js'

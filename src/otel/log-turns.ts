@@ -4,7 +4,7 @@
  * calls. Shared by `reagent-flow import` and the live span processor, so a
  * span becomes the same turn either way.
  */
-import type { Session } from '../adapter-support.js'
+import { amendLatestTurn, type Session } from '../adapter-support.js'
 import { REAGENT } from './attributes.js'
 import { ownObject } from './own-attributes.js'
 import type { RunPlan, ToolPlan, TurnPlan } from './run-plan.js'
@@ -47,14 +47,15 @@ function logTurn(s: Session, turn: TurnPlan): void {
     ...(error === null || error === undefined ? {} : { error: errorOf(error) }),
   })
   for (const tool of turn.tools) logResult(s, tool, tool.callIndex === null ? (tool.draft.callId ?? undefined) : ids[tool.callIndex])
-  const recorded = s.trace.turns.at(-1)
-  if (recorded === undefined) return
   // The turn lasts until its last tool ended (the recorder measures it against the clock, which for old spans is now).
-  const lastEnd = Math.max(span.end, ...turn.tools.map((tool) => tool.span.end))
+  const lastEnd = turn.tools.reduce((end, tool) => Math.max(end, tool.span.end), span.end)
   const ownTurn = ownObject(span.attributes.get(REAGENT.turn))
-  recorded.duration_ms = typeof ownTurn?.['duration_ms'] === 'number' ? ownTurn['duration_ms'] : msBetween(span.start, lastEnd)
-  Object.assign(recorded.llm_call, ownCall?.['extra'] ?? {})
-  Object.assign(recorded, ownTurn?.['extra'] ?? {})
+  const durationMs = typeof ownTurn?.['duration_ms'] === 'number' ? ownTurn['duration_ms'] : msBetween(span.start, lastEnd)
+  amendLatestTurn(s, { ...asObject(ownTurn?.['extra']), duration_ms: durationMs }, asObject(ownCall?.['extra']))
+}
+
+function asObject(value: unknown): Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {}
 }
 
 /** Logs the run's turns (and the tool results before its first model call) into `s`. */
