@@ -12,14 +12,38 @@ import type { Session } from './session.js'
 import type { JsonObject } from './trace/types.js'
 
 const STORE_KEY = Symbol.for('reagent-flow.context.v1')
-type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session> }
+const TEST_KEY = Symbol.for('reagent-flow.test-scope.v1')
+type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session>; [TEST_KEY]?: AsyncLocalStorage<TestScope> }
 
-function storage(): AsyncLocalStorage<Session> {
-  const holder = globalThis as Holder
-  return (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
+const holder = globalThis as Holder
+const store = (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
+const testStore = (holder[TEST_KEY] ??= new AsyncLocalStorage<TestScope>())
+
+/**
+ * The vitest test a session is opened in, given by `reagent-flow/vitest`
+ * (which wraps every test with it): sessions still open when the test ends
+ * are closed as cancelled, and (with issue-10 scoping) files are placed by it.
+ */
+export interface TestScope {
+  /** The vitest project's root directory. */
+  readonly root: string
+  /** The test file, relative to the root, with `/` separators. */
+  readonly file: string
+  /** The test's name with its describe blocks, `refund agent > refunds order 42`. */
+  readonly testName: string
+  /** Sessions opened in this test and not closed yet. */
+  readonly openSessions: Set<Session>
 }
 
-const store = storage()
+/** Runs `fn` (a test) with `scope` as the test every session opened inside it belongs to. */
+export function runInTestScope<T>(scope: TestScope, fn: () => T): T {
+  return testStore.run(scope, fn)
+}
+
+/** The test the current code runs in, when `reagent-flow/vitest` is loaded; undefined elsewhere. */
+export function currentTestScope(): TestScope | undefined {
+  return testStore.getStore()
+}
 
 /** Runs `fn` with `session` as the active session of everything it awaits or schedules. */
 export function runInSession<T>(session: Session, fn: () => T): T {

@@ -34,7 +34,7 @@ export { diffTraces } from './diff/diff-traces.js'
 export { formatDiff } from './diff/format.js'
 export { matchGolden, resolveUpdateMode, UPDATE_MODES } from './golden.js'
 export { assertMatchesBaseline } from './assert/baseline.js'
-export { REDACTED, DEFAULT_SECRET_KEYS, DEFAULT_SECRET_VALUES } from './trace/redact.js'
+export { REDACTED, redactForDisk } from './trace/redact.js'
 
 export type { SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'

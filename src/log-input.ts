@@ -16,7 +16,12 @@ function kindOf(value: unknown): string {
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
+  try {
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+  } catch {
+    // Array.isArray throws on a revoked Proxy: nothing can be read from it.
+    return false
+  }
 }
 
 /** The call as the recorder takes it; `toolCalls` may be given as one object. */
@@ -26,8 +31,9 @@ export function checkLlmCall(call: unknown): LlmCallInput {
       `logLlmCall() takes an object such as { toolCalls: [{ name, arguments }], responseText, model }, got ${kindOf(call)}.`,
     )
   }
-  const { toolCalls } = call
-  if (toolCalls === undefined || toolCalls === null) return call as LlmCallInput
+  const toolCalls = readOrThrown(call, 'toolCalls')
+  // A getter that throws is a value, not a shape: the recorder records it with a stand-in.
+  if (toolCalls === undefined || toolCalls === null || toolCalls === THROWN) return call as LlmCallInput
   if (Array.isArray(toolCalls)) {
     for (let i = 0; i < toolCalls.length; i++) checkToolCall(toolCalls[i], i)
     return call as LlmCallInput
@@ -39,10 +45,23 @@ export function checkLlmCall(call: unknown): LlmCallInput {
   throw new TypeError(`logLlmCall(): toolCalls must be an array of { name, arguments, callId? }, got ${kindOf(toolCalls)}.`)
 }
 
+/** Marks a property whose getter threw. */
+const THROWN: unique symbol = Symbol('thrown')
+
+function readOrThrown(source: Record<string, unknown>, key: string): unknown {
+  try {
+    return source[key]
+  } catch {
+    return THROWN
+  }
+}
+
 function checkToolCall(item: unknown, index: number | undefined): void {
-  if (!isPlainObject(item) || typeof item.name !== 'string' || item.name === '') {
+  const name = isPlainObject(item) ? readOrThrown(item, 'name') : undefined
+  if (name === THROWN) return
+  if (!isPlainObject(item) || typeof name !== 'string' || name === '') {
     throw new TypeError(
-      `logLlmCall(): ${index === undefined ? 'toolCalls' : `toolCalls[${index}]`} must be { name, arguments, callId? } with the tool name as a non-empty string, got ${isPlainObject(item) ? `name ${kindOf(item.name)}` : kindOf(item)}.`,
+      `logLlmCall(): ${index === undefined ? 'toolCalls' : `toolCalls[${index}]`} must be { name, arguments, callId? } with the tool name as a non-empty string, got ${isPlainObject(item) ? `name ${kindOf(name)}` : kindOf(item)}.`,
     )
   }
 }

@@ -9,11 +9,13 @@
  */
 import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from './errors.js'
+import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
+import type { RecordingListener } from './storage.js'
 import { epochSeconds } from './trace/ids.js'
+import { MessageHistory } from './trace/messages.js'
 import { describeError, recordError } from './trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
-import { normalizeTokenUsage } from './trace/tokens.js'
-import type { JsonObject, JsonValue, LLMCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
+import type { LLMCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
 import { warn } from './warnings.js'
 
 export interface ToolCallInput {
@@ -71,29 +73,6 @@ function stableKey(value: unknown): string {
 const IGNORE_ISSUES: ValueIssueHandler = () => undefined
 
 /**
- * Tool-call arguments as the trace keeps them: an object; a JSON string as
- * providers send it, parsed (kept raw under `_raw_arguments` when it is not
- * JSON); a bare value under `_value` (format "1" wants an object).
- */
-function normalizeArguments(raw: unknown, onIssue: ValueIssueHandler, turn: number, call: number): JsonObject {
-  if (raw === undefined || raw === null) return {}
-  if (typeof raw === 'string') {
-    const text = raw
-    if (text.trim() === '') return {}
-    try {
-      raw = JSON.parse(text)
-    } catch {
-      return { _raw_arguments: text }
-    }
-  }
-  let value = copyIfPlain(raw)
-  // The warning path is only built when a stand-in is needed.
-  if (value === NOT_PLAIN) value = toJsonValue(raw, onIssue, `turns[${turn}].llm_call.tool_calls[${call}].arguments`)
-  if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value
-  return { _value: value }
-}
-
-/**
  * The first result replaces the empty list with a one-element one instead of
  * pushing: an empty array grows to 17 slots on its first push, and most turns
  * have one or two results.
@@ -119,8 +98,13 @@ export class Recorder {
   readonly #pendingByName = new Map<string, CallSlot[]>()
   readonly #idSuffix: string
   readonly #onIssue: ValueIssueHandler
+  readonly #history = new MessageHistory()
+  /** Where the value being read goes, for the path of a warning. */
+  readonly #where = new Cursor()
   #generated = 0
   #orphans = 0
+  /** Told of every turn and result as it is recorded (the session's journal). */
+  listener: RecordingListener | undefined
 
   constructor(traceId: string, onIssue: ValueIssueHandler) {
     this.#idSuffix = traceId.slice(-6).toLowerCase()
@@ -138,37 +122,48 @@ export class Recorder {
   }
 
   logLlmCall(input: LlmCallInput): string[] {
-    const timestamp = typeof input.timestamp === 'number' && input.timestamp > 0 ? input.timestamp : epochSeconds()
     const index = this.turns.length
+    const onIssue = this.#onIssue
+    const where = this.#where.at(index, -1, '')
+    const field = (key: keyof LlmCallInput): unknown => readField(input, key, onIssue, where)
+    const timestamp = finiteNumber(field('timestamp'), Number.MIN_VALUE) ?? epochSeconds()
+    const messages = field('messages')
     const call: LLMCall = {
-      messages: input.messages == null ? null : this.#messages(Array.isArray(input.messages) ? input.messages : [input.messages], index),
-      response_text: input.responseText == null ? null : String(input.responseText),
+      messages: messages == null || isUnreadable(messages) ? null : this.#messages(messages),
+      response_text: optionalText(field('responseText')),
       tool_calls: [],
-      model: input.model == null ? null : String(input.model),
-      token_usage: input.tokenUsage == null ? null : normalizeTokenUsage(input.tokenUsage, this.#onIssue),
+      model: optionalText(field('model')),
+      token_usage: tokenUsageOf(field('tokenUsage'), onIssue, where),
       timestamp,
     }
     const turn: Turn = { index, llm_call: call, tool_results: [], duration_ms: 0 }
-    if (typeof input.latencyMs === 'number' && input.latencyMs >= 0) {
-      call.latency_ms = input.latencyMs
-      turn.duration_ms = input.latencyMs
+    const latencyMs = finiteNumber(field('latencyMs'), 0)
+    if (latencyMs !== undefined) {
+      call.latency_ms = latencyMs
+      turn.duration_ms = latencyMs
     }
-    if (input.stopReason != null) call.stop_reason = String(input.stopReason)
-    if (input.provider != null) call.provider = String(input.provider)
-    if (input.error !== undefined) call.error = recordError(input.error)
+    const stopReason = optionalText(field('stopReason'))
+    if (stopReason !== null) call.stop_reason = stopReason
+    const provider = optionalText(field('provider'))
+    if (provider !== null) call.provider = provider
+    const error = field('error')
+    if (error !== undefined) call.error = recordError(isUnreadable(error) ? error.text : error)
 
-    const requested = Array.isArray(input.toolCalls) ? input.toolCalls : []
+    const toolCalls = field('toolCalls')
+    const requested: readonly unknown[] = Array.isArray(toolCalls) ? toolCalls : []
     const ids: string[] = new Array(requested.length)
     // Sized up front: an empty array grows to 17 slots on its first push,
     // which for the usual one or two calls is most of a turn's memory.
     if (requested.length > 0) call.tool_calls = new Array<ToolCall>(requested.length)
     for (let i = 0; i < requested.length; i++) {
-      const raw = requested[i] as ToolCallInput | undefined
-      const given = raw?.callId
+      const raw = requested[i]
+      where.call = i
+      const given = readField(raw, 'callId', onIssue, where)
       const isGiven = typeof given === 'string' && given !== ''
       const callId = isGiven ? given : this.#newCallId()
-      const name = typeof raw?.name === 'string' && raw.name !== '' ? raw.name : String(raw?.name ?? 'unknown')
-      const args = normalizeArguments(raw?.arguments, this.#onIssue, index, i)
+      const rawName = readField(raw, 'name', onIssue, where)
+      const name = typeof rawName === 'string' && rawName !== '' ? rawName : (optionalText(rawName) ?? 'unknown')
+      const args = argumentsOf(readField(raw, 'arguments', onIssue, where), onIssue, where)
       call.tool_calls[i] = { name, arguments: args, call_id: callId, timestamp }
       const slot: CallSlot = { turn, name, callId, answered: false, claimed: false }
       if (isGiven) this.#calls.set(callId, slot)
@@ -179,6 +174,7 @@ export class Recorder {
       ids[i] = callId
     }
     this.turns.push(turn)
+    this.listener?.onTurn(index, turn.duration_ms)
     return ids
   }
 
@@ -188,7 +184,8 @@ export class Recorder {
    * `traceTool` and again in the next request) is recorded once.
    */
   logToolResult(name: string, input: ToolResultInput, onlyIfUnanswered = false): ToolResult | undefined {
-    const given = input.callId
+    const where = this.#where.at(-1, -1, name)
+    const given = readField(input, 'callId', this.#onIssue, where)
     let slot: CallSlot | undefined
     if (typeof given === 'string' && given !== '') {
       slot = this.#slotOf(given)
@@ -204,11 +201,12 @@ export class Recorder {
     }
     if (slot !== undefined && slot.answered && onlyIfUnanswered) return undefined
 
+    const error = readField(input, 'error', this.#onIssue, where)
     const result: ToolResult = {
       call_id: slot?.callId ?? (typeof given === 'string' && given !== '' ? given : this.#newOrphanId()),
-      result: this.#value(input.result, name),
-      error: input.error == null ? null : describeError(input.error),
-      duration_ms: typeof input.durationMs === 'number' && input.durationMs >= 0 ? input.durationMs : 0,
+      result: jsonValueOf(readField(input, 'result', this.#onIssue, where), this.#onIssue, where, ''),
+      error: error == null ? null : isUnreadable(error) ? error.text : describeError(error),
+      duration_ms: finiteNumber(readField(input, 'durationMs', this.#onIssue, where), 0) ?? 0,
     }
     if (slot === undefined) {
       this.#keepOrphan(name, result)
@@ -226,7 +224,8 @@ export class Recorder {
     const turn = slot.turn
     addResult(turn, result)
     const elapsed = (epochSeconds() - turn.llm_call.timestamp) * 1000
-    if (elapsed > turn.duration_ms) turn.duration_ms = elapsed
+    if (elapsed > turn.duration_ms && Number.isFinite(elapsed)) turn.duration_ms = elapsed
+    this.listener?.onResult(turn.index, result, turn.duration_ms)
     return result
   }
 
@@ -270,7 +269,7 @@ export class Recorder {
     let chosen = free[0]
     if (free.length > 1 && args !== undefined) {
       // In the form calls are recorded in: a JSON string (as LangChain passes a tool's input) reads as its object.
-      const wanted = stableKey(normalizeArguments(args, IGNORE_ISSUES, -1, -1))
+      const wanted = stableKey(argumentsOf(args, IGNORE_ISSUES, new Cursor()))
       chosen = free.find((slot) => stableKey(this.#argumentsOf(slot)) === wanted) ?? chosen
     }
     if (chosen === undefined) return undefined
@@ -305,32 +304,25 @@ export class Recorder {
         `Log the LLM call that requested the tool first, or pass the callId it returned.`,
     )
     if (last === undefined) {
-      this.orphanResults.push({ name, ...result })
+      const orphan = { name, ...result }
+      this.orphanResults.push(orphan)
+      this.listener?.onOrphan(orphan)
       return
     }
     addResult(last, result)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
+    this.listener?.onResult(last.index, result, last.duration_ms, name)
   }
 
-  /** A tool result value; the warning path is only built when a stand-in is needed. */
-  #value(raw: unknown, name: string): JsonValue {
-    if (raw === undefined) return null
-    const value = copyIfPlain(raw)
-    return value === NOT_PLAIN ? toJsonValue(raw, this.#onIssue, `result of "${name}"`) : value
-  }
-
-  #messages(raw: readonly unknown[], turn: number): Message[] {
-    const out: Message[] = new Array(raw.length)
-    for (let i = 0; i < raw.length; i++) {
-      const message = raw[i]
-      const at = `turns[${turn}].llm_call.messages[${i}]`
-      if (typeof message === 'string') out[i] = { role: 'user', content: message }
-      else if (message === null || typeof message !== 'object') out[i] = { role: 'unknown', content: toJsonValue(message, this.#onIssue, at) }
-      else {
-        const { role, content } = message as { role?: unknown; content?: unknown }
-        out[i] = { role: typeof role === 'string' ? role : 'unknown', content: toJsonValue(content, this.#onIssue, `${at}.content`) }
-      }
+  /** The call's messages, sharing those it has in common with a recent call (see trace/messages.ts). */
+  #messages(raw: unknown): Message[] {
+    let list: readonly unknown[]
+    try {
+      list = Array.isArray(raw) ? raw : [raw]
+    } catch {
+      // Array.isArray throws on a revoked Proxy.
+      list = [raw]
     }
-    return out
+    return this.#history.share(messagesOf(list, this.#onIssue, this.#where))
   }
 }

@@ -3,6 +3,7 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
+import type { LedgerOption } from './ledger/session-reporter.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -25,12 +26,28 @@ export interface SessionOptions {
   userId?: string
   /**
    * Secrets to remove from the written file (the in-memory trace keeps them).
-   * Default: provider API keys, bearer tokens and credential keys. `false`: none.
+   * Default: keys named with secret words (token, password, api key, ...),
+   * secret-shaped values, JSON inside strings, the environment's secret
+   * values (README, "Redaction"). `false`: none.
    * @example { redact: ['ssn', /^x-internal-/] }
    */
   redact?: RedactOption
-  /** Write the trace file. `false` keeps it in memory only. Default: true. */
+  /** Write the trace file. `false` keeps it in memory only (and no journal is kept). Default: true. */
   save?: boolean
+  /**
+   * Keep a journal beside the trace while the session is open, so a run
+   * that never finishes (a killed process, a test that timed out) is still
+   * on disk. `false` saves the appends (a crash then loses the run). Default: true.
+   */
+  journal?: boolean
+  /**
+   * Report the run to a run ledger (`reagent-flow serve`): run.begin when the
+   * session opens, run.complete and the trace when it closes. A ledger that is
+   * down warns once and never fails the test. Default: `REAGENT_LEDGER_URL`
+   * (with `REAGENT_LEDGER_TOKEN`), if set; `false`: never.
+   * @example { ledger: 'http://127.0.0.1:4319' }
+   */
+  ledger?: LedgerOption
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -43,7 +60,36 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'userId',
   'redact',
   'save',
+  'journal',
+  'ledger',
 ])
+
+/** The type each option must have; a wrong one would write a file our own loader rejects, so it is refused here. */
+const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boolean; expected: string }>> = {
+  traceDir: { accepts: (v) => typeof v === 'string' && v !== '', expected: 'a non-empty string (a directory path)' },
+  golden: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
+  parentTraceId: { accepts: (v) => v === null || (typeof v === 'string' && v !== ''), expected: 'a trace_id (a non-empty string) or null' },
+  handoffContext: { accepts: (v) => v === null || isPlainObject(v), expected: 'an object or null' },
+  metadata: { accepts: isPlainObject, expected: 'an object' },
+  sessionId: { accepts: (v) => typeof v === 'string', expected: 'a string' },
+  userId: { accepts: (v) => typeof v === 'string', expected: 'a string' },
+  redact: { accepts: (v) => v === false || Array.isArray(v) || isPlainObject(v), expected: 'false, an array of key names and patterns, or { keys, values, defaults }' },
+  save: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
+  journal: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
+  // Its URL is checked where it is resolved (ledger/session-reporter.ts), with an example of the forms.
+  ledger: { accepts: (v) => v === false || typeof v === 'string' || isPlainObject(v), expected: "'http://127.0.0.1:4319', { url, token }, or false" },
+}
+
+function isPlainObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null'
+  if (Array.isArray(value)) return 'an array'
+  if (typeof value === 'number') return `the number ${String(value)}`
+  return typeof value
+}
 
 export function checkOptions(options: unknown): SessionOptions {
   if (options === undefined) return {}
@@ -53,6 +99,11 @@ export function checkOptions(options: unknown): SessionOptions {
   for (const key of Object.keys(options)) {
     if (!OPTION_NAMES.has(key)) {
       throw new TypeError(`Unknown session() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
+    }
+    const value: unknown = (options as Record<string, unknown>)[key]
+    const kind = OPTION_KINDS[key]
+    if (value !== undefined && kind !== undefined && !kind.accepts(value)) {
+      throw new TypeError(`session() option "${key}" must be ${kind.expected}, got ${describe(value)}.`)
     }
   }
   return options as SessionOptions

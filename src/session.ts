@@ -9,13 +9,16 @@
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { SessionClosedError } from './errors.js'
-import { currentSession, runInSession } from './context.js'
+import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
+import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
+import { startLedgerReport, type LedgerReport } from './ledger/session-reporter.js'
+import { RunFiles } from './run-files.js'
 import { checkOptions, type SessionOptions } from './session-options.js'
 import type { RedactOption } from './trace/redact.js'
 import { recordError } from './trace/recorded-error.js'
-import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace } from './storage.js'
+import { DEFAULT_TRACE_DIR, sanitizeName, saveTrace, tracePath } from './storage.js'
 import { statusOf } from './trace/facts.js'
 import { epochSeconds, ulid } from './trace/ids.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
@@ -32,9 +35,19 @@ function toJsonObject(value: unknown, field: string, onIssue: (kind: ValueIssueK
   return { _value: json }
 }
 
+/** Names of the errors that mean the run was stopped on purpose (an AbortSignal, a user abort in an SDK), not that it failed. */
+const CANCELLATIONS = new Set(['AbortError', 'CanceledError', 'APIUserAbortError', 'TestRunAbortError'])
+
 function isCancellation(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'CanceledError')
+  try {
+    return error instanceof Error && CANCELLATIONS.has(error.name)
+  } catch {
+    // A revoked Proxy refuses instanceof: whatever it is, it is not an abort.
+    return false
+  }
 }
+
+type Outcome<T> = { ok: true; output: T } | { ok: false; error: unknown }
 
 export class Session<T = unknown> extends TraceAssertions {
   /** The trace being recorded; complete once the session has closed. */
@@ -44,13 +57,24 @@ export class Session<T = unknown> extends TraceAssertions {
   readonly #warnedKinds = new Set<ValueIssueKind>()
   readonly #pendingWork = new Set<PromiseLike<unknown>>()
   readonly #beforeClose: Array<() => unknown> = []
+  readonly #files: RunFiles | undefined
+  /** The run ledger this run reports to (the `ledger` option, REAGENT_LEDGER_URL), if any. */
+  readonly #ledger: LedgerReport | undefined
+  #ledgerDone: Promise<void> | undefined
+  /** Set first: the options are converted (and may warn, naming the session) before the trace exists. */
+  readonly #name: string
+  readonly #testScope: TestScope | undefined
   #closed = false
+  /** Closed from outside (a signal, a test that ended first) while its function still runs: later logs are dropped quietly. */
+  #isDetached = false
+  #hasWarnedDropped = false
   #output: T | undefined
   #path: string | undefined
 
   constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession()) {
     super()
     sanitizeName(name)
+    this.#name = name
     this.#options = options
     const traceId = ulid()
     const onIssue = this.#onValueIssue
@@ -72,6 +96,20 @@ export class Session<T = unknown> extends TraceAssertions {
     }
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
+    // Before any file is opened: a bad `ledger` option is a TypeError.
+    this.#ledger = startLedgerReport(this.trace, options.ledger)
+    if (options.save !== false) {
+      this.#files = new RunFiles(this.trace, this.trace.turns, {
+        runPath: tracePath(name, { traceDir: options.traceDir }),
+        redact: options.redact,
+        journal: options.journal !== false,
+      })
+      this.#recorder.listener = this.#files.listener
+    }
+    this.#testScope = currentTestScope()
+    this.#testScope?.openSessions.add(this as Session<unknown>)
+    // Only a session with a file to write has something to save when the process ends first.
+    if (this.#files !== undefined) sessionOpened(this)
   }
 
   get name(): string {
@@ -116,7 +154,10 @@ export class Session<T = unknown> extends TraceAssertions {
    * calls (given ones kept, missing ones generated), in order.
    */
   logLlmCall(call: LlmCallInput): string[] {
-    if (this.#closed) throw new SessionClosedError(this.trace.name, 'log an LLM call')
+    if (this.#closed) {
+      if (this.#isDetached) return this.#dropped('an LLM call', [])
+      throw new SessionClosedError(this.trace.name, 'log an LLM call')
+    }
     return this.#recorder.logLlmCall(checkLlmCall(call))
   }
 
@@ -130,7 +171,10 @@ export class Session<T = unknown> extends TraceAssertions {
    * use it when a result can be seen twice).
    */
   logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean } = {}): void {
-    if (this.#closed) throw new SessionClosedError(this.trace.name, `log a result of "${name}"`)
+    if (this.#closed) {
+      if (this.#isDetached) return this.#dropped(`a result of "${name}"`, undefined)
+      throw new SessionClosedError(this.trace.name, `log a result of "${name}"`)
+    }
     const checked = checkToolResult(name, result)
     this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true)
   }
@@ -144,7 +188,10 @@ export class Session<T = unknown> extends TraceAssertions {
    * `durationMs` defaults to the time since the response that made the call.
    */
   logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
-    if (this.#closed) throw new SessionClosedError(this.trace.name, `log the result of call "${callId}"`)
+    if (this.#closed) {
+      if (this.#isDetached) return this.#dropped(`the result of call "${callId}"`, undefined)
+      throw new SessionClosedError(this.trace.name, `log the result of call "${callId}"`)
+    }
     this.#recorder.logResultOf(callId, outcome, durationMs)
   }
 
@@ -182,7 +229,7 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#warnedKinds.add(kind)
     warn(
       'REAGENT_VALUE',
-      `session "${this.trace.name}": a ${kind}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
+      `session "${this.#name}": a ${kind}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
         `Further ${kind} values in this session are converted without another warning; log plain JSON to avoid it.`,
     )
   }
@@ -191,7 +238,21 @@ export class Session<T = unknown> extends TraceAssertions {
     while (this.#pendingWork.size > 0) await Promise.allSettled([...this.#pendingWork])
   }
 
-  async [close](outcome: { ok: true; output: T } | { ok: false; error: unknown }): Promise<void> {
+  /** A log call reached a session closed from outside: dropped, with one warning. */
+  #dropped<R>(what: string, value: R): R {
+    if (!this.#hasWarnedDropped) {
+      this.#hasWarnedDropped = true
+      warn(
+        'REAGENT_DROPPED',
+        `session "${this.trace.name}" was closed as ${this.trace.status} (${this.trace.interruption_reason ?? 'closed from outside'}) while its agent still ran; ` +
+          `${what} and whatever the agent logs after it are dropped.`,
+      )
+    }
+    return value
+  }
+
+  async [close](outcome: Outcome<T>): Promise<void> {
+    if (this.#closed) return
     // Tracked work first: a hook records what is still unfinished, and work
     // that would have finished on its own (a response copy being read) must
     // not be cut short by it. Then again, for work a hook started.
@@ -204,27 +265,62 @@ export class Session<T = unknown> extends TraceAssertions {
       }
     }
     await this.#settleTrackedWork()
+    // Closed from outside while the hooks ran (a signal, the test's end).
+    if (this.#closed) return
+    if (outcome.ok) this.#output = outcome.output
+    this.#finish(outcome.ok ? { status: 'completed' } : { status: isCancellation(outcome.error) ? 'cancelled' : 'failed', error: outcome.error })
+    await this.#ledgerDone
+  }
 
+  /**
+   * Closes the session now, while its function may still run: as
+   * `cancelled` (a signal, a test that timed out) or `interrupted` (the
+   * process is exiting), with `reason`, and writes its trace synchronously.
+   * What the agent logs afterwards is dropped with one warning. Open model
+   * calls are recorded as cut short (the before-close hooks run, their
+   * asynchronous part is not waited for). Does nothing on a closed session.
+   */
+  closeNow(status: 'cancelled' | 'interrupted', reason: string): void {
+    if (this.#closed) return
+    for (const hook of this.#beforeClose) {
+      try {
+        const pending = hook() as { catch?: (f: () => void) => void } | undefined
+        pending?.catch?.(() => undefined)
+      } catch {
+        // The run is being cut short: a hook that cannot record is not worth stopping for.
+      }
+    }
+    this.#isDetached = true
+    this.#finish({ status, reason })
+  }
+
+  /** Finalises the trace and writes it; the one place a session becomes closed. */
+  #finish(end: { status: Exclude<TraceStatus, 'active'>; error?: unknown; reason?: string }): void {
     this.#closed = true
+    this.#testScope?.openSessions.delete(this as Session<unknown>)
+    sessionClosed(this)
     const trace = this.trace
     trace.ended_at = Math.max(epochSeconds(), trace.started_at)
-    if (outcome.ok) {
-      this.#output = outcome.output
-    } else {
-      trace.status = isCancellation(outcome.error) ? 'cancelled' : 'failed'
-      trace.error = recordError(outcome.error)
-    }
+    trace.status = end.status
+    if ('error' in end) trace.error = recordError(end.error)
+    if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
-    if (this.#options.save === false) return
+    this.#writeFiles(trace)
+    // After the local file: a ledger that is slow or down never costs the trace. Never throws.
+    this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
+  }
+
+  #writeFiles(trace: Trace): void {
+    const files = this.#files
+    if (files === undefined) return
     try {
-      this.#path = saveTrace(trace, {
-        traceDir: this.#options.traceDir,
-        golden: this.#options.golden === true,
-        redact: this.#options.redact,
-      })
+      files.write(trace)
+      this.#path = files.runPath
+      if (this.#options.golden === true) this.#path = saveTrace(trace, { traceDir: this.#options.traceDir, golden: true, redact: this.#options.redact })
     } catch (error) {
+      files.abandon(trace)
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
-      warn('REAGENT_WRITE', `session "${trace.name}": the trace could not be written (${String(error)}); it is kept in memory on session.trace.`)
+      warn('REAGENT_WRITE', `session "${trace.name}": the trace could not be written (${error instanceof Error ? error.message : String(error)}); it is kept in memory on session.trace.`)
     }
   }
 
@@ -268,7 +364,7 @@ export async function session<T>(
   if (typeof name !== 'string') throw new TypeError(`session() needs a name string first, got ${typeof name}.`)
   const options = checkOptions(typeof optionsOrFn === 'function' ? undefined : optionsOrFn)
   const s = new Session<T>(name, options)
-  let outcome: { ok: true; output: T } | { ok: false; error: unknown }
+  let outcome: Outcome<T>
   try {
     outcome = { ok: true, output: await runInSession(s as Session<unknown>, () => fn(s)) }
   } catch (error) {

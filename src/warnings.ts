@@ -11,9 +11,11 @@ export type ReagentWarningCode =
   | 'REAGENT_ORPHAN_RESULT' // a tool result matched no pending call
   | 'REAGENT_ADAPTER' // an adapter could not record a call (the call itself went on)
   | 'REAGENT_DUPLICATE_RESULT' // a second result arrived for a call that already has one
-  | 'REAGENT_WRITE' // the trace could not be written
+  | 'REAGENT_WRITE' // the trace (or its journal) could not be written
+  | 'REAGENT_DROPPED' // a log call reached a session closed from outside (a signal, a test timeout) and was dropped
   | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
+  | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

@@ -130,3 +130,29 @@ export async function compareCalls(
   const median = (xs: number[]): number => xs.sort((x, y) => x - y)[Math.floor(xs.length / 2)]!
   return { oursUs: median(a), baselineUs: median(b) }
 }
+
+/**
+ * CPU time (user + system, all threads of the process) of two async
+ * workloads, interleaved: for work that happens while a run waits (a timer
+ * flushing a journal), which wall time would not see. Medians, in ms.
+ */
+export async function compareCpu(ours: () => Promise<unknown>, baseline: () => Promise<unknown>, { runs = 9, warmup = 2 } = {}): Promise<{ ours: number; baseline: number }> {
+  const cpuOf = async (fn: () => Promise<unknown>): Promise<number> => {
+    gc?.()
+    const before = process.cpuUsage()
+    await fn()
+    const used = process.cpuUsage(before)
+    return (used.user + used.system) / 1000
+  }
+  for (let i = 0; i < warmup; i++) {
+    await cpuOf(ours)
+    await cpuOf(baseline)
+  }
+  const a: number[] = []
+  const b: number[] = []
+  for (let i = 0; i < runs; i++) {
+    a.push(await cpuOf(ours))
+    b.push(await cpuOf(baseline))
+  }
+  return { ours: summarize(a, runs).medianMs, baseline: summarize(b, runs).medianMs }
+}

@@ -110,7 +110,7 @@ export abstract class TraceAssertions {
     assertTotalTokensUnder(this.trace, n, options)
   }
 
-  /** The estimated cost is at most `usd`. @example s.assertCostUnder({ usd: 0.05, modelCosts: { 'gpt-4o': { input: 2.5, output: 10 } } }) */
+  /** The estimated cost is at most `usd` (priced by the built-in table unless `modelCosts` is given). @example s.assertCostUnder({ usd: 0.05 }) */
   assertCostUnder(options: CostOptions): void {
     assertCostUnder(this.trace, options)
   }

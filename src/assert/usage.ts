@@ -5,6 +5,7 @@
  * the test opts out (`allowMissing`, `allowUnpriced`).
  */
 import { estimateCost, exceedsLimit, formatUsd, parseModelCosts, type ModelCost } from '../trace/cost.js'
+import { defaultPriceTable, PRICES_ENV } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
 import type { Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
@@ -66,8 +67,13 @@ export function assertTotalTokensUnder(source: TraceSource, n: number, options: 
 export interface CostOptions {
   /** The most the run may cost, in USD. Required. @example 0.05 */
   usd: number
-  /** Prices per model-name prefix, USD per 1M tokens; the longest matching prefix wins. @example { 'gpt-4o': { input: 2.5, output: 10 } } */
-  modelCosts: Readonly<Record<string, ModelCost>>
+  /**
+   * Prices per model-name prefix, USD per 1M tokens; the longest matching prefix wins.
+   * Default: the built-in table of OpenAI and Anthropic models (with the file named by
+   * `REAGENT_PRICES` over it). Given, it is the whole table.
+   * @example { 'gpt-4o': { input: 2.5, output: 10 } }
+   */
+  modelCosts?: Readonly<Record<string, ModelCost>>
   /** Pass when no turn could be priced (instead of failing: the limit could not be checked). Default: false. @example { allowUnpriced: true } */
   allowUnpriced?: boolean
 }
@@ -89,7 +95,8 @@ function usdApart(a: number, b: number): [string, string] {
 
 /**
  * Passes when the estimated cost of the run is at most `usd`. Each turn is
- * priced from its model (longest matching prefix in `modelCosts`) and tokens.
+ * priced from its model (longest matching prefix in the price table) and tokens.
+ * @example assertCostUnder(trace, { usd: 0.05 })
  * @example assertCostUnder(trace, { usd: 0.05, modelCosts: { 'gpt-4o': { input: 2.5, output: 10 } } })
  */
 export function assertCostUnder(source: TraceSource, options: CostOptions): void {
@@ -97,15 +104,18 @@ export function assertCostUnder(source: TraceSource, options: CostOptions): void
   const trace = toTrace(fn, source)
   const checked = requireOptions(fn, options, ['usd', 'modelCosts', 'allowUnpriced'])
   const limitUsd = requireLimit(fn, 'usd', checked.usd)
-  const costs = checkModelCosts(fn, checked.modelCosts)
+  const builtIn = checked.modelCosts === undefined
+  const costs = builtIn ? defaultPriceTable() : checkModelCosts(fn, checked.modelCosts)
   const { usd: total, top, skipped } = estimateCost(trace, costs)
   if (skipped.length > 0) warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": skipped in the cost estimate: ${skipped.join(', ')}.`)
   if (top === undefined && trace.turns.length > 0 && checked.allowUnpriced !== true) {
-    fail(
-      trace,
-      `Cannot verify cost limit: no priced turns in ${trace.turns.length} turn(s). Check modelCosts keys match your models, or pass allowUnpriced: true.`,
-      { causes: [`skipped: ${skipped.join(', ')}`, `modelCosts prefixes: ${[...costs.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`] },
-    )
+    const fix = builtIn
+      ? `Price your models with modelCosts (or a ${PRICES_ENV} file), or pass allowUnpriced: true.`
+      : 'Check modelCosts keys match your models, or pass allowUnpriced: true.'
+    const prefixes = builtIn ? undefined : `modelCosts prefixes: ${[...costs.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`
+    fail(trace, `Cannot verify cost limit: no priced turns in ${trace.turns.length} turn(s). ${fix}`, {
+      causes: [`skipped: ${skipped.join(', ')}`, prefixes],
+    })
   }
   if (!exceedsLimit(total, limitUsd)) return
   const [shown, limit] = usdApart(total, limitUsd)

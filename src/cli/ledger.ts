@@ -21,7 +21,7 @@ export interface RunDirectory {
 
 export const ORDERS = ['started_desc', 'started_asc', 'duration_desc', 'duration_asc'] as const
 export const GRADE_FILTERS = ['ungraded', 'graded', 'pass', 'fail'] as const
-export const STATUSES = ['completed', 'failed', 'cancelled'] as const
+export const STATUSES = ['active', 'completed', 'failed', 'cancelled', 'interrupted'] as const
 
 export interface RunQuery {
   status?: (typeof STATUSES)[number] | undefined

@@ -14,6 +14,8 @@ import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { importCommand } from './commands/import.js'
 import { listCommand } from './commands/list.js'
+import { mcpCommand } from './commands/mcp.js'
+import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
@@ -31,6 +33,8 @@ export const COMMANDS: readonly Command[] = [
   gradeCommand,
   validateCommand,
   treeCommand,
+  serveCommand,
+  mcpCommand,
   exportCommand,
   importCommand,
   demoCommand,

@@ -12,14 +12,7 @@ export function goalOf(fields: TraceFields): string | null {
   return typeof goal === 'string' ? goal : null
 }
 
-/** The model's last text answer. */
-export function finalResponse(trace: Trace): string | null {
-  for (let i = trace.turns.length - 1; i >= 0; i--) {
-    const text = trace.turns[i]!.llm_call.response_text
-    if (text !== null && text !== undefined) return text
-  }
-  return null
-}
+export { finalResponse } from '../trace/facts.js'
 
 export interface TokenTotals {
   input: number

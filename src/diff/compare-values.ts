@@ -19,6 +19,13 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 
 const own = (object: JsonObject, key: string): JsonValue | undefined => (Object.hasOwn(object, key) ? object[key] : undefined)
 
+/**
+ * Below this many levels, values are compared without recursion and a
+ * difference is reported as one changed value at that depth: a value nested
+ * 100,000 levels deep (built by hand) never overflows the call stack.
+ */
+const MAX_RECURSION = 256
+
 // The path is kept as a stack of keys and only written out for a difference,
 // so comparing two equal 10,000-turn traces builds no strings.
 function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, path: (string | number)[], emit: EmitValueChange): void {
@@ -26,6 +33,10 @@ function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, pa
   const at = (): string => formatPath(path)
   if (expected === undefined) return emit('added', at(), undefined, actual)
   if (actual === undefined) return emit('removed', at(), expected, undefined)
+  if (path.length >= MAX_RECURSION) {
+    if (!equalValues(expected, actual)) emit('changed', at(), expected, actual)
+    return
+  }
   if (isObject(expected) && isObject(actual)) {
     for (const key in expected) {
       path.push(key)
@@ -60,23 +71,55 @@ export function diffValues(expected: JsonValue | undefined, actual: JsonValue | 
   walk(expected, actual, path, emit)
 }
 
-/** True when the two values are equal as JSON (key order aside). */
-export function equalValues(expected: JsonValue | undefined, actual: JsonValue | undefined): boolean {
+/** `equalValues` without recursion, for what lies below MAX_RECURSION levels. */
+function equalDeep(expected: JsonValue | undefined, actual: JsonValue | undefined): boolean {
+  const pending: Array<JsonValue | undefined> = [expected, actual]
+  while (pending.length > 0) {
+    const a = pending.pop()
+    const e = pending.pop()
+    if (e === a) continue
+    if (e === null || a === null || e === undefined || a === undefined || typeof e !== 'object' || typeof a !== 'object') return false
+    if (Array.isArray(e) !== Array.isArray(a)) return false
+    if (Array.isArray(e)) {
+      const items = a as JsonValue[]
+      if (e.length !== items.length) return false
+      for (let i = 0; i < e.length; i++) pending.push(e[i], items[i])
+      continue
+    }
+    const object = a as JsonObject
+    let count = 0
+    for (const key in e) {
+      pending.push(e[key], own(object, key))
+      count++
+    }
+    for (const _ in object) count--
+    if (count !== 0) return false
+  }
+  return true
+}
+
+function equalWithin(expected: JsonValue | undefined, actual: JsonValue | undefined, depth: number): boolean {
   if (expected === actual) return true
   if (expected === null || actual === null || typeof expected !== 'object' || typeof actual !== 'object') return false
+  if (depth >= MAX_RECURSION) return equalDeep(expected, actual)
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual) || expected.length !== actual.length) return false
-    for (let i = 0; i < expected.length; i++) if (!equalValues(expected[i], actual[i])) return false
+    for (let i = 0; i < expected.length; i++) if (!equalWithin(expected[i], actual[i], depth + 1)) return false
     return true
   }
   if (Array.isArray(actual)) return false
   let count = 0
   for (const key in expected) {
-    if (!equalValues(expected[key], own(actual, key))) return false
+    if (!equalWithin(expected[key], own(actual, key), depth + 1)) return false
     count++
   }
   for (const _ in actual) count--
   return count === 0
+}
+
+/** True when the two values are equal as JSON (key order aside), however deep. */
+export function equalValues(expected: JsonValue | undefined, actual: JsonValue | undefined): boolean {
+  return equalWithin(expected, actual, 0)
 }
 
 function valueAt(args: JsonObject, keys: readonly string[]): JsonValue | undefined {
@@ -122,13 +165,17 @@ export function argsMatch(rule: ArgsRule, expected: Maybe<JsonObject>, actual: M
  */
 export function argsKey(rule: ArgsRule, args: Maybe<JsonObject>): string | undefined {
   if (args === IGNORED || rule.kind === 'ignore') return ''
-  if (rule.kind === 'exact') return stringify(args)
-  if (rule.kind === 'keys') {
-    // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
-    return stringify(rule.keys.map((keys) => {
-      const value = valueAt(args, keys)
-      return value === undefined ? [0] : [1, value]
-    }))
+  try {
+    if (rule.kind === 'exact') return stringify(args)
+    if (rule.kind === 'keys') {
+      // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
+      return stringify(rule.keys.map((keys) => {
+        const value = valueAt(args, keys)
+        return value === undefined ? [0] : [1, value]
+      }))
+    }
+  } catch {
+    // Arguments nested too deep for the (recursive) stringify: compared one by one with argsMatch instead.
   }
   return undefined
 }

@@ -7,15 +7,87 @@ export function cut(text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
 
+function isPlainContainer(value: object): boolean {
+  const proto: unknown = Object.getPrototypeOf(value)
+  return Array.isArray(value) || proto === Object.prototype || proto === null
+}
+
+/** What JSON.stringify writes for a value that is not a plain array or object (cut to `max` for strings); never throws. */
+function leafJson(value: unknown, max: number): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > max ? value.slice(0, max + 1) : value)
+  try {
+    return JSON.stringify(value) ?? String(value)
+  } catch {
+    try {
+      return String(value)
+    } catch {
+      return '[Unrenderable]'
+    }
+  }
+}
+
+interface Open {
+  value: Record<string, unknown> | unknown[]
+  keys: string[] | undefined
+  index: number
+  /** Entries written so far (a comma goes before every one but the first). */
+  written: number
+}
+
+/**
+ * JSON.stringify(value), written only as far as `max` characters: a 10 MB
+ * result or one nested 100,000 levels deep costs what is shown, and never
+ * overflows the stack.
+ */
+function jsonPrefix(value: unknown, max: number): string {
+  let out = ''
+  const stack: Open[] = []
+  const write = (item: unknown): void => {
+    if (item === null || typeof item !== 'object' || !isPlainContainer(item) || typeof (item as { toJSON?: unknown }).toJSON === 'function') {
+      out += leafJson(item, max)
+      return
+    }
+    const isArray = Array.isArray(item)
+    out += isArray ? '[' : '{'
+    stack.push({ value: item as Open['value'], keys: isArray ? undefined : Object.keys(item), index: 0, written: 0 })
+  }
+  write(value)
+  while (stack.length > 0 && out.length <= max) {
+    const open = stack[stack.length - 1]!
+    if (open.keys === undefined) {
+      const items = open.value as unknown[]
+      if (open.index >= items.length) {
+        out += ']'
+        stack.pop()
+        continue
+      }
+      if (open.index > 0) out += ','
+      const item = items[open.index++]
+      write(item === undefined || typeof item === 'function' || typeof item === 'symbol' ? null : item)
+      continue
+    }
+    const object = open.value as Record<string, unknown>
+    let key: string | undefined
+    while (open.index < open.keys.length && key === undefined) {
+      const candidate = open.keys[open.index++]!
+      const item = object[candidate]
+      if (item !== undefined && typeof item !== 'function' && typeof item !== 'symbol') key = candidate
+    }
+    if (key === undefined) {
+      out += '}'
+      stack.pop()
+      continue
+    }
+    if (open.written++ > 0) out += ','
+    out += `${JSON.stringify(key)}:`
+    write(object[key])
+  }
+  return out
+}
+
 /** JSON on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(value: unknown, max = 80): string {
-  let text: string
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
-  } catch {
-    text = String(value)
-  }
-  return cut(text, max)
+  return cut(jsonPrefix(value, max), max)
 }
 
 /**
@@ -26,9 +98,19 @@ export function oneLineText(text: string, max = 80): string {
   return cut(JSON.stringify(text).slice(1, -1), max)
 }
 
-/** A run's status, green when it completed and red otherwise. */
+/** A run's status: green when it completed, cyan while it is being recorded, yellow when it was stopped, red when it failed. */
 export function formatStatus(status: TraceStatus, c: Colors): string {
-  return status === 'completed' ? c.green(status) : c.red(status)
+  switch (status) {
+    case 'completed':
+      return c.green(status)
+    case 'active':
+      return c.cyan(status)
+    case 'cancelled':
+    case 'interrupted':
+      return c.yellow(status)
+    case 'failed':
+      return c.red(status)
+  }
 }
 
 /** `1 turn`, `3 turns`. */

@@ -16,6 +16,7 @@
  * Contents: formatStackTrace (layout), visibleTurns (long traces), traceCauses
  * (what the trace itself says went wrong).
  */
+import { statusOf } from '../trace/facts.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
 import { oneLine } from './format-value.js'
@@ -103,6 +104,8 @@ function traceCauses(trace: Trace, tool: string | undefined): string[] {
   if (lastError !== undefined) causes.push(lastError)
   if (llmError !== undefined) causes.push(llmError)
   if (trace.error) causes.push(`the run ended with ${trace.error.name}: ${trace.error.message}`)
+  const status = statusOf(trace)
+  if (status === 'cancelled' || status === 'interrupted') causes.push(`the run was ${status}${trace.interruption_reason === undefined ? '' : ` (${trace.interruption_reason})`} before it finished`)
   if (lastOutput !== undefined) causes.push(lastOutput)
   return causes
 }
@@ -113,6 +116,14 @@ function causeLines(trace: Trace, options: StackTraceOptions, c: Colors): string
   if (causes.length === 0) causes.push('nothing in the trace points to one: no tool error, no failed LLM call')
   const pad = ' '.repeat(CAUSE_LABEL.length)
   return causes.map((cause, i) => (i === 0 ? `${c.yellow(c.bold(CAUSE_LABEL))}${cause}` : `${pad}${cause}`))
+}
+
+/** Why a run did not finish: `⏹ cancelled: SIGINT`, `⏹ interrupted: process 123 exited before the session closed`, `● active: still being recorded`. */
+function stoppedLine(trace: Trace): string | undefined {
+  const status = statusOf(trace)
+  if (status === 'active') return '● active: still being recorded'
+  if (status !== 'cancelled' && status !== 'interrupted') return undefined
+  return `⏹ ${status}${trace.interruption_reason === undefined ? '' : `: ${trace.interruption_reason}`}`
 }
 
 /** The agent stack trace of a failed assertion (or of a trace alone), ending without a newline. */
@@ -127,6 +138,8 @@ export function formatStackTrace(trace: Trace, options: StackTraceOptions = {}):
     else lines.push(c.dim(`  … ${row.hidden} turns not shown (turns ${row.from}–${row.to})`))
   }
   if (trace.error) lines.push(`  ${c.red(`✗ ${trace.error.name}: ${trace.error.message}`)}`)
+  const stopped = stoppedLine(trace)
+  if (stopped !== undefined) lines.push(`  ${c.yellow(stopped)}`)
   if (options.assertion !== undefined) {
     lines.push('', `${c.red(c.bold('ASSERTION FAILED:'))} ${options.assertion}`, ...causeLines(trace, options, c))
   }

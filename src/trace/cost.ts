@@ -101,7 +101,7 @@ export function estimateCost(trace: Trace, costs: ReadonlyMap<string, ModelCost>
     }
     const price = priceOf(model, costs)
     if (price === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (model "${model}" matches no modelCosts prefix)`)
+      estimate.skipped.push(`turn ${turn.index} (no price for model "${model}")`)
       continue
     }
     const { input, output } = readTokens(usage)

@@ -1,4 +1,4 @@
-/** The basic facts of a run that reports, the CLI and matchers all show: status, duration, tool calls. */
+/** The basic facts of a run that reports, the CLI, the ledger and matchers all show: status, duration, tool calls, final answer. */
 import type { Trace, TraceStatus } from './types.js'
 
 /** Files written by reagent-flow 0.5 have no status: a run that was written at all completed. */
@@ -14,4 +14,13 @@ export function durationMs(trace: Pick<Trace, 'started_at' | 'ended_at'>): numbe
 /** How many tool calls the model made over all turns. */
 export function countToolCalls(trace: Pick<Trace, 'turns'>): number {
   return trace.turns.reduce((n, turn) => n + turn.llm_call.tool_calls.length, 0)
+}
+
+/** The model's last text answer, or null when it gave none. */
+export function finalResponse(trace: Pick<Trace, 'turns'>): string | null {
+  for (let i = trace.turns.length - 1; i >= 0; i--) {
+    const text = trace.turns[i]!.llm_call.response_text
+    if (text !== null && text !== undefined) return text
+  }
+  return null
 }

@@ -1,5 +1,33 @@
-/** How errors are written into a trace: on a failed run, a failed LLM call, a tool result. */
+/**
+ * How errors are written into a trace: on a failed run, a failed LLM call, a
+ * tool result. Whatever was thrown (a null-prototype circular object, an
+ * Error whose `message` getter throws, a revoked Proxy), this never throws:
+ * the agent's error must always win over ours.
+ */
+import { toJsonValue } from './serialize.js'
 import type { RecordedError } from './types.js'
+
+/** `read()`, or `fallback` when reading throws. */
+function safely<T>(read: () => T, fallback: T): T {
+  try {
+    return read()
+  } catch {
+    return fallback
+  }
+}
+
+function isError(value: unknown): value is Error {
+  // instanceof reads the prototype, which a revoked Proxy refuses.
+  return safely(() => value instanceof Error, false)
+}
+
+/** Any value as text: a string as it is, anything else as its JSON (with stand-ins), never throwing. */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  const json = toJsonValue(value)
+  if (typeof json === 'string') return json
+  return safely(() => JSON.stringify(json), '[unprintable value]')
+}
 
 /**
  * The error's name, or its class's when the name is the generic "Error": SDK
@@ -7,22 +35,25 @@ import type { RecordedError } from './types.js'
  * classes never set `name`, and the class says what happened.
  */
 function nameOf(error: Error): string {
-  if (error.name !== 'Error') return error.name
-  const className: unknown = (error.constructor as { name?: unknown } | undefined)?.name
-  return typeof className === 'string' && className !== '' && error.constructor !== Error ? className : error.name
+  const name = safely(() => error.name, 'Error')
+  if (typeof name === 'string' && name !== 'Error' && name !== '') return name
+  const constructor = safely(() => error.constructor as { name?: unknown } | undefined, undefined)
+  const className = safely(() => constructor?.name, undefined)
+  return typeof className === 'string' && className !== '' && constructor !== Error ? className : 'Error'
+}
+
+function messageOf(error: Error): string {
+  const message = safely<unknown>(() => error.message, '[the message could not be read]')
+  return textOf(message)
 }
 
 export function describeError(error: unknown): string {
-  if (error instanceof Error) return `${nameOf(error)}: ${error.message}`
-  if (typeof error === 'string') return error
-  try {
-    return JSON.stringify(error) ?? String(error)
-  } catch {
-    return String(error)
-  }
+  if (isError(error)) return `${nameOf(error)}: ${messageOf(error)}`
+  return textOf(error)
 }
 
 export function recordError(error: unknown): RecordedError {
-  if (error instanceof Error) return { name: nameOf(error), message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
-  return { name: 'Error', message: describeError(error) }
+  if (!isError(error)) return { name: 'Error', message: describeError(error) }
+  const stack = safely<unknown>(() => error.stack, undefined)
+  return { name: nameOf(error), message: messageOf(error), ...(typeof stack === 'string' && stack !== '' ? { stack } : {}) }
 }

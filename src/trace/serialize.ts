@@ -8,6 +8,7 @@
  * Recording converts values at the moment they are logged, so a later mutation
  * by the agent cannot rewrite history, and writing is a plain JSON.stringify.
  */
+import { randomBytes } from 'node:crypto'
 import type { JsonObject, JsonValue } from './types.js'
 
 /** What was not plain JSON and got a stand-in. One warning is emitted per kind and session. */
@@ -183,12 +184,12 @@ class Converter {
         this.#keys.push(key)
         this.#issue('throwing getter')
         this.#keys.pop()
-        out[key] = `[Thrown: ${messageOf(error)}]`
+        setOwn(out, key, `[Thrown: ${messageOf(error)}]`)
         continue
       }
       // JSON.stringify drops function-valued and undefined keys of class
       // instances too; we keep them visible as stand-ins instead.
-      out[key] = this.#child(key, item)
+      setOwn(out, key, this.#child(key, item))
     }
     return out
   }
@@ -200,7 +201,7 @@ class Converter {
     const out: JsonObject = { name: error.name, message: error.message }
     for (const key of Object.keys(error)) {
       if (key === 'stack') continue
-      out[key] = this.#child(key, (error as unknown as Record<string, unknown>)[key])
+      setOwn(out, key, this.#child(key, (error as unknown as Record<string, unknown>)[key]))
     }
     if (error.cause !== undefined) out.cause = this.#child('cause', error.cause)
     return out
@@ -211,7 +212,7 @@ class Converter {
     const plainKeys = [...map.keys()].every((key) => typeof key === 'string' || typeof key === 'number')
     if (plainKeys) {
       const out: JsonObject = {}
-      for (const [key, item] of map) out[String(key)] = this.#child(String(key), item)
+      for (const [key, item] of map) setOwn(out, String(key), this.#child(String(key), item))
       return out
     }
     return [...map].map(([key, item], i) => [this.#child(i, key), this.#child(i, item)])
@@ -261,7 +262,7 @@ function copyPlain(value: unknown, depth: number): JsonValue | typeof NOT_PLAIN 
     if (!Object.hasOwn(value, key)) continue
     const item = copyPlain((value as Record<string, unknown>)[key], depth + 1)
     if (item === NOT_PLAIN) return NOT_PLAIN
-    out[key] = item
+    setOwn(out, key, item)
   }
   return out
 }
@@ -295,6 +296,12 @@ export function toJsonValue(value: unknown, onIssue?: ValueIssueHandler, at = ''
   return new Converter(handler).convert(value)
 }
 
+/** Sets `out[key]`, as an own property even for `__proto__` (an assignment would replace the prototype instead). */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
+  else out[key] = value
+}
+
 /** The text of a trace file as written after a run: 2-space indent, trailing newline. */
 export function stringifyTrace(trace: object): string {
   return `${JSON.stringify(trace, null, 2)}\n`
@@ -308,23 +315,36 @@ export function stringifyTrace(trace: object): string {
 export function stringifyStable(value: JsonValue, floatKeys?: WeakMap<object, ReadonlySet<string>>): string {
   // Sort into a fresh tree and let the native JSON.stringify do the writing:
   // a hand-written printer is several times slower on a 10,000-turn golden.
-  // Whole-number floats travel as marker strings and are patched afterwards,
-  // since JSON.stringify cannot write `0.0`.
-  const text = JSON.stringify(sortKeys(value, floatKeys, false), null, 2)
-  return `${text.includes(FLOAT_MARK) ? text.replace(FLOAT_MARKER_TEXT, '$1.0') : text}\n`
+  return `${writeFloats(JSON.stringify(sortKeys(value, floatKeys), null, 2))}\n`
 }
 
-// A marker no recorded string can contain unescaped: NUL is always escaped by JSON.stringify.
-const FLOAT_MARK = '\\u0000float:'
-const FLOAT_MARKER_TEXT = /"\\u0000float:(-?\d+)"/g
+// Whole-number floats travel as marker strings and are patched afterwards,
+// since JSON.stringify cannot write `0.0`. The marker holds a random nonce
+// drawn once per process, so no recorded string can forge one (a string that
+// merely looks like a marker stays a string).
+const FLOAT_NONCE = randomBytes(12).toString('hex')
+const FLOAT_MARK = `\u0000${FLOAT_NONCE}:`
+const FLOAT_MARK_TEXT = `\\u0000${FLOAT_NONCE}:`
+const FLOAT_MARKER_TEXT = new RegExp(`"\\\\u0000${FLOAT_NONCE}:(-?\\d+)"`, 'g')
 
-function sortKeys(value: JsonValue, floatKeys: WeakMap<object, ReadonlySet<string>> | undefined, asFloat: boolean): unknown {
+/** JSON text of a `sortKeys` tree with its float markers written as numbers with a `.0`. */
+export function writeFloats(text: string): string {
+  return text.includes(FLOAT_MARK_TEXT) ? text.replace(FLOAT_MARKER_TEXT, '$1.0') : text
+}
+
+/**
+ * A copy of `value` with the keys of every object sorted, and the whole
+ * numbers under the keys `floatKeys` names (per object) turned into float
+ * markers for `writeFloats`. Objects are built without a prototype, so a
+ * `__proto__` key is kept as data.
+ */
+export function sortKeys(value: JsonValue, floatKeys?: WeakMap<object, ReadonlySet<string>>, asFloat = false): unknown {
   if (value === null || typeof value !== 'object') {
-    return asFloat && typeof value === 'number' && Number.isInteger(value) ? `\u0000float:${value}` : value
+    return asFloat && typeof value === 'number' && Number.isInteger(value) ? `${FLOAT_MARK}${value}` : value
   }
-  if (Array.isArray(value)) return value.map((item) => sortKeys(item, floatKeys, false))
+  if (Array.isArray(value)) return value.map((item) => sortKeys(item, floatKeys))
   const floats = floatKeys?.get(value)
-  const out: Record<string, unknown> = {}
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
   for (const key of Object.keys(value).sort()) out[key] = sortKeys(value[key] as JsonValue, floatKeys, floats?.has(key) === true)
   return out
 }

@@ -88,7 +88,13 @@ export interface Turn {
   [extra: string]: unknown
 }
 
-export type TraceStatus = 'completed' | 'failed' | 'cancelled'
+/**
+ * How a run ended, or that it has not: `active` (being recorded now),
+ * `completed`, `failed` (its function threw), `cancelled` (a signal, a test
+ * timeout, a user abort), `interrupted` (the process ended before the
+ * session closed; recovered from its journal).
+ */
+export type TraceStatus = 'active' | 'completed' | 'failed' | 'cancelled' | 'interrupted'
 
 export interface Grade {
   grade: 'pass' | 'fail'
@@ -110,6 +116,8 @@ export interface Trace {
   handoff_context: JsonObject | null
   /** Ours. Absent in files written by reagent-flow 0.5. */
   status?: TraceStatus
+  /** Ours: why a cancelled or interrupted run stopped (`"SIGINT"`, `"test timed out after 1000 ms"`, ...). */
+  interruption_reason?: string
   /** Ours: what made the session fail, or null. */
   error?: RecordedError | null
   session_id?: string | null

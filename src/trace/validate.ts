@@ -5,6 +5,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import { TraceFormatError } from '../errors.js'
+import { excessiveNesting, MAX_TRACE_DEPTH } from './depth.js'
 import traceSchema from './trace.schema.json' with { type: 'json' }
 import type { Trace } from './types.js'
 
@@ -111,12 +112,17 @@ export function checkJsonSchema(schema: object, value: unknown, argument = 'sche
 }
 
 /**
- * Checks that a value is a format "1" trace. Returns it typed, or throws
- * `TraceFormatError` naming `file` (default `"<value>"`), the JSON path and the rule.
+ * Checks that a value is a format "1" trace, nested at most MAX_TRACE_DEPTH
+ * levels (see depth.ts). Returns it typed, or throws `TraceFormatError`
+ * naming `file` (default `"<value>"`), the JSON path and the rule.
  */
 export function validateTrace(value: unknown, file = '<value>'): Trace {
   traceValidator ??= compileTraceSchema()
-  if (traceValidator(value)) return value as Trace
+  if (traceValidator(value)) {
+    const deep = excessiveNesting(value)
+    if (deep === undefined) return value as Trace
+    throw new TraceFormatError(file, deep, 'depth', `nests more than ${MAX_TRACE_DEPTH.toLocaleString('en')} levels deep; reagent-flow reads at most ${MAX_TRACE_DEPTH.toLocaleString('en')}`)
+  }
   const first = traceValidator.errors?.[0]
   if (first === undefined) throw new TraceFormatError(file, '', 'schema', 'does not match the trace schema')
   const { path, rule, detail } = describeSchemaError(first)

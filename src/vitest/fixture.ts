@@ -12,6 +12,7 @@
 import { test as vitestTest } from 'vitest'
 import { session, type Session, type SessionFn } from '../session.js'
 import type { SessionOptions } from '../session-options.js'
+import { fullTestName } from './test-scope.js'
 
 export interface AgentSessionOptions extends SessionOptions {
   /**
@@ -44,24 +45,6 @@ export interface ReagentFixtures {
   reagentOptions: SessionOptions
   /** Runs agent code in a session named after the test. See `AgentSession`. */
   agentSession: AgentSession
-}
-
-/** What the fixture reads of a vitest task. */
-export interface NamedTask {
-  name: string
-  /** vitest 4.1 and later: the names of the describe blocks and the test, joined by ` > `. */
-  fullTestName?: string | undefined
-  suite?: NamedTask | undefined
-  file?: unknown
-}
-
-/** The test's name with its describe blocks, `refund agent > refunds order 42`; built from the suites where vitest (4.0) has no `fullTestName`. */
-export function fullTestName(task: NamedTask): string {
-  if (typeof task.fullTestName === 'string') return task.fullTestName
-  const names = [task.name]
-  // The file is a suite too, named after its path: stop below it.
-  for (let suite = task.suite; suite !== undefined && suite !== task.file && suite.file !== suite; suite = suite.suite) names.unshift(suite.name)
-  return names.join(' > ')
 }
 
 function mergeOptions(defaults: SessionOptions, options: SessionOptions): SessionOptions {

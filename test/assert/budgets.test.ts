@@ -117,7 +117,7 @@ describe('assertCostUnder()', () => {
       {
         code: 'REAGENT_ASSERTION',
         message:
-          'reagent-flow: assertCostUnder on "costly": skipped in the cost estimate: turn 2 (model "claude-sonnet-4" matches no modelCosts prefix), turn 3 (no model), turn 4 (no token_usage).',
+          'reagent-flow: assertCostUnder on "costly": skipped in the cost estimate: turn 2 (no price for model "claude-sonnet-4"), turn 3 (no model), turn 4 (no token_usage).',
       },
     ])
   })

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 
 const PRICES = JSON.stringify({ 'gpt-4o': { input: 2.5, output: 10 }, 'gpt-4o-mini': { input: 0.15, output: 0.6 } })
@@ -18,8 +19,9 @@ describe('reagent-flow get', () => {
         'response  Refunded $19.99 for order 42.',
         'turns     3 (2 tool calls)',
         'tokens    3000 in / 90 out (3090)',
+        'cost      $0.0084 (3 of 3 turns priced)',
         'elapsed   1.5s',
-        'budgets   budget_usd $0.01: not checked: pass --prices <file>',
+        'budgets   budget_usd $0.01: within ($0.0084)',
         '          budget_seconds 30s: within (1.5s)',
         `file      ${join('.reagent', 'refund-agent.trace.json')}`,
         '',
@@ -27,16 +29,21 @@ describe('reagent-flow get', () => {
     )
   })
 
-  it('estimates the cost from --prices and exits 1 when the run went over metadata.budget_usd', () => {
+  it('prices with --prices over the built-in table and exits 1 when the run went over metadata.budget_usd', () => {
     const cwd = traceDirWith(sampleRuns())
-    writeFileSync(join(cwd, 'prices.json'), PRICES)
-    const { code, stdout } = runCli(['get', 'refund-agent', '--prices', 'prices.json'], cwd)
-    expect(code).toBe(0)
-    expect(stdout).toContain('\ncost      $0.0084 (3 of 3 turns priced)\nelapsed   1.5s\nbudgets   budget_usd $0.01: within ($0.0084)\n')
     writeFileSync(join(cwd, 'prices.json'), JSON.stringify({ 'gpt-4o': { input: 5, output: 15 } }))
     const over = runCli(['get', 'refund-agent', '--prices', 'prices.json'], cwd)
     expect(over.code).toBe(1)
-    expect(over.stdout).toContain('\nbudgets   budget_usd $0.01: OVER ($0.02)\n')
+    expect(over.stdout).toContain('\ncost      $0.02 (3 of 3 turns priced)\nelapsed   1.5s\nbudgets   budget_usd $0.01: OVER ($0.02)\n')
+  })
+
+  it('says which turns the price table does not know, and that the cost budget could not be checked', () => {
+    const cwd = traceDirWith([buildTrace('local-agent', [{ model: 'llama-3-8b', tokens: { input_tokens: 10, output_tokens: 5 } }], { metadata: { budget_usd: 0.01 } })])
+    const { code, stdout } = runCli(['get', 'local-agent'], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toContain('\nbudgets   budget_usd $0.01: no turn could be priced: pass --prices <file> with its models\n')
+    writeFileSync(join(cwd, 'prices.json'), JSON.stringify({ llama: { input: 0.1, output: 0.1 } }))
+    expect(runCli(['get', 'local-agent', '--prices', 'prices.json'], cwd).stdout).toContain('\ncost      $0.0000015 (1 of 1 turn priced)\n')
   })
 
   it('shows the error of a failed run and what could not be read', () => {
@@ -57,6 +64,7 @@ describe('reagent-flow get', () => {
       goal: 'Refund order 42',
       status: 'completed',
       error: null,
+      interruption_reason: null,
       final_response: 'Refunded $19.99 for order 42.',
       turns: 3,
       tool_calls: 2,

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from '../../src/index.js'
+import { leaksIn, secretForms } from '../redact/corpus.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 
 describe('reagent-flow grade', () => {
@@ -18,6 +19,25 @@ describe('reagent-flow grade', () => {
     expect(grade).toEqual({ grade: 'pass', source: 'reviewer', reason: 'refund is right', ref: 'PR-12', graded_at: expect.any(Number) })
     expect(grade!.graded_at).toBeGreaterThanOrEqual(startedAt - 1)
     expect(readdirSync(join(cwd, '.reagent')).filter((name) => name.startsWith('.'))).toEqual([])
+  })
+
+  it('redacts secrets in --reason, --source and --ref before writing them, and prints them redacted', () => {
+    const cwd = traceDirWith(sampleRuns())
+    const file = join(cwd, '.reagent', 'refund-agent.trace.json')
+    const forms = secretForms(2).filter((form) => typeof form.value === 'string')
+    const reason = forms.map((form) => form.value).join('\n')
+    const envSecret = 'grade-env-secret-0042'
+    const result = runCli(['grade', 'refund-agent', 'fail', '--reason', reason, '--source', `ci ${envSecret}`, '--ref', 'https://ci:hunter22@ci.example.com/run/7', '--json'], cwd, {
+      CI_DEPLOY_TOKEN: envSecret,
+    })
+    expect(result.code).toBe(0)
+    const bytes = readFileSync(file, 'utf8')
+    expect(leaksIn(bytes, forms)).toEqual([])
+    expect(leaksIn(result.stdout, forms)).toEqual([])
+    const { grade } = loadTrace(file)
+    expect(grade!.source).toBe('ci [REDACTED]')
+    expect(grade!.ref).toBe('https://ci:[REDACTED]@ci.example.com/run/7')
+    expect(grade!.reason).toContain('Authorization: [REDACTED]')
   })
 
   it('is idempotent: the same verdict again reports unchanged and does not touch the file', () => {

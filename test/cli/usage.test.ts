@@ -18,7 +18,7 @@ describe('reagent-flow usage', () => {
     const { code, stdout } = runCli(['list', '--help'], tempDir())
     expect(code).toBe(0)
     expect(stdout).toMatch(/^Usage: reagent-flow list \[options\]\n\nThe recorded runs in the trace directory, newest first, and how many match\.\n/)
-    expect(stdout).toContain('  --status <status>   only runs with this status: completed | failed | cancelled\n')
+    expect(stdout).toContain('  --status <status>   only runs with this status: active | completed | failed | cancelled | interrupted\n')
     expect(stdout).toContain('Examples:\n  reagent-flow list\n')
   })
 
@@ -27,7 +27,7 @@ describe('reagent-flow usage', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(
-      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, grade, validate, tree, export, import, demo. Run "reagent-flow --help" for details.\n',
+      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, grade, validate, tree, serve, mcp, export, import, demo. Run "reagent-flow --help" for details.\n',
     )
   })
 
@@ -45,7 +45,7 @@ describe('reagent-flow usage', () => {
     expect(runCli(['list', '--status', 'done'], cwd)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'reagent-flow list: --status must be one of completed, failed, cancelled; got "done"\n',
+      stderr: 'reagent-flow list: --status must be one of active, completed, failed, cancelled, interrupted; got "done"\n',
     })
     expect(runCli(['list', '--limit', '500'], cwd).stderr).toBe('reagent-flow list: --limit must be a whole number from 1 to 200; got "500"\n')
     expect(runCli(['list', '--dir'], cwd).stderr).toBe(

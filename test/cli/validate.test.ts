@@ -23,7 +23,7 @@ describe('reagent-flow validate', () => {
     expect(stdout).toBe(
       [
         `✗ ${join('.reagent', 'extra-key.trace.json')}: at turns[0].tool_results[0]: unexpected key "name" (reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties)`,
-        `✗ ${join('.reagent', 'status.trace.json')}: at status: must be one of "completed", "failed", "cancelled" (rule: enum)`,
+        `✗ ${join('.reagent', 'status.trace.json')}: at status: must be one of "active", "completed", "failed", "cancelled", "interrupted" (rule: enum)`,
         `✗ ${join('.reagent', 'truncated.trace.json')}: the file is not JSON (Unexpected end of JSON input) (rule: json)`,
         '6 files checked: 3 valid, 3 invalid',
         '',

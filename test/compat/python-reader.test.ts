@@ -25,7 +25,8 @@ async function everythingAgent(s: Session): Promise<void> {
   s.logToolResult('search', { callId: a!, result: { hits: [1] } })
   s.logToolResult('search', { callId: b!, error: new Error('timeout') })
   s.logToolResult('search', { result: 'orphan' })
-  s.logLlmCall({ error: new Error('500 from provider') })
+  // The same conversation, one message longer: written as the new message and messages_base.
+  s.logLlmCall({ messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'searching' }], error: new Error('500 from provider') })
 }
 
 describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads them', () => {

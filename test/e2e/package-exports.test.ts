@@ -40,7 +40,7 @@ describe('the published package (built dist/, resolved by its public name)', () 
     expect(pkg.type).toBe('module')
     expect(pkg.engines.node).toBe('>=20')
     expect(pkg.bin).toEqual({ 'reagent-flow': './dist/src/cli/index.js' })
-    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './openai-agents', './otel']) {
+    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './ledger', './openai-agents', './otel']) {
       expect(Object.keys(pkg.exports[subpath])).toEqual(['types', 'default'])
     }
   })

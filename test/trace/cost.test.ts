@@ -24,7 +24,7 @@ describe('estimateCost()', () => {
     ])
     expect(estimate.top?.turn.index).toBe(0)
     expect(estimate.skipped).toEqual([
-      'turn 2 (model "claude-sonnet-4" matches no modelCosts prefix)',
+      'turn 2 (no price for model "claude-sonnet-4")',
       'turn 3 (no model)',
       'turn 4 (no token_usage)',
     ])

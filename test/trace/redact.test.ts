@@ -1,75 +1,12 @@
+/**
+ * Redaction as sessions and the storage layer apply it; the rules
+ * themselves are tested in test/redact/.
+ */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
-import { mayNeedRedaction, redactValue, resolveRedactPolicy } from '../../src/trace/redact.js'
+import { matchGolden, redactForDisk, REDACTED, session } from '../../src/index.js'
+import { renderTrace } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
-
-const defaults = resolveRedactPolicy(undefined)!
-
-describe('default redaction', () => {
-  it.each([
-    ['an OpenAI key', 'key is sk-proj-abcdefghijklmnop1234', 'key is [REDACTED]'],
-    ['an Anthropic key', 'sk-ant-api03-AAAAAAAAAAAAAAAAAAAA-BBBB', '[REDACTED]'],
-    ['a bearer token', 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.e30.x', 'Authorization: Bearer [REDACTED]'],
-    ['an AWS key id', 'AKIAIOSFODNN7EXAMPLE', '[REDACTED]'],
-    ['a GitHub token', `ghp_${'a'.repeat(36)}`, '[REDACTED]'],
-    ['ordinary text', 'Refund order 42 for $19.99', 'Refund order 42 for $19.99'],
-  ])('handles %s inside strings', (_, input, output) => {
-    expect(redactValue({ text: input }, defaults)).toEqual({ text: output })
-  })
-
-  it.each(['Authorization', 'api_key', 'apiKey', 'X-API-Key', 'password', 'client_secret', 'access_token'])(
-    'replaces the value of a %s key at any depth',
-    (key) => {
-      expect(redactValue({ request: { headers: { [key]: { any: 'value' } } } }, defaults)).toEqual({
-        request: { headers: { [key]: '[REDACTED]' } },
-      })
-    },
-  )
-
-  it('leaves token counts alone', () => {
-    const usage = { token_usage: { input_tokens: 1, output_tokens: 2 } }
-    expect(redactValue(usage, defaults)).toBe(usage)
-  })
-
-  it('never modifies its input', () => {
-    const input = { nested: { password: 'hunter2' }, other: { a: 1 } }
-    const out = redactValue(input, defaults)
-    expect(input.nested.password).toBe('hunter2')
-    expect(out.other).toBe(input.other)
-  })
-})
-
-describe('resolveRedactPolicy()', () => {
-  it('adds key names and key patterns to the defaults', () => {
-    const policy = resolveRedactPolicy(['ssn', /^x-internal-/i])!
-    expect(redactValue({ SSN: '123', 'x-internal-id': 'a', password: 'p', name: 'Ada' }, policy)).toEqual({
-      SSN: '[REDACTED]',
-      'x-internal-id': '[REDACTED]',
-      password: '[REDACTED]',
-      name: 'Ada',
-    })
-  })
-
-  it('takes value patterns and can drop the defaults', () => {
-    const policy = resolveRedactPolicy({ values: [/\d{3}-\d{2}-\d{4}/], defaults: false })!
-    expect(redactValue({ note: 'ssn 123-45-6789', password: 'kept' }, policy)).toEqual({ note: 'ssn [REDACTED]', password: 'kept' })
-  })
-
-  it('is off with false', () => {
-    expect(resolveRedactPolicy(false)).toBeUndefined()
-  })
-
-  it('scans serialized text cheaply before walking it', () => {
-    expect(mayNeedRedaction('{"a": "plain"}', defaults)).toBe(false)
-    expect(mayNeedRedaction('{"Api-Key": "x"}', defaults)).toBe(true)
-    expect(mayNeedRedaction('{"a": "sk-abcdefghijklmnopqrstu"}', defaults)).toBe(true)
-    expect(mayNeedRedaction('{"input_tokens": 5, "token_usage": {}}', defaults)).toBe(false)
-    const ssn = resolveRedactPolicy(['ssn'])!
-    expect(mayNeedRedaction('{"name": "Ada"}', ssn)).toBe(false)
-    expect(mayNeedRedaction('{"S-S-N": "1"}', ssn)).toBe(true)
-  })
-})
 
 describe('session redaction', () => {
   it('redacts the written file by default and keeps the in-memory trace untouched', async () => {
@@ -92,7 +29,32 @@ describe('session redaction', () => {
 
   it('redacts golden files too', async () => {
     const traceDir = tempDir()
-    const s = await session('golden-secrets', { traceDir, golden: true, metadata: { token: 'Bearer abcdefghijkl' } }, () => undefined)
-    expect(JSON.parse(readFileSync(s.path!, 'utf8')).metadata).toEqual({ token: 'Bearer [REDACTED]' })
+    const s = await session('golden-secrets', { traceDir, golden: true, metadata: { token: 'abcdefghijkl', note: 'Bearer abcdefghijkl' } }, () => undefined)
+    expect(JSON.parse(readFileSync(s.path!, 'utf8')).metadata).toEqual({ token: '[REDACTED]', note: 'Bearer [REDACTED]' })
+  })
+
+  it("applies the session's own rules, anchored value patterns included, with nothing else in the trace to redact", async () => {
+    const traceDir = tempDir()
+    const s = await session('ssn', { traceDir, redact: { values: [/^\d{3}-\d{2}-\d{4}$/] } }, (s) => {
+      s.logToolResult('lookup', { result: { ssn: '123-45-6789', city: 'Rome' } })
+    })
+    expect(readFileSync(s.path!, 'utf8')).not.toContain('123-45-6789')
+    expect(JSON.parse(readFileSync(s.path!, 'utf8')).orphan_results[0].result).toEqual({ ssn: REDACTED, city: 'Rome' })
+  })
+
+  it('compares a run with its golden after redacting it the same way', () => {
+    const traceDir = tempDir()
+    const trace = { trace_id: 't', name: 'keyed', turns: [], metadata: { api_key: 'k-1' }, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null }
+    expect(matchGolden(trace, { traceDir, update: 'new' }).written).toBe('created')
+    expect(matchGolden({ ...trace, metadata: { api_key: 'k-2' } }, { traceDir, update: 'none' }).pass).toBe(true)
+  })
+})
+
+describe('redactForDisk()', () => {
+  it('is what renderTrace writes', () => {
+    const trace = { trace_id: 't', name: 'n', turns: [], metadata: { password: 'p' }, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null }
+    expect(renderTrace(trace)).toBe(`${JSON.stringify(redactForDisk(trace), null, 2)}\n`)
+    expect(redactForDisk(trace).metadata).toEqual({ password: REDACTED })
+    expect(trace.metadata.password).toBe('p')
   })
 })

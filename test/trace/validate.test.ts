@@ -49,7 +49,7 @@ describe('validateTrace()', () => {
     [{ format_version: '2' }, 'format_version', 'const', 'must be "1"'],
     [{ turns: [{ index: 0, llm_call: {}, tool_results: [], duration_ms: 0 }] }, 'turns[0].llm_call', 'required', 'missing required key "messages"'],
     [{ started_at: 'yesterday' }, 'started_at', 'type', 'must be number'],
-    [{ status: 'done' }, 'status', 'enum', 'must be one of "completed", "failed", "cancelled"'],
+    [{ status: 'done' }, 'status', 'enum', 'must be one of "active", "completed", "failed", "cancelled", "interrupted"'],
     [{ handoff_context: [1] }, 'handoff_context', 'type', 'must be object or null'],
   ])('rejects %j at %j (rule %s)', (patch, jsonPath, rule, detail) => {
     const value = { ...minimalTrace(), ...patch }

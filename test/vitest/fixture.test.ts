@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { test } from '../../src/vitest/index.js'
 import { loadTrace } from '../../src/index.js'
-import { fullTestName } from '../../src/vitest/fixture.js'
+import { fullTestName } from '../../src/vitest/test-scope.js'
 
 const traceDir = mkdtempSync(join(tmpdir(), 'reagent-fixture-'))
 afterAll(() => rmSync(traceDir, { recursive: true, force: true }))

@@ -5,8 +5,9 @@ import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
 import { compareWithGolden, reconcile, type WriteDecision } from '../../golden.js'
 import { plural } from '../../report/format-value.js'
-import { fileGoldenStore, loadTrace, renderGolden, type GoldenStore } from '../../storage.js'
-import type { Trace } from '../../trace/types.js'
+import { fileGoldenStore, loadTraceOrSkip, renderGolden, type GoldenStore, type SkippedFile } from '../../storage.js'
+import { statusOf } from '../../trace/facts.js'
+import type { Trace, TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, EXIT_USAGE, type Command, type CommandContext } from '../command.js'
 import { scanOnce, scanRuns, type UnreadableFile } from '../ledger.js'
 import { resolveRun } from '../resolve.js'
@@ -29,8 +30,13 @@ export interface Approval {
 /** `approve --json` */
 export interface ApproveOutput {
   approved: Approval[]
+  /** Runs --all left out because they did not finish (active, cancelled, interrupted); named explicitly, they are approved. */
+  unfinished: Array<{ file: string; status: TraceStatus; reason: string | null }>
   unreadable: Array<{ file: string; reason: string }>
 }
+
+/** Runs that did not finish hold part of a behaviour: --all never promotes them. */
+const UNFINISHED: ReadonlySet<TraceStatus> = new Set(['active', 'cancelled', 'interrupted'])
 
 /** The previous golden against the new one; null when the previous one is not a readable trace. */
 function changesOf(before: string, golden: string, after: Trace): TraceDiff | null {
@@ -41,9 +47,15 @@ function changesOf(before: string, golden: string, after: Trace): TraceDiff | nu
   }
 }
 
-/** Writes the golden normal form of the run in `file`, as update mode `all` would: not when the golden already holds exactly that. */
-function approve(file: string, store: GoldenStore): Approval {
-  const recorded = renderGolden(loadTrace(file))
+/**
+ * Writes the golden normal form of the run in `file`, as update mode `all`
+ * would: not when the golden already holds exactly that. A file that is not
+ * a readable trace joins `skipped` (undefined is returned): one bad file never stops the others.
+ */
+function approve(file: string, store: GoldenStore, skipped: SkippedFile[]): Approval | undefined {
+  const trace = loadTraceOrSkip(file, skipped)
+  if (trace === undefined) return undefined
+  const recorded = renderGolden(trace)
   const { name } = recorded.trace
   const golden = store.resolvePath(name)
   const before = store.read(golden)
@@ -63,8 +75,8 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
   return formatDiff(diff, { color: ctx.c.isColorSupported }).split('\n').map((line) => (line === '' ? '' : `  ${line}`))
 }
 
-/** The runs to approve: the named ones, or with --all every readable run in the directory. */
-function targets(names: readonly string[], all: boolean, dir: string, unreadable: UnreadableFile[]): string[] {
+/** The runs to approve: the named ones, or with --all every readable run in the directory that finished. */
+function targets(names: readonly string[], all: boolean, dir: string, unreadable: UnreadableFile[], unfinished: ApproveOutput['unfinished']): string[] {
   if (all && names.length > 0) throw new UsageError('pass either names or --all, not both')
   if (!all && names.length === 0) throw new UsageError('name the runs to approve (reagent-flow approve <name...>), or pass --all')
   if (!all) {
@@ -73,7 +85,13 @@ function targets(names: readonly string[], all: boolean, dir: string, unreadable
   }
   const scanned = scanRuns(dir)
   unreadable.push(...scanned.unreadable)
-  return scanned.runs.map((run) => run.path)
+  const finished: string[] = []
+  for (const run of scanned.runs) {
+    const status = statusOf(run.fields)
+    if (UNFINISHED.has(status)) unfinished.push({ file: run.path, status, reason: run.fields.interruption_reason ?? null })
+    else finished.push(run.path)
+  }
+  return finished
 }
 
 function printApprovals(out: ApproveOutput, ctx: CommandContext): void {
@@ -94,7 +112,8 @@ export const approveCommand: Command = {
   details: [
     'Writes <dir>/golden/<name>.trace.json in golden normal form (sorted keys, ids and times made',
     'deterministic, secrets redacted) and prints what changed, as reagent-flow diff does (the previous',
-    'golden is "expected"). A golden that would not change is not rewritten.',
+    'golden is "expected"). A golden that would not change is not rewritten. --all leaves out runs',
+    'that did not finish (active, cancelled, interrupted); name one to approve it anyway.',
   ],
   options: {
     all: { type: 'boolean', description: 'approve every run in the directory' },
@@ -103,15 +122,17 @@ export const approveCommand: Command = {
   examples: ['reagent-flow approve refund-agent', 'reagent-flow approve refund-agent search-agent', 'reagent-flow approve --all --dir test/.traces'],
   run(input, ctx) {
     const unreadable: UnreadableFile[] = []
-    const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable)
+    const unfinished: ApproveOutput['unfinished'] = []
+    const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable, unfinished)
     // The golden engine's own store: the same paths as matchGolden.
     const store = fileGoldenStore(ctx.dir)
-    const out: ApproveOutput = {
-      approved: files.map((file) => approve(file, store)),
-      unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })),
-    }
+    const approved = files.map((file) => approve(file, store, unreadable)).filter((approval) => approval !== undefined)
+    const out: ApproveOutput = { approved, unfinished, unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })) }
     if (ctx.json) ctx.printJson(out)
     else printApprovals(out, ctx)
+    for (const run of out.unfinished) {
+      ctx.note(`skipped ${run.file}: the run is ${run.status}${run.reason === null ? '' : ` (${run.reason})`}; name it to approve it anyway`)
+    }
     for (const file of out.unreadable) ctx.note(`skipped ${file.file}: not a readable trace: ${file.reason}`)
     return out.unreadable.length === 0 ? EXIT_OK : EXIT_USAGE
   },

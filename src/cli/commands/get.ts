@@ -2,10 +2,11 @@
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
+import { loadPriceTable, PRICES_AS_OF } from '../../trace/prices.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'
-import { checkBudgets, costOf, readPriceTable, type BudgetCheck, type CostOutput } from '../budgets.js'
+import { checkBudgets, costOf, type BudgetCheck, type CostOutput } from '../budgets.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatFacts, formatGrade } from '../format.js'
 import { finalResponse, goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
@@ -19,11 +20,13 @@ export interface GetOutput {
   goal: string | null
   status: TraceStatus
   error: { name: string; message: string } | null
+  /** Why a cancelled or interrupted run stopped. */
+  interruption_reason: string | null
   final_response: string | null
   turns: number
   tool_calls: number
   tokens: TokenTotals | null
-  /** Null without `--prices`, or when no turn could be priced. */
+  /** Null when no turn could be priced. */
   cost: CostOutput | null
   elapsed_ms: number | null
   budgets: BudgetCheck[]
@@ -47,6 +50,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
     ['status', formatStatus(out.status, c)],
   ]
   if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
+  if (out.interruption_reason !== null) facts.push(['stopped', c.yellow(out.interruption_reason)])
   facts.push(
     ['response', out.final_response ?? c.dim('(no text answer)')],
     ['turns', `${out.turns} (${plural(out.tool_calls, 'tool call')})`],
@@ -68,22 +72,22 @@ export const getCommand: Command = {
   args: '<run>',
   summary: "one run's goal, outcome, tokens, cost, elapsed time and budgets",
   details: [
-    'The goal is metadata.goal. Budgets are metadata.budget_usd (checked when --prices is given)',
-    'and metadata.budget_seconds; get exits with 1 when the run went over one.',
-    'A price table maps model-name prefixes to USD per 1M tokens, as assertCostUnder does:',
-    '  { "gpt-4o": { "input": 2.5, "output": 10 }, "gpt-4o-mini": { "input": 0.15, "output": 0.6 } }',
+    'The goal is metadata.goal. Budgets are metadata.budget_usd and metadata.budget_seconds;',
+    'get exits with 1 when the run went over one.',
+    `The cost is priced with the built-in table of OpenAI and Anthropic models (as of ${PRICES_AS_OF}).`,
+    'A price file adds models or overrides prices: model-name prefixes to USD per 1M tokens,',
+    '  { "gpt-4o": { "input": 2.5, "output": 10 }, "my-fine-tune": { "input": 3, "output": 12 } }',
   ],
   options: {
-    prices: { type: 'string', value: '<file.json>', description: 'a price table, to estimate the cost' },
+    prices: { type: 'string', value: '<file.json>', description: 'prices added over the built-in table' },
   },
   positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
   examples: ['reagent-flow get refund-agent', 'reagent-flow get refund-agent --prices prices.json', 'reagent-flow get 01JV6Q3M8X --json'],
   run(input, ctx) {
-    const pricesFile = stringOption(input, 'prices')
-    const costs = pricesFile === undefined ? undefined : readPriceTable(pricesFile)
+    const costs = loadPriceTable(stringOption(input, 'prices'))
     const file = resolveRun(input.positionals[0]!, ctx.dir)
     const trace = loadTrace(file)
-    const cost = costs === undefined ? null : costOf(trace, costs)
+    const cost = costOf(trace, costs)
     const out: GetOutput = {
       file,
       name: trace.name,
@@ -91,13 +95,14 @@ export const getCommand: Command = {
       goal: goalOf(trace),
       status: statusOf(trace),
       error: trace.error == null ? null : { name: trace.error.name, message: trace.error.message },
+      interruption_reason: trace.interruption_reason ?? null,
       final_response: finalResponse(trace),
       turns: trace.turns.length,
       tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       cost,
       elapsed_ms: durationMs(trace),
-      budgets: checkBudgets(trace, cost, costs !== undefined),
+      budgets: checkBudgets(trace, cost),
       grade: trace.grade ?? null,
     }
     if (ctx.json) ctx.printJson(out)

@@ -1,6 +1,7 @@
 /** `reagent-flow grade <run> pass|fail`: records a verdict on the run's trace file. */
 import { UsageError } from '../../errors.js'
 import { loadTrace, renderTrace, writeFileAtomic } from '../../storage.js'
+import { redactForDisk } from '../../trace/redact.js'
 import type { Grade } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { EXIT_OK, type Command } from '../command.js'
@@ -47,19 +48,20 @@ export const gradeCommand: Command = {
   run(input, ctx) {
     const [ref, verdict] = input.positionals as [string, string]
     if (!(VERDICTS as readonly string[]).includes(verdict)) throw new UsageError(`the verdict must be pass or fail; got ${JSON.stringify(verdict)}`)
-    const wanted = {
+    // Redacted like everything written to a trace (a reason can quote a failing request, key and all).
+    const wanted = redactForDisk({
       grade: verdict as Grade['grade'],
       source: stringOption(input, 'source') ?? DEFAULT_SOURCE,
       reason: stringOption(input, 'reason') ?? null,
       ref: stringOption(input, 'ref') ?? null,
-    }
+    })
     const file = resolveRun(ref, ctx.dir)
     const trace = loadTrace(file)
     const previous = trace.grade ?? null
     const changed = !sameVerdict(trace.grade, wanted)
     if (changed) {
       trace.grade = { ...wanted, graded_at: Date.now() / 1000 }
-      // Written as it was read, not redacted again: a grade changes nothing else in the file.
+      // The rest is written as it was read, not redacted again: a grade changes nothing else in the file.
       writeFileAtomic(file, renderTrace(trace, { redact: false }))
     }
     const out: GradeOutput = { file, name: trace.name, trace_id: trace.trace_id, changed, grade: trace.grade!, previous }

@@ -1,0 +1,88 @@
+/**
+ * `createLedgerClient(url, { token })`: the run operations of a ledger
+ * (`reagent-flow serve`, or any Loom-compatible server) as typed calls over
+ * fetch. A refused call throws `LedgerError` with the server's status and
+ * error body; one that gets no answer throws it with `status: null`.
+ */
+import { gzip } from 'node:zlib'
+import { promisify } from 'node:util'
+import { LedgerError, type LedgerErrorBody } from './errors.js'
+import type { RunBeginInput, RunCompleteInput, RunGetInput, RunGradeInput, RunListInput, TracePutInput } from './input-types.js'
+import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
+
+const gzipAsync = promisify(gzip)
+
+export interface LedgerClientOptions {
+  /** A bearer token of the server's token file. */
+  token?: string | undefined
+  /** Abandon a call after this long. Default: 10,000 ms (trace.put: 60,000 ms). */
+  timeoutMs?: number | undefined
+  /** Default: the global fetch. */
+  fetch?: typeof fetch
+}
+
+export interface LedgerClient {
+  /** The ledger's base URL, without `/v1`. */
+  readonly url: string
+  begin(input: RunBeginInput): Promise<RunBeginResult>
+  complete(input: RunCompleteInput): Promise<RunCompleteResult>
+  get(input: RunGetInput | string): Promise<RunGetResult>
+  grade(input: RunGradeInput): Promise<RunGradeResult>
+  list(input?: RunListInput): Promise<RunListResult>
+  /**
+   * Uploads a run's trace (our extension of the operations, trace.put):
+   * `traceJson` is the trace file's text (as `renderTrace` makes it), sent
+   * gzip-compressed.
+   */
+  putTrace(input: TracePutInput, traceJson: string): Promise<TracePutResult>
+}
+
+function describeCause(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
+}
+
+export function createLedgerClient(url: string, options: LedgerClientOptions = {}): LedgerClient {
+  const base = url.replace(/\/+$/, '').replace(/\/v1$/, '')
+  const doFetch = options.fetch ?? fetch
+
+  async function call<T>(operation: string, body: string | Buffer, extraHeaders: Record<string, string> = {}, timeoutMs = options.timeoutMs ?? 10_000): Promise<T> {
+    const endpoint = `${base}/v1/${operation}`
+    const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders }
+    if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`
+    let response: Response
+    try {
+      response = await doFetch(endpoint, { method: 'POST', headers, body, signal: AbortSignal.timeout(timeoutMs) })
+    } catch (error) {
+      const why = (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : describeCause(error)
+      throw new LedgerError(operation, endpoint, null, null, `${operation}: could not reach the ledger at ${endpoint} (${why})`, { cause: error })
+    }
+    const text = await response.text()
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      parsed = undefined
+    }
+    if (response.ok && parsed !== undefined) return parsed as T
+    const errorBody = parsed !== null && typeof parsed === 'object' && 'error' in parsed ? (parsed as LedgerErrorBody) : null
+    const what = errorBody === null ? text.slice(0, 200) : `${errorBody.error}: ${errorBody.message}`
+    throw new LedgerError(operation, endpoint, response.status, errorBody, `${operation}: the ledger at ${endpoint} answered ${response.status} ${what}`)
+  }
+
+  const json = <T>(operation: string, input: object): Promise<T> => call<T>(operation, JSON.stringify(input))
+
+  return {
+    url: base,
+    begin: (input) => json('run.begin', input),
+    complete: (input) => json('run.complete', input),
+    get: (input) => json('run.get', typeof input === 'string' ? { run_id: input } : input),
+    grade: (input) => json('run.grade', input),
+    list: (input = {}) => json('run.list', input),
+    async putTrace(input, traceJson) {
+      // The trace's text goes in as it is: parsing and serialising a large trace again would double the work.
+      const body = `${JSON.stringify(input).slice(0, -1)}${Object.keys(input).length === 0 ? '' : ','}"trace":${traceJson}}`
+      return call<TracePutResult>('trace.put', await gzipAsync(body), { 'content-encoding': 'gzip' }, options.timeoutMs ?? 60_000)
+    },
+  }
+}

@@ -1,0 +1,238 @@
+/**
+ * The trace directory as a ledger store (the embedded default): every run
+ * session() wrote there is a run of the server's own org and namespace, and
+ * runs begun over HTTP become trace files of their own (see run-files.ts).
+ * An in-memory index, built at start from the files' ends and kept current by
+ * watching the directory (watch.ts), answers run.list; each operation is one
+ * synchronous step over the index and an atomic file write, so operations
+ * of one server never interleave. One server per directory (lock.ts).
+ */
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { isFile, loadTrace, readTraceFields, renderTrace, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import type { Trace } from '../../trace/types.js'
+import { warn } from '../../warnings.js'
+import { isVisible, type Scope } from '../identity.js'
+import type { ListPage, ListQuery } from '../list-query.js'
+import type { RunRecord } from '../run-row.js'
+import { completedRun, gradeAction, gradedRun, openedRun, rebegin, type BeginInput, type CompleteInput, type GradeVerdict } from '../run-rules.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
+import { summarizeUsage } from '../usage-summary.js'
+import { lockDirectory } from './lock.js'
+import { readDirectoryRuns } from './read-directory.js'
+import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
+import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
+import { watchDirectory, type DirectoryWatch } from './watch.js'
+
+export interface DirectoryStoreOptions {
+  dir: string
+  /** The org and namespace of the runs session() writes into the directory. */
+  org: string
+  namespace: string
+  /** Watch the directory for runs other processes write. Default: true. */
+  watch?: boolean
+  /** See watch.ts. */
+  rescanMs?: number
+}
+
+const keyOf = (org: string, namespace: string): string => `${org}\u0000${namespace}`
+
+export class DirectoryStore implements LedgerStore {
+  readonly kind = 'directory'
+  readonly location: string
+  readonly #options: DirectoryStoreOptions
+  readonly #namespaces = new Map<string, NamespaceRuns>()
+  /** The root trace files in the index: file name -> the run it holds. */
+  readonly #rootFiles = new Map<string, { key: string; runId: string }>()
+  #release: (() => void) | undefined
+  #watch: DirectoryWatch | undefined
+
+  private constructor(options: DirectoryStoreOptions) {
+    this.#options = options
+    this.location = options.dir
+  }
+
+  /** Takes the directory's lock, indexes its runs and starts watching it. */
+  static open(options: DirectoryStoreOptions): DirectoryStore {
+    mkdirSync(options.dir, { recursive: true })
+    const store = new DirectoryStore(options)
+    store.#release = lockDirectory(options.dir)
+    try {
+      store.#load()
+    } catch (error) {
+      store.#release()
+      throw error
+    }
+    if (options.watch !== false) {
+      store.#watch = watchDirectory(options.dir, {
+        onChange: (names) => names.forEach((name) => store.#refreshRootFile(name)),
+        known: () => new Set(store.#rootFiles.keys()),
+        ...(options.rescanMs === undefined ? {} : { rescanMs: options.rescanMs }),
+      })
+    }
+    return store
+  }
+
+  #runs(org: string, namespace: string): NamespaceRuns {
+    const key = keyOf(org, namespace)
+    let runs = this.#namespaces.get(key)
+    if (runs === undefined) this.#namespaces.set(key, (runs = new NamespaceRuns()))
+    return runs
+  }
+
+  #load(): void {
+    const { entries, rootFiles, unreadable } = readDirectoryRuns(this.#options.dir, this.#options)
+    const loaded = new Set<NamespaceRuns>()
+    for (const entry of entries) {
+      const runs = this.#runs(entry.run.org, entry.run.namespace)
+      if (!loaded.has(runs)) runs.beginLoad()
+      loaded.add(runs)
+      // A run of the ledger's own folder wins over the trace session() wrote for the same run (a session reporting to this server).
+      if (entry.source === 'root' && runs.get(entry.run.run_id)?.source === 'ledger') continue
+      runs.set(entry)
+    }
+    for (const runs of loaded) runs.endLoad()
+    for (const [name, runId] of rootFiles) this.#rootFiles.set(name, { key: keyOf(this.#options.org, this.#options.namespace), runId })
+    if (unreadable > 0) {
+      warn('REAGENT_READ', `run ledger: ${unreadable} file(s) in ${this.#options.dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`)
+    }
+  }
+
+  /** A root trace file that changed on disk: read again, or dropped when it is gone. */
+  #refreshRootFile(name: string): void {
+    if (name.startsWith('.') || !name.endsWith(TRACE_FILE_SUFFIX)) return
+    const { dir, org, namespace } = this.#options
+    const path = join(dir, name)
+    const previous = this.#rootFiles.get(name)
+    if (previous !== undefined) {
+      const runs = this.#namespaces.get(previous.key)
+      if (runs?.get(previous.runId)?.path === path) runs.delete(previous.runId)
+      this.#rootFiles.delete(name)
+    }
+    if (!isFile(path)) return
+    let run: RunRecord
+    try {
+      run = recordedRun(readTraceFields(path), { org, namespace })
+    } catch {
+      return // Half-written by a writer without atomic renames, or not a trace: the next change event reads it again.
+    }
+    this.#rootFiles.set(name, { key: keyOf(org, namespace), runId: run.run_id })
+    const runs = this.#runs(org, namespace)
+    if (runs.get(run.run_id)?.source !== 'ledger') runs.set(indexEntry(run, path, 'root'))
+  }
+
+  #visible(scope: Scope, runId: string): IndexEntry | undefined {
+    const entry = this.#namespaces.get(keyOf(scope.org, scope.namespace))?.get(runId)
+    return entry !== undefined && isVisible(scope, entry.run) ? entry : undefined
+  }
+
+  /** The run's trace as it is on disk, when it has one worth keeping (uploaded, or written by session()). */
+  #traceOf(entry: IndexEntry | undefined): Trace | undefined {
+    if (entry === undefined || (entry.source === 'ledger' && entry.run.usage === null)) return undefined
+    try {
+      return loadTrace(entry.path)
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Writes `run` as a ledger file (with `trace`, or the trace it has) and indexes it. */
+  #writeLedger(run: RunRecord, trace: Trace | undefined): number {
+    const path = ledgerPath(this.#options.dir, run)
+    const text = renderTrace(ledgerFileOf(run, trace), { redact: false })
+    writeFileAtomic(path, text)
+    this.#runs(run.org, run.namespace).set(indexEntry(run, path, 'ledger'))
+    return Buffer.byteLength(text)
+  }
+
+  async begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
+    const entry = this.#runs(input.org, input.namespace).get(runId)
+    if (entry === undefined) {
+      const run = openedRun(input, runId, now)
+      this.#writeLedger(run, undefined)
+      return { kind: 'opened', run }
+    }
+    const next = rebegin(entry.run, input)
+    if (next.kind === 'conflict') return { kind: 'conflict', run: entry.run, field: next.field }
+    if (next.kind === 'unchanged') return { kind: 'existing', run: entry.run }
+    this.#writeLedger(next.run, this.#traceOf(entry))
+    return { kind: 'existing', run: next.run }
+  }
+
+  async complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome> {
+    const entry = this.#visible(scope, input.run_id)
+    const { run } = entry ?? {}
+    if (run === undefined || (input.user_id !== '-' && run.user_id !== input.user_id) || (input.session_id !== '-' && run.session_id !== input.session_id)) {
+      return { kind: 'not_found' }
+    }
+    if (run.status !== 'active') return { kind: 'closed', run }
+    const trace = this.#traceOf(entry)
+    const done = completedRun({ ...run, usage: trace === undefined ? run.usage : summarizeUsage(trace) }, input, now)
+    this.#writeLedger(done, trace)
+    return { kind: 'completed', run: done }
+  }
+
+  async get(scope: Scope, runId: string): Promise<RunRecord | undefined> {
+    const entry = this.#visible(scope, runId)
+    if (entry === undefined || entry.source === 'ledger') return entry?.run
+    const trace = this.#traceOf(entry)
+    return { ...entry.run, usage: trace === undefined ? null : summarizeUsage(trace) }
+  }
+
+  async grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome> {
+    const runs = this.#namespaces.get(keyOf(scope.org, scope.namespace))
+    const targets = new Map<string, IndexEntry>()
+    if (target.run_id !== undefined) {
+      const entry = this.#visible(scope, target.run_id)
+      if (entry === undefined) return { graded: [], skippedActive: 0, unchanged: 0, runNotFound: true }
+      targets.set(entry.run.run_id, entry)
+    }
+    if (target.session_id !== undefined && runs !== undefined) {
+      for (const entry of runs.values()) if (entry.run.session_id === target.session_id && isVisible(scope, entry.run)) targets.set(entry.run.run_id, entry)
+    }
+    const outcome: GradeOutcome = { graded: [], skippedActive: 0, unchanged: 0, runNotFound: false }
+    const ordered = [...targets.values()].sort((a, b) => a.run.started_at - b.run.started_at || (a.run.run_id < b.run.run_id ? -1 : 1))
+    for (const entry of ordered) {
+      const action = gradeAction(entry.run, verdict)
+      if (action === 'skip_active') outcome.skippedActive += 1
+      else if (action === 'unchanged') outcome.unchanged += 1
+      else outcome.graded.push(this.#writeGrade(entry, gradedRun(entry.run, verdict, now)))
+    }
+    return outcome
+  }
+
+  /** A verdict goes into the run's own file: a ledger file, or the trace session() wrote (as `reagent-flow grade` does). */
+  #writeGrade(entry: IndexEntry, run: RunRecord): RunRecord {
+    if (entry.source === 'ledger') {
+      this.#writeLedger(run, this.#traceOf(entry))
+      return run
+    }
+    const trace = loadTrace(entry.path)
+    trace.grade = { grade: run.grade!, source: run.grade_source!, reason: run.grade_reason, ref: run.grade_ref, graded_at: run.graded_at! }
+    // Written as it was read, not redacted again: a grade changes nothing else in the file.
+    writeFileAtomic(entry.path, renderTrace(trace, { redact: false }))
+    this.#runs(run.org, run.namespace).set(indexEntry(run, entry.path, 'root'))
+    return run
+  }
+
+  async list(query: ListQuery, scope: Scope): Promise<ListPage> {
+    const runs = this.#namespaces.get(keyOf(query.org, query.namespace))
+    if (runs === undefined) return { runs: [], total: 0 }
+    const narrowed = scope.agent !== undefined || scope.session_id !== undefined
+    return runs.query(query, narrowed ? (entry) => isVisible(scope, entry.run) : undefined)
+  }
+
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+    const entry = this.#visible(scope, runId)
+    if (entry === undefined) return undefined
+    const bytes = this.#writeLedger({ ...entry.run, usage: summarizeUsage(trace) }, trace)
+    return { turns: trace.turns.length, bytes }
+  }
+
+  async close(): Promise<void> {
+    this.#watch?.close()
+    this.#watch = undefined
+    this.#release?.()
+    this.#release = undefined
+  }
+}

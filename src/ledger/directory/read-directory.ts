@@ -1,0 +1,60 @@
+/**
+ * Every run a trace directory holds, read at start from the files' ends (see
+ * storage.readTraceFields): the traces session() wrote directly in it (runs
+ * of the server's org and namespace) and the runs of the ledger's own folder,
+ * `ledger/<org>/<namespace>/`. Files that are not readable runs are counted,
+ * never thrown.
+ */
+import { readdirSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../storage.js'
+import type { RunRecord } from '../run-row.js'
+import { LEDGER_FOLDER, ledgerRunOf, recordedRun } from './run-files.js'
+import { indexEntry, type IndexEntry } from './run-index.js'
+
+export interface DirectoryRuns {
+  /** The traces session() wrote first, then the ledger's runs. */
+  entries: IndexEntry[]
+  /** The root trace files: file name -> the run id it holds. */
+  rootFiles: Map<string, string>
+  unreadable: number
+}
+
+function subfolders(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(dir, entry.name))
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw error
+  }
+}
+
+function readLedgerFile(path: string): RunRecord | undefined {
+  try {
+    return ledgerRunOf(readTraceFields(path))
+  } catch {
+    return undefined
+  }
+}
+
+export function readDirectoryRuns(dir: string, identity: { org: string; namespace: string }): DirectoryRuns {
+  const out: DirectoryRuns = { entries: [], rootFiles: new Map(), unreadable: 0 }
+  const scanned = scanTraceDirectory(dir)
+  for (const { path, fields } of scanned.traces) {
+    out.entries.push(indexEntry(recordedRun(fields, identity), path, 'root'))
+    out.rootFiles.set(basename(path), fields.trace_id)
+  }
+  out.unreadable = scanned.skipped.length
+  for (const orgFolder of subfolders(join(dir, LEDGER_FOLDER))) {
+    for (const folder of subfolders(orgFolder)) {
+      for (const path of listTraceFiles(folder) ?? []) {
+        const run = readLedgerFile(path)
+        if (run === undefined) out.unreadable += 1
+        else out.entries.push(indexEntry(run, path, 'ledger'))
+      }
+    }
+  }
+  return out
+}

@@ -1,0 +1,133 @@
+/**
+ * The directory store's index of one namespace: its runs by id, and kept
+ * sorted in each of run.list's three orders, so a page is read by walking
+ * one array (forwards or backwards) instead of sorting 100,000 runs per
+ * call. A change moves one entry (binary search and a splice); loading a
+ * directory sorts once.
+ */
+import { compareRuns, hasFilter, matches, orderKeyOf, type ListPage, type ListQuery } from '../list-query.js'
+import type { RunRecord } from '../run-row.js'
+import { searchTextOf } from '../run-rules.js'
+
+export interface IndexEntry {
+  run: RunRecord
+  /** The file the run lives in. */
+  path: string
+  /** `root`: a trace session() wrote in the directory; `ledger`: a run of the ledger's own folder (begun over HTTP). */
+  source: 'root' | 'ledger'
+  searchText: string
+}
+
+const KEYS = ['started', 'duration', 'relied_on'] as const
+type Key = (typeof KEYS)[number]
+
+export function indexEntry(run: RunRecord, path: string, source: IndexEntry['source']): IndexEntry {
+  return { run, path, source, searchText: searchTextOf(run) }
+}
+
+export class NamespaceRuns {
+  readonly #byId = new Map<string, IndexEntry>()
+  readonly #sorted: Record<Key, IndexEntry[]> = { started: [], duration: [], relied_on: [] }
+  readonly #compare: Record<Key, (a: IndexEntry, b: IndexEntry) => number>
+  #loading = false
+
+  constructor() {
+    const compare = (key: Key) => {
+      const runs = compareRuns(key)
+      return (a: IndexEntry, b: IndexEntry) => runs(a.run, b.run)
+    }
+    this.#compare = { started: compare('started'), duration: compare('duration'), relied_on: compare('relied_on') }
+  }
+
+  get size(): number {
+    return this.#byId.size
+  }
+
+  get(runId: string): IndexEntry | undefined {
+    return this.#byId.get(runId)
+  }
+
+  values(): IterableIterator<IndexEntry> {
+    return this.#byId.values()
+  }
+
+  /** Adds many entries without keeping the orders until `endLoad` sorts them once. */
+  beginLoad(): void {
+    this.#loading = true
+  }
+
+  endLoad(): void {
+    this.#loading = false
+    for (const key of KEYS) this.#sorted[key] = [...this.#byId.values()].sort(this.#compare[key])
+  }
+
+  set(entry: IndexEntry): void {
+    const old = this.#byId.get(entry.run.run_id)
+    this.#byId.set(entry.run.run_id, entry)
+    if (this.#loading) return
+    for (const key of KEYS) {
+      const list = this.#sorted[key]
+      if (old !== undefined) list.splice(this.#find(key, old), 1)
+      list.splice(this.#insertionPoint(key, entry), 0, entry)
+    }
+  }
+
+  delete(runId: string): void {
+    const old = this.#byId.get(runId)
+    if (old === undefined) return
+    this.#byId.delete(runId)
+    if (this.#loading) return
+    for (const key of KEYS) this.#sorted[key].splice(this.#find(key, old), 1)
+  }
+
+  /** The first position whose entry does not sort before `entry`. */
+  #insertionPoint(key: Key, entry: IndexEntry): number {
+    const list = this.#sorted[key]
+    const compare = this.#compare[key]
+    let low = 0
+    let high = list.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (compare(list[middle]!, entry) < 0) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
+  /** Where `entry` itself is: orders are total (run_id last), so the insertion point holds it. */
+  #find(key: Key, entry: IndexEntry): number {
+    const at = this.#insertionPoint(key, entry)
+    if (this.#sorted[key][at] === entry) return at
+    // Not found where its keys say: an entry changed in place. Fall back to a scan rather than corrupt the order.
+    return this.#sorted[key].indexOf(entry)
+  }
+
+  /**
+   * The page of `query` in its order, and the match count (left out, null,
+   * on a full page after the first: see skipsTotal). `visible` is undefined
+   * when the caller may see every run of the namespace.
+   */
+  query(query: ListQuery, visible: ((entry: IndexEntry) => boolean) | undefined): ListPage {
+    const { key, descending } = orderKeyOf(query.orderBy)
+    const list = this.#sorted[key]
+    const at = (n: number): IndexEntry => list[descending ? list.length - 1 - n : n]!
+    const end = query.offset + query.limit
+    if (visible === undefined && !hasFilter(query)) {
+      // Nothing to filter: the page is a slice of the order, the count its length.
+      const runs: RunRecord[] = []
+      for (let n = query.offset; n < Math.min(end, list.length); n++) runs.push(at(n).run)
+      return { runs, total: list.length }
+    }
+    const runs: RunRecord[] = []
+    let total = 0
+    for (let n = 0; n < list.length; n++) {
+      const entry = at(n)
+      if ((visible !== undefined && !visible(entry)) || !matches(entry.run, query, entry.searchText)) continue
+      if (total >= query.offset && total < end) runs.push(entry.run)
+      total += 1
+      // Past a full page that is not the first, the count is not reported: stop walking.
+      if (total >= end && query.offset > 0) return { runs, total: null }
+    }
+    return { runs, total }
+  }
+}

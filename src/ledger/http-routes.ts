@@ -1,0 +1,74 @@
+/**
+ * The ledger's operations over HTTP: `POST /v1/<operation>` with the
+ * operation's fields as a JSON object, answered with its output fields
+ * (200) or an error body (see errors.ts). Bodies are limited to 1 MB, and
+ * trace.put's to 64 MB (inflated, when sent gzip-compressed).
+ */
+import { Hono } from 'hono'
+import { BadEncodingError, BodyTooLargeError, readBody } from '../server/read-body.js'
+import type { RouteGroup, ServerEnv } from '../server/route-group.js'
+import { LedgerRequestError } from './errors.js'
+import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
+import type { LedgerService } from './service.js'
+
+export const RUN_BODY_LIMIT = 1024 * 1024
+export const TRACE_BODY_LIMIT = 64 * 1024 * 1024
+
+const OPERATIONS = Object.keys(OPERATION_INPUTS) as OperationName[]
+
+function isOperation(name: string): name is OperationName {
+  return (OPERATIONS as readonly string[]).includes(name)
+}
+
+/** Errors of a store that cannot be reached (PostgreSQL down, restarting, out of connections) are a 503, not a 500. */
+function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code
+  return typeof code === 'string' && (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT'].includes(code) || /^(08|57P)/.test(code))
+}
+
+async function parseBody(request: Request, operation: OperationName): Promise<unknown> {
+  const limit = operation === 'trace.put' ? TRACE_BODY_LIMIT : RUN_BODY_LIMIT
+  let bytes: Buffer
+  try {
+    bytes = await readBody(request, limit)
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
+      throw new LedgerRequestError('body_too_large', `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`)
+    }
+    if (error instanceof BadEncodingError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
+    throw error
+  }
+  if (bytes.length === 0) return {}
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown
+  } catch (error) {
+    throw new LedgerRequestError('bad_json', `${operation}: the body is not JSON (${(error as Error).message})`)
+  }
+}
+
+export function ledgerRoutes(service: LedgerService, log: (line: string) => void): RouteGroup {
+  const app = new Hono<ServerEnv>()
+  app.all('/:operation', async (c) => {
+    const name = c.req.param('operation')
+    try {
+      if (!isOperation(name)) {
+        throw new LedgerRequestError('unknown_operation', `no operation "${name}"; the operations are ${OPERATIONS.join(', ')}`)
+      }
+      if (c.req.method !== 'POST') {
+        throw new LedgerRequestError('method_not_allowed', `${name} is called with POST /v1/${name} and a JSON body, not ${c.req.method}`)
+      }
+      const body = await parseBody(c.req.raw, name)
+      return c.json(await service.call(name, c.get('caller'), body))
+    } catch (error) {
+      if (error instanceof LedgerRequestError) {
+        if (error.code === 'method_not_allowed') c.header('allow', 'POST')
+        return c.json(error.body, error.status as 400)
+      }
+      if (!isUnavailable(error)) throw error
+      log(`${new Date().toISOString()} ${name}: the ${service.store.kind} store cannot be reached: ${String(error)}`)
+      const unavailable = new LedgerRequestError('unavailable', `${name}: the ledger's store (${service.store.location}) cannot be reached; try again`)
+      return c.json(unavailable.body, 503)
+    }
+  })
+  return { path: '/v1', app, close: () => service.store.close() }
+}

@@ -1,0 +1,143 @@
+/**
+ * What each operation takes, in JSON Schema: the field names, types and
+ * defaults of the Loom run-operations specification (and of our `trace.put`).
+ * Request bodies are checked against these (with ajv, see validate-input.ts)
+ * after the caller's identity filled `org` and `namespace`; the MCP tools
+ * publish them as their input schemas. Unknown fields are allowed here: they
+ * are served and named in `ignored_args`.
+ */
+import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-row.js'
+
+/** Ids and names become file names and index keys: long ones are refused before they reach a store. */
+const MAX_ID = 256
+
+const str = (description: string, fallback?: string) =>
+  ({ type: 'string', description, ...(fallback === undefined ? {} : { default: fallback }) }) as const
+const id = (description: string, fallback?: string) => ({ ...str(description, fallback), maxLength: MAX_ID }) as const
+const name = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_ID, description }) as const
+
+const org = name('The tenant (first element of the identity tuple); filled from the token or the server.')
+const namespace = name('The namespace the op reads or writes; filled from the token or the server.')
+const runId = id("The agent run (task scope) the call belongs to; '-' for none.")
+const metadata = { type: 'object', description: 'Free-form key/values stored on the run.' } as const
+const keyList = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const
+
+const operation = <P extends Record<string, object>, R extends readonly string[]>(title: string, description: string, properties: P, required: R) =>
+  ({ title, description, type: 'object', properties, required }) as const
+
+export const RUN_BEGIN_INPUT = operation(
+  'run.begin',
+  'Open a run (one execution of a task) before working on it. Idempotent on a re-sent run_id.',
+  {
+    org,
+    namespace,
+    agent: name("The writing agent; a token narrowed to an agent fills it."),
+    user_id: id("The end user the run belongs to; '-' for none.", '-'),
+    session_id: id('The conversation this run belongs to.', '-'),
+    run_id: id('The run id; empty or "-" = the server mints one (a ULID).', ''),
+    goal: { type: 'string', minLength: 1, description: "What the run sets out to do, in the agent's words." },
+    user_request: str('The original request that started the run, verbatim.', ''),
+    expected_outcome: str('What a successful run should produce.', ''),
+    environment: str('Where the run executes (ci, local, ...).', ''),
+    model: str('The model the agent runs on.', ''),
+    consumer: str("The calling integration's tag.", ''),
+    role: str("The agent's role in a multi-agent run; added to metadata.", ''),
+    metadata,
+    budget_usd: { type: 'number', minimum: 0, default: 0, description: 'Model spend in USD the run may reach; needs a session_id (0 = none).' },
+    budget_seconds: { type: 'integer', minimum: 0, default: 0, description: 'Seconds the run may take (0 = none).' },
+  },
+  ['org', 'namespace', 'agent', 'goal'],
+)
+
+export const RUN_COMPLETE_INPUT = operation(
+  'run.complete',
+  'Close a run opened with run.begin, exactly once, when the task ends.',
+  {
+    org,
+    namespace,
+    user_id: id("The run's user, as run.begin took it.", '-'),
+    session_id: id("The run's conversation, as run.begin took it.", '-'),
+    run_id: { ...runId, minLength: 1 },
+    status: { enum: [...CLOSED_STATUSES], description: 'How the run ended.' },
+    final_response: str("The agent's final answer.", ''),
+    confidence: { type: 'number', minimum: 0, maximum: 1, default: 0, description: "The agent's confidence in the result (0-1)." },
+    memories_used: keyList('memory_keys the agent relied on; stored on the run.'),
+    recalled_keys: keyList('memory keys the session was served; accepted (this ledger has no memory store).'),
+    outcome: { enum: ['', 'positive', 'negative', 'none'], default: '', description: 'Outcome applied to memories_used; "" derives from status.' },
+    weight: { type: 'integer', minimum: 1, maximum: 100, default: 1, description: 'Event count per memory event (1-100).' },
+    duration_ms: { type: 'integer', minimum: 0, default: 0, description: 'Wall-clock override; 0 = computed from started_at.' },
+    metadata: { ...metadata, description: "Merged into the run's metadata; keys given here win." },
+    reflection: { type: ['object', 'null'], default: null, description: 'Process learning; accepted (this ledger has no memory store).' },
+    retain: { enum: ['', 'keep', 'demote', 'expire'], default: '', description: 'What happens to the rows this run wrote ("" = keep).' },
+  },
+  ['org', 'namespace', 'run_id', 'status'],
+)
+
+export const RUN_GET_INPUT = operation(
+  'run.get',
+  'Replay one run: its row, turns, cost and budgets.',
+  { org, namespace, run_id: { ...runId, minLength: 1 } },
+  ['org', 'namespace', 'run_id'],
+)
+
+export const RUN_GRADE_INPUT = operation(
+  'run.grade',
+  'A verdict on a closed run, or on every closed run of a session.',
+  {
+    org,
+    namespace,
+    run_id: id('The run to grade; "" or "-" = none.', ''),
+    session_id: id('Every closed run of this session; "" or "-" = none.', ''),
+    grade: { enum: [...VERDICTS], description: 'pass (the result held up) or fail.' },
+    source: str('Who graded: maintainer, ci, reviewer, judge...', 'caller'),
+    reason: str('Why; stored on the run as grade_reason.', ''),
+    ref: str('What the grade rests on: a URL, a finding key, a check run id.', ''),
+  },
+  ['org', 'namespace', 'grade'],
+)
+
+export const LIST_ORDERS = ['started_desc', 'started_asc', 'duration_desc', 'duration_asc', 'relied_on_desc', 'relied_on_asc'] as const
+export const GRADE_FILTERS = ['', 'ungraded', 'graded', 'pass', 'fail'] as const
+export const MAX_LIST_LIMIT = 200
+export const MAX_LIST_OFFSET = 100_000
+
+export const RUN_LIST_INPUT = operation(
+  'run.list',
+  "A page of a namespace's runs and their match count (total), filtered and sorted.",
+  {
+    org,
+    namespace,
+    agent: str('Only this agent\'s runs; "", "*" or "-" = every agent.', ''),
+    session_id: str('Only this session\'s runs; "", "*" or "-" = every session.', ''),
+    status: { enum: ['', ...RUN_STATUSES], default: '', description: 'Only runs in this status; "" = every status.' },
+    limit: { type: 'integer', minimum: 0, default: 50, description: `At most this many runs; capped at ${MAX_LIST_LIMIT}.` },
+    offset: { type: 'integer', minimum: 0, maximum: MAX_LIST_OFFSET, default: 0, description: 'Runs to skip before the page.' },
+    order_by: { enum: [...LIST_ORDERS], default: 'started_desc', description: 'Start time, duration (0 while active) or memories relied on.' },
+    q: str('Only runs whose goal, run id or agent holds this text, in any case.', ''),
+    memory_activity: { enum: ['', 'with', 'without'], default: '', description: 'Runs that relied on or wrote a memory, or neither.' },
+    grade: { enum: [...GRADE_FILTERS], default: '', description: 'ungraded, graded, pass or fail; "" = every run.' },
+    fields: { type: ['array', 'null'], items: { type: 'string' }, default: null, description: 'The run fields to return; unset, every field.' },
+  },
+  ['org', 'namespace'],
+)
+
+/** Our extension: the trace of a run, uploaded (gzip accepted) so that run.get prices it and the ledger keeps it. */
+export const TRACE_PUT_INPUT = operation(
+  'trace.put',
+  "Upload a run's trace (trace format \"1\"); replaces the one it had.",
+  { org, namespace, run_id: { ...runId, minLength: 1 }, trace: { type: 'object', description: 'The trace, as reagent-flow writes it.' } },
+  ['org', 'namespace', 'run_id', 'trace'],
+)
+
+export const OPERATION_INPUTS = {
+  'run.begin': RUN_BEGIN_INPUT,
+  'run.complete': RUN_COMPLETE_INPUT,
+  'run.get': RUN_GET_INPUT,
+  'run.grade': RUN_GRADE_INPUT,
+  'run.list': RUN_LIST_INPUT,
+  'trace.put': TRACE_PUT_INPUT,
+} as const
+
+export type OperationName = keyof typeof OPERATION_INPUTS
+export const RUN_OPERATIONS = ['run.begin', 'run.complete', 'run.get', 'run.grade', 'run.list'] as const
+export type RunOperationName = (typeof RUN_OPERATIONS)[number]

@@ -1,0 +1,85 @@
+/**
+ * The operations' inputs as TypeScript types, for the client: the fields of
+ * input-schemas.ts, optional where the server has a default or fills them
+ * (org and namespace come from the token, or the single-user server).
+ */
+import type { JsonObject } from '../trace/types.js'
+import type { LIST_ORDERS } from './input-schemas.js'
+import type { RunRowField, RunStatus, Verdict } from './run-row.js'
+
+interface Identity {
+  org?: string
+  namespace?: string
+}
+
+export interface RunBeginInput extends Identity {
+  /** The agent; a token narrowed to an agent fills it. */
+  agent?: string
+  goal: string
+  /** Default '-' (none). */
+  user_id?: string
+  /** Default '-' (none); needed for a budget_usd. */
+  session_id?: string
+  /** Default: the server mints a ULID. */
+  run_id?: string
+  user_request?: string
+  expected_outcome?: string
+  environment?: string
+  model?: string
+  consumer?: string
+  role?: string
+  metadata?: JsonObject
+  budget_usd?: number
+  budget_seconds?: number
+}
+
+export interface RunCompleteInput extends Identity {
+  run_id: string
+  status: Exclude<RunStatus, 'active'>
+  user_id?: string
+  session_id?: string
+  final_response?: string
+  confidence?: number
+  memories_used?: string[]
+  recalled_keys?: string[]
+  outcome?: '' | 'positive' | 'negative' | 'none'
+  weight?: number
+  /** Default 0: computed from started_at. */
+  duration_ms?: number
+  metadata?: JsonObject
+  reflection?: JsonObject | null
+  retain?: '' | 'keep' | 'demote' | 'expire'
+}
+
+export interface RunGetInput extends Identity {
+  run_id: string
+}
+
+export interface RunGradeInput extends Identity {
+  run_id?: string
+  session_id?: string
+  grade: Verdict
+  /** Default 'caller'. */
+  source?: string
+  reason?: string
+  ref?: string
+}
+
+export interface RunListInput extends Identity {
+  agent?: string
+  session_id?: string
+  status?: '' | RunStatus
+  /** Default 50, at most 200. */
+  limit?: number
+  /** 0 to 100,000. */
+  offset?: number
+  order_by?: (typeof LIST_ORDERS)[number]
+  q?: string
+  memory_activity?: '' | 'with' | 'without'
+  grade?: '' | 'ungraded' | 'graded' | Verdict
+  fields?: RunRowField[] | null
+}
+
+export interface TracePutInput extends Identity {
+  run_id: string
+}

@@ -1,0 +1,31 @@
+/**
+ * `--store`: a directory (the default, the trace directory itself) or a
+ * `postgres://` URL, opened. PostgreSQL's driver is an optional peer
+ * dependency, loaded only here and only for a URL.
+ */
+import { POSTGRES_PACKAGES, requirePackages } from '../optional-dependency.js'
+import { DirectoryStore } from './directory/directory-store.js'
+import type { LedgerStore } from './store.js'
+
+export interface StoreOptions {
+  /** A directory, or `postgres://...` / `postgresql://...`. */
+  store: string
+  /** The org and namespace of the runs session() writes into a directory store. */
+  org: string
+  namespace: string
+  /** Directory store: watch for runs other processes write. Default: true. */
+  watch?: boolean
+}
+
+export function isPostgresUrl(store: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(store)
+}
+
+export async function openStore(options: StoreOptions): Promise<LedgerStore> {
+  if (!isPostgresUrl(options.store)) {
+    return DirectoryStore.open({ dir: options.store, org: options.org, namespace: options.namespace, ...(options.watch === undefined ? {} : { watch: options.watch }) })
+  }
+  await requirePackages('a PostgreSQL store (--store postgres://...)', POSTGRES_PACKAGES)
+  const { PostgresStore } = await import('./postgres/postgres-store.js')
+  return PostgresStore.open({ url: options.store })
+}

@@ -1,0 +1,151 @@
+/**
+ * What each operation returns, in JSON Schema (the MCP tools publish them as
+ * output schemas), and the same as TypeScript types for the client. Memory
+ * fields are answered as a Loom server with an empty memory store answers
+ * them: zeros, empty lists, and -1 for `recalled` where the specification
+ * says the search trace log is off.
+ */
+import type { RunRow, RunStatus } from './run-row.js'
+import { RUN_ROW_SCHEMA } from './run-row.js'
+
+const int = { type: 'integer' } as const
+const num = { type: 'number' } as const
+const str = { type: 'string' } as const
+const strings = { type: 'array', items: str } as const
+const ignored = { type: 'array', items: str, description: 'Input fields the operation does not know; they were ignored.' } as const
+
+const output = <P extends Record<string, object>>(title: string, properties: P) =>
+  ({ title, type: 'object', properties: { ...properties, ignored_args: ignored }, required: Object.keys(properties) }) as const
+
+export const RUN_BEGIN_OUTPUT = output('run.begin result', {
+  run_id: str,
+  status: { enum: ['active', 'completed', 'failed', 'cancelled'] },
+  started_at: str,
+  next: str,
+})
+
+export const RUN_COMPLETE_OUTPUT = output('run.complete result', {
+  run_id: str,
+  status: { enum: ['completed', 'failed', 'cancelled'] },
+  duration_ms: int,
+  used_applied: int,
+  evidence_applied: int,
+  harm_applied: int,
+  memories_written: strings,
+  recalled: int,
+  observations: int,
+  procedure_runs_recorded: int,
+  reflection_key: str,
+  retain: str,
+  retained: int,
+  demoted: int,
+  expiring: int,
+})
+
+const { $id: _id, title: _title, ...rowSchema } = RUN_ROW_SCHEMA
+const runRow = { ...rowSchema, required: Object.keys(RUN_ROW_SCHEMA.properties) }
+
+export const RUN_GET_OUTPUT = output('run.get result', {
+  found: { type: 'boolean' },
+  run: { anyOf: [runRow, { type: 'null' }] },
+  recalled: int,
+  recalled_keys: strings,
+  memories_written: strings,
+  observations: int,
+  turns: int,
+  unpriced_turns: int,
+  cost_usd: num,
+  elapsed_seconds: int,
+  over_budget: { type: 'array', items: { enum: ['cost', 'time'] } },
+})
+
+export const RUN_GRADE_OUTPUT = output('run.grade result', {
+  graded: int,
+  run_ids: strings,
+  skipped_active: int,
+  unchanged: int,
+  memories_counted: int,
+  proposals_decided: { type: 'array', items: { type: 'object' } },
+})
+
+export const RUN_LIST_OUTPUT = output('run.list result', {
+  // Rows are projected to `fields` when given, so no field is required of an item.
+  runs: { type: 'array', items: { type: 'object', properties: RUN_ROW_SCHEMA.properties } },
+  total: { type: ['integer', 'null'] },
+})
+
+export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
+
+export const OPERATION_OUTPUTS = {
+  'run.begin': RUN_BEGIN_OUTPUT,
+  'run.complete': RUN_COMPLETE_OUTPUT,
+  'run.get': RUN_GET_OUTPUT,
+  'run.grade': RUN_GRADE_OUTPUT,
+  'run.list': RUN_LIST_OUTPUT,
+  'trace.put': TRACE_PUT_OUTPUT,
+} as const
+
+interface Ignored {
+  /** Present when the call carried fields the operation does not know. */
+  ignored_args?: string[]
+}
+
+export interface RunBeginResult extends Ignored {
+  run_id: string
+  status: RunStatus
+  started_at: string
+  next: string
+}
+
+export interface RunCompleteResult extends Ignored {
+  run_id: string
+  status: Exclude<RunStatus, 'active'>
+  duration_ms: number
+  used_applied: number
+  evidence_applied: number
+  harm_applied: number
+  memories_written: string[]
+  recalled: number
+  observations: number
+  procedure_runs_recorded: number
+  reflection_key: string
+  retain: string
+  retained: number
+  demoted: number
+  expiring: number
+}
+
+export interface RunGetResult extends Ignored {
+  found: boolean
+  run: RunRow | null
+  recalled: number
+  recalled_keys: string[]
+  memories_written: string[]
+  observations: number
+  turns: number
+  unpriced_turns: number
+  cost_usd: number
+  elapsed_seconds: number
+  over_budget: Array<'cost' | 'time'>
+}
+
+export interface RunGradeResult extends Ignored {
+  graded: number
+  run_ids: string[]
+  skipped_active: number
+  unchanged: number
+  memories_counted: number
+  proposals_decided: object[]
+}
+
+export interface RunListResult extends Ignored {
+  runs: Array<Partial<RunRow>>
+  total: number | null
+}
+
+export interface TracePutResult extends Ignored {
+  run_id: string
+  turns: number
+  /** The size of the trace as stored (redacted JSON text). */
+  bytes: number
+}

@@ -1,0 +1,113 @@
+/**
+ * The PostgreSQL store's tables, as numbered migrations applied at start, in
+ * one transaction under an advisory lock, so servers starting together on
+ * one database apply each migration once. A migration is never edited once
+ * released: a change is a new one.
+ *
+ * Times are epoch seconds in double precision (the directory store orders
+ * runs by the same numbers, to the microsecond); `search_text` is what
+ * run.list's `q` searches, lower-cased by the server (not by the database's
+ * locale), and `relied_on` is the number of memories_used.
+ */
+import type { PoolClient } from 'pg'
+
+interface Migration {
+  sql: string
+  /** Applied when the database allows, skipped (and not retried) when not: an index that only speeds things up. */
+  optional?: boolean
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    sql: 
+  `CREATE TABLE reagent_ledger_runs (
+     org text NOT NULL,
+     namespace text NOT NULL,
+     run_id text NOT NULL,
+     agent text NOT NULL,
+     user_id text NOT NULL,
+     session_id text NOT NULL,
+     goal text NOT NULL,
+     user_request text NOT NULL,
+     expected_outcome text NOT NULL,
+     environment text NOT NULL,
+     model text NOT NULL,
+     consumer text NOT NULL,
+     status text NOT NULL CHECK (status IN ('active', 'completed', 'failed', 'cancelled')),
+     started_at double precision NOT NULL,
+     completed_at double precision,
+     duration_ms bigint NOT NULL,
+     final_response text NOT NULL,
+     confidence double precision NOT NULL,
+     grade text CHECK (grade IN ('pass', 'fail')),
+     grade_source text,
+     grade_reason text,
+     grade_ref text,
+     graded_at double precision,
+     memories_used jsonb NOT NULL,
+     relied_on integer NOT NULL,
+     metadata jsonb NOT NULL,
+     budget_usd double precision NOT NULL,
+     budget_seconds bigint NOT NULL,
+     usage jsonb,
+     search_text text NOT NULL,
+     PRIMARY KEY (org, namespace, run_id)
+   );
+   CREATE INDEX reagent_ledger_runs_started ON reagent_ledger_runs (org, namespace, started_at, run_id COLLATE "C");
+   CREATE INDEX reagent_ledger_runs_duration ON reagent_ledger_runs (org, namespace, duration_ms, started_at, run_id COLLATE "C");
+   CREATE INDEX reagent_ledger_runs_relied_on ON reagent_ledger_runs (org, namespace, relied_on, started_at, run_id COLLATE "C");
+   CREATE INDEX reagent_ledger_runs_session ON reagent_ledger_runs (org, namespace, session_id);
+   CREATE INDEX reagent_ledger_runs_status ON reagent_ledger_runs (org, namespace, status);
+   CREATE INDEX reagent_ledger_runs_grade ON reagent_ledger_runs (org, namespace, grade);
+   CREATE TABLE reagent_ledger_traces (
+     org text NOT NULL,
+     namespace text NOT NULL,
+     run_id text NOT NULL,
+     trace_gzip bytea NOT NULL,
+     bytes integer NOT NULL,
+     stored_at double precision NOT NULL,
+     PRIMARY KEY (org, namespace, run_id),
+     FOREIGN KEY (org, namespace, run_id) REFERENCES reagent_ledger_runs ON DELETE CASCADE
+   );`,
+  },
+  {
+    // run.list's q is a substring search: a trigram index finds it without reading every run. pg_trgm ships
+    // with PostgreSQL (contrib) and is a trusted extension; where it cannot be created, q reads every run.
+    sql: `CREATE EXTENSION IF NOT EXISTS pg_trgm;
+          CREATE INDEX reagent_ledger_runs_search ON reagent_ledger_runs USING gin (search_text gin_trgm_ops);`,
+    optional: true,
+  },
+]
+
+/** Any 64-bit number, the same in every process: the advisory lock of migrations. */
+const MIGRATION_LOCK = 0x7265_6167_656e_74
+
+/** Applies the migrations the database has not seen; returns how many. */
+export async function migrate(client: PoolClient): Promise<number> {
+  await client.query('BEGIN')
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await client.query('CREATE TABLE IF NOT EXISTS reagent_ledger_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+    const { rows } = await client.query<{ version: number }>('SELECT version FROM reagent_ledger_migrations')
+    const applied = new Set(rows.map((row) => row.version))
+    let count = 0
+    for (const [index, migration] of MIGRATIONS.entries()) {
+      const version = index + 1
+      if (applied.has(version)) continue
+      if (migration.optional === true) await client.query('SAVEPOINT optional_migration')
+      try {
+        await client.query(migration.sql)
+      } catch (error) {
+        if (migration.optional !== true) throw error
+        await client.query('ROLLBACK TO SAVEPOINT optional_migration')
+      }
+      await client.query('INSERT INTO reagent_ledger_migrations (version) VALUES ($1)', [version])
+      count += 1
+    }
+    await client.query('COMMIT')
+    return count
+  } catch (error) {
+    await client.query('ROLLBACK')
+    throw error
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * PostgreSQL as a ledger store, for teams whose tests run on many machines:
+ * several servers share one database. Each write is one transaction that
+ * locks the rows it reads (`SELECT ... FOR UPDATE`) before applying the rules
+ * of run-rules.ts, so concurrent begin, complete and grade from any number of
+ * servers lose nothing and complete a run once. Traces from trace.put are kept
+ * gzip-compressed beside the run, with their usage summary on the run row.
+ */
+import { promisify } from 'node:util'
+import { gzip } from 'node:zlib'
+import pg from 'pg'
+import type { Trace } from '../../trace/types.js'
+import { isVisible, type Scope } from '../identity.js'
+import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
+import type { RunRecord } from '../run-row.js'
+import { completedRun, gradeAction, gradedRun, openedRun, rebegin, type BeginInput, type CompleteInput, type GradeVerdict } from '../run-rules.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
+import { summarizeUsage } from '../usage-summary.js'
+import { listSql } from './list-sql.js'
+import { migrate } from './migrations.js'
+import { placeholders, RUN_COLUMNS, recordOf, valuesOf, type RunRow } from './run-columns.js'
+
+const gzipAsync = promisify(gzip)
+
+const INSERT = `INSERT INTO reagent_ledger_runs (${RUN_COLUMNS.join(', ')}) VALUES (${placeholders()}) ON CONFLICT (org, namespace, run_id) DO NOTHING RETURNING *`
+const UPDATE = `UPDATE reagent_ledger_runs SET (${RUN_COLUMNS.join(', ')}) = ROW(${placeholders()}) WHERE org = $1 AND namespace = $2 AND run_id = $3`
+const SELECT_FOR_UPDATE = 'SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3 FOR UPDATE'
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string
+  /** Connections in the pool. Default: 10. */
+  maxConnections?: number
+}
+
+/** The URL without its password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    if (parsed.password !== '') parsed.password = '***'
+    return parsed.toString()
+  } catch {
+    return 'postgres://(unparsable URL)'
+  }
+}
+
+export class PostgresStore implements LedgerStore {
+  readonly kind = 'postgres'
+  readonly location: string
+  readonly #pool: pg.Pool
+
+  private constructor(pool: pg.Pool, url: string) {
+    this.#pool = pool
+    this.location = redactUrl(url)
+  }
+
+  /** Connects and applies the migrations the database has not seen. */
+  static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 })
+    // An idle connection the server dropped must not crash the process: the pool replaces it.
+    pool.on('error', () => {})
+    try {
+      const client = await pool.connect()
+      try {
+        await migrate(client)
+      } finally {
+        client.release()
+      }
+    } catch (error) {
+      await pool.end()
+      throw error
+    }
+    return new PostgresStore(pool, options.url)
+  }
+
+  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.#pool.connect()
+    try {
+      await client.query('BEGIN')
+      const result = await work(client)
+      await client.query('COMMIT')
+      return result
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw error
+    } finally {
+      client.release()
+    }
+  }
+
+  async #locked(client: pg.PoolClient, org: string, namespace: string, runId: string): Promise<RunRecord | undefined> {
+    const { rows } = await client.query<RunRow>(SELECT_FOR_UPDATE, [org, namespace, runId])
+    return rows[0] === undefined ? undefined : recordOf(rows[0])
+  }
+
+  async begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
+    const opened = openedRun(input, runId, now)
+    const { rows } = await this.#pool.query<RunRow>(INSERT, valuesOf(opened))
+    if (rows[0] !== undefined) return { kind: 'opened', run: recordOf(rows[0]) }
+    return this.#transaction(async (client) => {
+      const run = (await this.#locked(client, input.org, input.namespace, runId))!
+      const next = rebegin(run, input)
+      if (next.kind === 'conflict') return { kind: 'conflict', run, field: next.field }
+      if (next.kind === 'unchanged') return { kind: 'existing', run }
+      await client.query(UPDATE, valuesOf(next.run))
+      return { kind: 'existing', run: next.run }
+    })
+  }
+
+  complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome> {
+    return this.#transaction(async (client) => {
+      const run = await this.#locked(client, scope.org, scope.namespace, input.run_id)
+      if (run === undefined || !isVisible(scope, run)) return { kind: 'not_found' }
+      if ((input.user_id !== '-' && run.user_id !== input.user_id) || (input.session_id !== '-' && run.session_id !== input.session_id)) {
+        return { kind: 'not_found' }
+      }
+      if (run.status !== 'active') return { kind: 'closed', run }
+      const done = completedRun(run, input, now)
+      await client.query(UPDATE, valuesOf(done))
+      return { kind: 'completed', run: done }
+    })
+  }
+
+  async get(scope: Scope, runId: string): Promise<RunRecord | undefined> {
+    const { rows } = await this.#pool.query<RunRow>('SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3', [
+      scope.org,
+      scope.namespace,
+      runId,
+    ])
+    const run = rows[0] === undefined ? undefined : recordOf(rows[0])
+    return run !== undefined && isVisible(scope, run) ? run : undefined
+  }
+
+  grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome> {
+    return this.#transaction(async (client) => {
+      // Locked oldest first, the order every grade takes its rows in: two grades of one session cannot deadlock.
+      const { rows } = await client.query<RunRow>(
+        `SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND (run_id = $3 OR session_id = $4)
+         ORDER BY started_at, run_id COLLATE "C" FOR UPDATE`,
+        [scope.org, scope.namespace, target.run_id ?? null, target.session_id ?? null],
+      )
+      const runs = rows.map(recordOf).filter((run) => isVisible(scope, run))
+      if (target.run_id !== undefined && !runs.some((run) => run.run_id === target.run_id)) {
+        return { graded: [], skippedActive: 0, unchanged: 0, runNotFound: true }
+      }
+      const outcome: GradeOutcome = { graded: [], skippedActive: 0, unchanged: 0, runNotFound: false }
+      for (const run of runs) {
+        const action = gradeAction(run, verdict)
+        if (action === 'skip_active') outcome.skippedActive += 1
+        else if (action === 'unchanged') outcome.unchanged += 1
+        else {
+          const graded = gradedRun(run, verdict, now)
+          await client.query(UPDATE, valuesOf(graded))
+          outcome.graded.push(graded)
+        }
+      }
+      return outcome
+    })
+  }
+
+  async list(query: ListQuery, scope: Scope): Promise<ListPage> {
+    const sql = listSql(query, scope)
+    const { rows } = await this.#pool.query<RunRow>(sql.page.text, sql.page.values)
+    const runs = rows.map(recordOf)
+    if (skipsTotal(query, runs.length)) return { runs, total: null }
+    if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length }
+    const { rows: counted } = await this.#pool.query<{ total: number }>(sql.count.text, sql.count.values)
+    return { runs, total: counted[0]!.total }
+  }
+
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+    const text = JSON.stringify(trace)
+    const compressed = await gzipAsync(text)
+    return this.#transaction(async (client) => {
+      const run = await this.#locked(client, scope.org, scope.namespace, runId)
+      if (run === undefined || !isVisible(scope, run)) return undefined
+      const bytes = Buffer.byteLength(text)
+      await client.query(
+        `INSERT INTO reagent_ledger_traces (org, namespace, run_id, trace_gzip, bytes, stored_at) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (org, namespace, run_id) DO UPDATE SET trace_gzip = EXCLUDED.trace_gzip, bytes = EXCLUDED.bytes, stored_at = EXCLUDED.stored_at`,
+        [run.org, run.namespace, run.run_id, compressed, bytes, Date.now() / 1000],
+      )
+      await client.query(UPDATE, valuesOf({ ...run, usage: summarizeUsage(trace) }))
+      return { turns: trace.turns.length, bytes }
+    })
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end()
+  }
+}

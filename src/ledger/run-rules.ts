@@ -1,0 +1,152 @@
+/**
+ * What begin, complete and grade do to a run, as pure functions of the run
+ * and the call: both stores apply them inside their atomic step (a
+ * synchronous update of the directory index, a PostgreSQL transaction
+ * holding the row lock), so the rules live in one place and the stores only
+ * guarantee that nothing interleaves.
+ */
+import type { JsonObject } from '../trace/types.js'
+import type { ClosedStatus, RunRecord, Verdict } from './run-row.js'
+
+/** run.begin's fields, defaults filled. */
+export interface BeginInput {
+  org: string
+  namespace: string
+  agent: string
+  user_id: string
+  session_id: string
+  run_id: string
+  goal: string
+  user_request: string
+  expected_outcome: string
+  environment: string
+  model: string
+  consumer: string
+  role: string
+  metadata?: JsonObject
+  budget_usd: number
+  budget_seconds: number
+}
+
+/** run.complete's fields, defaults filled. */
+export interface CompleteInput {
+  org: string
+  namespace: string
+  user_id: string
+  session_id: string
+  run_id: string
+  status: ClosedStatus
+  final_response: string
+  confidence: number
+  memories_used?: string[]
+  duration_ms: number
+  metadata?: JsonObject
+}
+
+export interface GradeVerdict {
+  grade: Verdict
+  source: string
+  reason: string
+  ref: string
+}
+
+function metadataOf(input: Pick<BeginInput, 'metadata' | 'role'>): JsonObject {
+  const metadata = { ...input.metadata }
+  if (input.role !== '') metadata.role = input.role
+  return metadata
+}
+
+/** The run a first run.begin opens. */
+export function openedRun(input: BeginInput, runId: string, now: number): RunRecord {
+  return {
+    org: input.org,
+    namespace: input.namespace,
+    run_id: runId,
+    agent: input.agent,
+    user_id: input.user_id,
+    session_id: input.session_id,
+    goal: input.goal,
+    user_request: input.user_request,
+    expected_outcome: input.expected_outcome,
+    environment: input.environment,
+    model: input.model,
+    consumer: input.consumer,
+    status: 'active',
+    started_at: now,
+    completed_at: null,
+    duration_ms: 0,
+    final_response: '',
+    confidence: 0,
+    grade: null,
+    grade_source: null,
+    grade_reason: null,
+    grade_ref: null,
+    graded_at: null,
+    memories_used: [],
+    metadata: metadataOf(input),
+    budget_usd: input.budget_usd,
+    budget_seconds: input.budget_seconds,
+    usage: null,
+  }
+}
+
+export type Rebegin =
+  /** Nothing to write: the run is closed, or the call says nothing new. */
+  | { kind: 'unchanged' }
+  | { kind: 'updated'; run: RunRecord }
+  /** The id belongs to another agent, user or session. */
+  | { kind: 'conflict'; field: 'agent' | 'user_id' | 'session_id' }
+
+/**
+ * A re-sent run.begin of an existing run: the first `started_at` and budgets
+ * are kept; on an active run the descriptive fields the call gives (not
+ * empty) replace the stored ones and its metadata is merged over the stored
+ * one. A closed run is left as it is.
+ */
+export function rebegin(run: RunRecord, input: BeginInput): Rebegin {
+  for (const field of ['agent', 'user_id', 'session_id'] as const) {
+    if (run[field] !== input[field]) return { kind: 'conflict', field }
+  }
+  if (run.status !== 'active') return { kind: 'unchanged' }
+  const next: RunRecord = { ...run, metadata: { ...run.metadata, ...metadataOf(input) } }
+  for (const field of ['goal', 'user_request', 'expected_outcome', 'environment', 'model', 'consumer'] as const) {
+    if (input[field] !== '') next[field] = input[field]
+  }
+  const changed = JSON.stringify(next) !== JSON.stringify(run)
+  return changed ? { kind: 'updated', run: next } : { kind: 'unchanged' }
+}
+
+/** An active run closed by run.complete at `now` (epoch seconds). */
+export function completedRun(run: RunRecord, input: CompleteInput, now: number): RunRecord {
+  const end = Math.max(now, run.started_at)
+  return {
+    ...run,
+    status: input.status,
+    completed_at: end,
+    duration_ms: input.duration_ms > 0 ? input.duration_ms : Math.round((end - run.started_at) * 1000),
+    final_response: input.final_response,
+    confidence: input.confidence,
+    memories_used: input.memories_used ?? run.memories_used,
+    metadata: { ...run.metadata, ...input.metadata },
+  }
+}
+
+/** What run.grade does to one run of its target. */
+export function gradeAction(run: RunRecord, verdict: GradeVerdict): 'skip_active' | 'unchanged' | 'grade' {
+  if (run.status === 'active') return 'skip_active'
+  const same =
+    run.grade === verdict.grade &&
+    run.grade_source === verdict.source &&
+    (run.grade_reason ?? '') === verdict.reason &&
+    (run.grade_ref ?? '') === verdict.ref
+  return same ? 'unchanged' : 'grade'
+}
+
+export function gradedRun(run: RunRecord, verdict: GradeVerdict, now: number): RunRecord {
+  return { ...run, grade: verdict.grade, grade_source: verdict.source, grade_reason: verdict.reason, grade_ref: verdict.ref, graded_at: now }
+}
+
+/** The lower-case text run.list's `q` searches: goal, run id and agent. */
+export function searchTextOf(run: Pick<RunRecord, 'goal' | 'run_id' | 'agent'>): string {
+  return `${run.goal}\n${run.run_id}\n${run.agent}`.toLowerCase()
+}

@@ -1,0 +1,139 @@
+/**
+ * `session()` reporting its run to a ledger (the `ledger` option, or
+ * `REAGENT_LEDGER_URL` and `REAGENT_LEDGER_TOKEN`): run.begin when the
+ * session opens (sent at once, not waited for), then, when it closes and its
+ * trace is written, run.complete and trace.put, so tests on many machines
+ * land in one ledger. The run id is the trace id.
+ *
+ * A ledger that is down or refuses never fails the test: the first failure
+ * in the process is one REAGENT_LEDGER warning, later ones are silent, and
+ * the trace is written locally as always.
+ */
+import { renderTrace } from '../storage.js'
+import { finalResponse } from '../trace/facts.js'
+import type { RedactOption } from '../trace/redact.js'
+import type { JsonObject, Trace } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { createLedgerClient, type LedgerClient } from './client.js'
+import type { RunCompleteInput } from './input-types.js'
+
+export const LEDGER_URL_ENV = 'REAGENT_LEDGER_URL'
+export const LEDGER_TOKEN_ENV = 'REAGENT_LEDGER_TOKEN'
+
+export interface LedgerReportOptions {
+  /** The ledger's URL, as `reagent-flow serve` prints it. @example 'http://127.0.0.1:4319' */
+  url: string
+  /** A bearer token of the server's token file. Default: `REAGENT_LEDGER_TOKEN`. */
+  token?: string
+  /** Give up on a call after this long (trace.put: 6 times as long). Default: 5,000 ms. */
+  timeoutMs?: number
+}
+
+/** `session()`'s `ledger` option: a URL, the URL with a token, or `false` (not even `REAGENT_LEDGER_URL`). */
+export type LedgerOption = string | LedgerReportOptions | false
+
+const EXAMPLE = "'http://127.0.0.1:4319', { url, token }, or false"
+
+function isHttpUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol)
+  } catch {
+    return false
+  }
+}
+
+/** The ledger a session reports to, if any. A bad `ledger` option is a TypeError; a bad REAGENT_LEDGER_URL a warning. */
+export function resolveLedger(option: LedgerOption | undefined): LedgerReportOptions | undefined {
+  if (option === false) return undefined
+  const token = process.env[LEDGER_TOKEN_ENV] || undefined
+  if (option === undefined) {
+    const url = process.env[LEDGER_URL_ENV]
+    if (url === undefined || url === '') return undefined
+    if (isHttpUrl(url)) return { url, ...(token === undefined ? {} : { token }) }
+    warnOnce(`env:${url}`, `${LEDGER_URL_ENV}=${JSON.stringify(url)} is not an http(s) URL; runs are not reported to a ledger.`)
+    return undefined
+  }
+  const given = typeof option === 'string' ? { url: option } : option
+  if (given === null || typeof given !== 'object' || !isHttpUrl(given.url)) {
+    throw new TypeError(`session() option "ledger" must be ${EXAMPLE}; got ${JSON.stringify(option)}.`)
+  }
+  return { ...given, ...(given.token === undefined && token !== undefined ? { token } : {}) }
+}
+
+const warned = new Set<string>()
+
+function warnOnce(key: string, message: string): void {
+  if (warned.has(key)) return
+  warned.add(key)
+  warn('REAGENT_LEDGER', message)
+}
+
+const amount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0)
+
+export interface LedgerReport {
+  /** Completes the run and uploads its trace (rendered with `redact`, as its file is); never throws. */
+  finish(trace: Trace, redact: RedactOption | undefined): Promise<void>
+}
+
+/** Starts reporting the run of `trace` (just opened) to the ledger `option` resolves to; undefined when there is none. */
+export function startLedgerReport(trace: Trace, option: LedgerOption | undefined): LedgerReport | undefined {
+  const ledger = resolveLedger(option)
+  if (ledger === undefined) return undefined
+  const timeoutMs = ledger.timeoutMs ?? 5000
+  const client: LedgerClient = createLedgerClient(ledger.url, { token: ledger.token, timeoutMs })
+  const uploads = createLedgerClient(ledger.url, { token: ledger.token, timeoutMs: timeoutMs * 6 })
+  const failed = (error: unknown): void =>
+    warnOnce(
+      `url:${ledger.url}`,
+      `session "${trace.name}": the run was not reported to the ledger at ${ledger.url}: ${error instanceof Error ? error.message : String(error)}. ` +
+        'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
+    )
+  const { metadata } = trace
+  const budgetUsd = amount(metadata.budget_usd)
+  const begun = client
+    .begin({
+      agent: trace.name.slice(0, 256),
+      goal: typeof metadata.goal === 'string' && metadata.goal !== '' ? metadata.goal : trace.name,
+      run_id: trace.trace_id,
+      user_id: trace.user_id ?? '-',
+      // A cost budget is kept per session: a run without one is its own.
+      session_id: trace.session_id ?? (budgetUsd > 0 ? trace.trace_id : '-'),
+      environment: process.env.CI ? 'ci' : 'local',
+      consumer: 'reagent-flow',
+      metadata,
+      budget_usd: budgetUsd,
+      budget_seconds: Math.floor(amount(metadata.budget_seconds)),
+    })
+    .then(
+      () => true,
+      (error: unknown) => {
+        failed(error)
+        return false
+      },
+    )
+  return {
+    async finish(closed, redact) {
+      if (!(await begun)) return
+      const raw = closed as Trace & { interruption_reason?: unknown }
+      const closedMetadata: JsonObject = {}
+      if (typeof raw.interruption_reason === 'string') closedMetadata.interruption_reason = raw.interruption_reason
+      if (closed.error != null) closedMetadata.error = `${closed.error.name}: ${closed.error.message}`
+      const status = closed.status === 'completed' || closed.status === 'cancelled' ? closed.status : 'failed'
+      const ended = closed.ended_at ?? closed.started_at
+      const completion: RunCompleteInput = {
+        run_id: closed.trace_id,
+        status: status as RunCompleteInput['status'],
+        final_response: finalResponse(closed) ?? '',
+        duration_ms: Math.max(0, Math.round((ended - closed.started_at) * 1000)),
+        metadata: closedMetadata,
+      }
+      try {
+        await client.complete(completion)
+        await uploads.putTrace({ run_id: closed.trace_id }, renderTrace(closed, { redact }))
+      } catch (error) {
+        failed(error)
+      }
+    },
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * Where a ledger keeps its runs: the trace directory (directory/) or
+ * PostgreSQL (postgres/). A store gives each operation its atomic step, with
+ * the rules of run-rules.ts; the service (service.ts) owns everything else
+ * (identity, validation, defaults, outputs). Both pass one conformance suite
+ * (test/ledger/conformance.ts).
+ */
+import type { Trace } from '../trace/types.js'
+import type { Scope } from './identity.js'
+import type { ListPage, ListQuery } from './list-query.js'
+import type { RunRecord } from './run-row.js'
+import type { BeginInput, CompleteInput, GradeVerdict } from './run-rules.js'
+
+export type BeginOutcome =
+  | { kind: 'opened'; run: RunRecord }
+  /** A re-sent begin: the run as it is now (see rebegin). */
+  | { kind: 'existing'; run: RunRecord }
+  | { kind: 'conflict'; run: RunRecord; field: 'agent' | 'user_id' | 'session_id' }
+
+export type CompleteOutcome = { kind: 'completed'; run: RunRecord } | { kind: 'closed'; run: RunRecord } | { kind: 'not_found' }
+
+export interface GradeTarget {
+  run_id?: string
+  session_id?: string
+}
+
+export interface GradeOutcome {
+  /** Runs whose grade was written, oldest first. */
+  graded: RunRecord[]
+  skippedActive: number
+  unchanged: number
+  /** The run_id asked for is not in the scope. */
+  runNotFound: boolean
+}
+
+export interface LedgerStore {
+  /** `directory` or `postgres`, for logs. */
+  readonly kind: string
+  /** Where, for the start-up line: the directory, or the URL without its password. */
+  readonly location: string
+  /** Opens the run, or applies a re-sent begin to the one with this id (`runId` is minted by the service when the call gave none). */
+  begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome>
+  complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome>
+  /** The run with its usage (what its trace used), or undefined when it is not in the scope. */
+  get(scope: Scope, runId: string): Promise<RunRecord | undefined>
+  grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome>
+  list(query: ListQuery, scope: Scope): Promise<ListPage>
+  /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
+  putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
+  /** Waits for pending writes and lets go of files, watchers and connections. */
+  close(): Promise<void>
+}

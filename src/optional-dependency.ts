@@ -1,0 +1,50 @@
+/**
+ * Optional peer dependencies (the server's framework, `pg`, the MCP SDK),
+ * checked when a command needs them, and only then: `import 'reagent-flow'`
+ * never reaches here, so installing reagent-flow to record stays small. A
+ * missing package is a one-line `UsageError` naming the `npm i` that fixes it.
+ *
+ * The modules that use these packages import them statically; callers
+ * `requirePackages` first, then `import()` those modules.
+ */
+import { UsageError } from './errors.js'
+
+/** A package as `import` names it, and the range `npm i` should install (the one we test). */
+export interface OptionalPackage {
+  name: string
+  range: string
+}
+
+export const SERVER_PACKAGES: readonly OptionalPackage[] = [
+  { name: 'hono', range: '^4.11' },
+  { name: '@hono/node-server', range: '^2' },
+]
+export const POSTGRES_PACKAGES: readonly OptionalPackage[] = [{ name: 'pg', range: '^8' }]
+export const MCP_PACKAGES: readonly OptionalPackage[] = [{ name: '@modelcontextprotocol/sdk', range: '^1.32' }]
+
+function isNotFound(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code
+  return code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || code === 'ERR_PACKAGE_PATH_NOT_EXPORTED'
+}
+
+/** The entry module of a package that has no root export (the MCP SDK exports subpaths only). */
+const PROBE: Readonly<Record<string, string>> = { '@modelcontextprotocol/sdk': '@modelcontextprotocol/sdk/types.js' }
+
+/**
+ * Throws `UsageError` when one of `packages` cannot be imported:
+ * "reagent-flow serve needs hono, which is not installed: npm i hono@^4 @hono/node-server@^2".
+ */
+export async function requirePackages(feature: string, packages: readonly OptionalPackage[]): Promise<void> {
+  const missing: string[] = []
+  for (const pkg of packages) {
+    try {
+      await import(PROBE[pkg.name] ?? pkg.name)
+    } catch (error) {
+      if (!isNotFound(error)) throw error
+      missing.push(pkg.name)
+    }
+  }
+  if (missing.length === 0) return
+  const install = packages.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')
+  throw new UsageError(`${feature} needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed: npm i ${install}`)
+}

@@ -1,0 +1,203 @@
+/**
+ * Applies a policy to a JSON value.
+ *
+ *   redactValue()   any JSON value: objects and arrays walked (recursively
+ *                   while shallow, then by deep-walk.ts without recursion,
+ *                   so 100,000 levels of nesting are fine); strings by the
+ *                   rules of redact-text.ts
+ *
+ * A string holding a JSON object or array is parsed, walked, and written
+ * back in its own style (json-text.ts). Unchanged branches are shared with
+ * the input, changed ones copied: the input is never modified.
+ */
+import type { JsonObject, JsonValue } from '../trace/types.js'
+import { copyObject, setOwn, walkDeep } from './deep-walk.js'
+import { looksLikeJsonContainer, parseJsonContainer, stringifyLike } from './json-text.js'
+import { isSecretName, keyCacheOf, keyInfo, REDACTED, type KeyInfo, type RedactPolicy } from './policy.js'
+import { isWorthParsing, MIN_GATED_LENGTH, redactStringAsText } from './redact-text.js'
+
+/** JSON inside a string inside a string ...: past this many levels, a string is treated as text. */
+const MAX_JSON_LEVELS = 8
+/** JSON text nested deeper than this is redacted as text: writing it back would overflow the stack. */
+const MAX_REWRITE_DEPTH = 512
+/** Deeper than this, the walk goes on without recursion (deep-walk.ts). */
+const RECURSION_LIMIT = 200
+
+const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
+
+/** JSON Schema keywords that describe a value without holding one (`default`, `examples` and `const` can hold one). */
+const SCHEMA_KEYWORDS = new Set([
+  'type', '$ref', 'anyOf', 'oneOf', 'allOf', 'description', 'title', 'format', 'pattern', 'enum', 'nullable',
+  'minLength', 'maxLength', 'minimum', 'maximum', 'items', 'properties', 'required', 'additionalProperties',
+])
+
+/**
+ * `{ "password": { "type": "string", "description": "…" } }` in a tool's
+ * parameters describes a secret, it does not hold one: such an object is
+ * walked, not replaced.
+ */
+function isSchema(value: JsonValue): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  if (typeof value.type !== 'string' && value.$ref === undefined && value.anyOf === undefined && value.oneOf === undefined) return false
+  for (const key in value) if (!SCHEMA_KEYWORDS.has(key)) return false
+  return true
+}
+
+/** One application of a policy to one value (and, through `level`, to the JSON text found inside its strings). */
+export class Walk {
+  readonly policy: RedactPolicy
+  readonly #level: number
+  readonly #quickStrings: boolean
+  readonly #keys: Map<string, KeyInfo>
+  /** The deepest nesting met (1: the root container). */
+  maxDepth = 0
+
+  constructor(policy: RedactPolicy, level: number) {
+    this.policy = policy
+    this.#level = level
+    this.#quickStrings = policy.valuePatterns.length === 0
+    this.#keys = keyCacheOf(policy)
+  }
+
+  run(root: JsonValue): JsonValue {
+    this.maxDepth = 0
+    return this.value(root, 0)
+  }
+
+  value(value: JsonValue, depth: number): JsonValue {
+    if (typeof value === 'string') return this.string(value)
+    if (value === null || typeof value !== 'object') return value
+    if (depth >= RECURSION_LIMIT) return walkDeep(value, this, depth)
+    if (depth >= this.maxDepth) this.maxDepth = depth + 1
+    return Array.isArray(value) ? this.#array(value, depth) : this.#object(value, depth)
+  }
+
+  string(text: string): string {
+    if (this.#quickStrings && text.length < MIN_GATED_LENGTH) return text
+    if (this.#level < MAX_JSON_LEVELS && looksLikeJsonContainer(text) && isWorthParsing(text, this.policy)) {
+      const parsed = parseJsonContainer(text)
+      if (parsed !== undefined) {
+        const inner = walkOf(this.policy, this.#level + 1)
+        const out = inner.run(parsed)
+        if (out === parsed) return text
+        if (inner.maxDepth <= MAX_REWRITE_DEPTH) return stringifyLike(text, out)
+      }
+    }
+    return redactStringAsText(text, this.policy)
+  }
+
+  // The loops below test the type before calling: numbers, booleans and
+  // null (most leaves of a trace) cost no call.
+
+  #array(array: JsonValue[], depth: number): JsonValue {
+    let copy: JsonValue[] | undefined
+    const tuple = this.isHeaderTuple(array)
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i]!
+      let next: JsonValue
+      if (tuple && i === 1) next = REDACTED
+      else if (typeof item === 'string') next = this.string(item)
+      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else continue
+      if (next !== item) (copy ??= array.slice())[i] = next
+    }
+    return copy ?? array
+  }
+
+  #object(object: JsonObject, depth: number): JsonValue {
+    let copy: JsonObject | undefined
+    let renamed = false
+    for (const key in object) {
+      const item = object[key]!
+      const info = this.keyInfo(key)
+      if ((info.written ??= this.string(key)) !== key) renamed = true
+      let next: JsonValue
+      if (this.isSecretEntry(object, key, item, info)) next = REDACTED
+      else if (typeof item === 'string') next = this.string(item)
+      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else continue
+      if (next !== item) setOwn((copy ??= copyObject(object)), key, next)
+    }
+    return renamed ? this.withWrittenKeys(copy ?? object) : (copy ?? object)
+  }
+
+  /** `['Authorization', 'Token …']`: a pair whose first item names a secret. */
+  isHeaderTuple(array: JsonValue[]): boolean {
+    if (array.length !== 2 || typeof array[0] !== 'string') return false
+    const value = array[1]
+    return (typeof value === 'string' || typeof value === 'number') && isSecretName(array[0], this.policy)
+  }
+
+  /** `{ name: 'Authorization', value: '…' }` (HAR files, header lists): the key `value` holds the secret. */
+  #isHeaderValue(object: JsonObject): boolean {
+    if (!this.policy.defaults) return false
+    for (const nameKey of HEADER_NAME_KEYS) {
+      const name = object[nameKey]
+      if (typeof name === 'string' && isSecretName(name, this.policy)) return true
+    }
+    return false
+  }
+
+  keyInfo(key: string): KeyInfo {
+    return this.#keys.get(key) ?? keyInfo(key, this.policy, this.#keys)
+  }
+
+  /**
+   * Whether `object[key]` (`item`, whose key `info` describes) is replaced as
+   * a whole. Null and booleans never are: they hold no secret. The context
+   * of the object is read only for the two keys it can change (`value`,
+   * `token`), so ordinary objects cost no extra property reads.
+   */
+  isSecretEntry(object: JsonObject, key: string, item: JsonValue, info: KeyInfo): boolean {
+    if (item === null || typeof item === 'boolean') return false
+    if (info.kind === 'plain') return key === 'value' && this.#isHeaderValue(object)
+    // `{ token: 'Hello', logprob: -0.1 }` (log-probabilities): a token of text.
+    if (key === 'token' && this.policy.defaults && object.logprob !== undefined) return false
+    if (info.kind === 'secret') return !isSchema(item)
+    return typeof item === 'string' || typeof item === 'number'
+  }
+
+  /** The key as written: a secret in the key itself replaced. */
+  writtenKey(key: string): string {
+    const info = this.keyInfo(key)
+    return (info.written ??= this.string(key))
+  }
+
+  /** `object` with its keys as written, made unique again (`[REDACTED]`, `[REDACTED]#2`), in the same order. */
+  withWrittenKeys(object: JsonObject): JsonObject {
+    const out: JsonObject = {}
+    const taken = new Set<string>()
+    for (const key in object) {
+      const written = this.writtenKey(key)
+      let unique = written
+      for (let n = 2; taken.has(unique); n++) unique = `${written}#${n}`
+      taken.add(unique)
+      setOwn(out, unique, object[key]!)
+    }
+    return out
+  }
+}
+
+const walks = new WeakMap<RedactPolicy, Walk[]>()
+
+/**
+ * The Walk of `policy` at `level`, made once: V8's optimised code refers to
+ * the objects it met, and a Walk made per call dies at the next GC and
+ * takes that code with it ("weak objects" deopts), so each save would run
+ * unoptimised. A walk is never re-entered at its own level: JSON found in a
+ * string is walked one level down.
+ */
+function walkOf(policy: RedactPolicy, level: number): Walk {
+  let byLevel = walks.get(policy)
+  if (byLevel === undefined) walks.set(policy, (byLevel = []))
+  return (byLevel[level] ??= new Walk(policy, level))
+}
+
+/**
+ * Returns `value` with secrets replaced under `policy`. Unchanged branches
+ * are shared with the input, changed ones are copies: the input is never
+ * modified. Never throws on any JSON value, however deep.
+ */
+export function redactValue<T extends JsonValue>(value: T, policy: RedactPolicy): T {
+  return walkOf(policy, 0).run(value) as T
+}

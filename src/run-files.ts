@@ -1,0 +1,99 @@
+/**
+ * The files of one session: its journal while it records, and its trace
+ * file when it closes. The journal is opened with the session, so a run
+ * that never finishes (a killed process, a test that timed out) is on disk;
+ * once the trace file is written, a completed run's journal is removed and
+ * any other run's journal is kept, closed, to resume from.
+ */
+import { dirname, resolve } from 'node:path'
+import type { RedactOption } from './trace/redact.js'
+import {
+  JournalWriter,
+  journalPath,
+  pieceRedactor,
+  removeQuietly,
+  sweepDirectory,
+  traceChunks,
+  writeChunks,
+  type CloseRecord,
+  type RecordingListener,
+} from './storage.js'
+import type { Trace, Turn } from './trace/types.js'
+
+export interface RunFileOptions {
+  /** The file the trace is written to. */
+  runPath: string
+  redact: RedactOption | undefined
+  /** Keep a journal while the session is open. */
+  journal: boolean
+}
+
+/** Directories swept for what earlier runs left (once per process: a sweep reads the whole directory). */
+const swept = new Set<string>()
+
+/** Journals this process kept (failed, cancelled runs) per run file, removed once a later run of it completes. */
+const keptJournals = new Map<string, Set<string>>()
+
+export class RunFiles {
+  readonly runPath: string
+  readonly #redact: RedactOption | undefined
+  readonly #journal: JournalWriter | undefined
+
+  constructor(trace: Trace, turns: readonly Turn[], options: RunFileOptions) {
+    this.runPath = options.runPath
+    this.#redact = options.redact
+    const dir = resolve(dirname(options.runPath))
+    if (!swept.has(dir)) {
+      swept.add(dir)
+      // Interrupted runs of earlier processes become trace files before this one writes.
+      for (const journal of sweepDirectory(dir).kept) rememberKept(journal.runPath, journal.path)
+    }
+    this.#journal = options.journal ? JournalWriter.create(journalPath(options.runPath, trace.trace_id), trace, turns, pieceRedactor(options.redact)) : undefined
+  }
+
+  /** What the recorder tells as it records: the journal, if there is one. */
+  get listener(): RecordingListener | undefined {
+    return this.#journal
+  }
+
+  /**
+   * Writes the finished trace (throws `TraceFileError` when it cannot), then
+   * ends the journal: removed when the run completed (with the journals of
+   * earlier runs of this file kept by this process), else closed and kept.
+   */
+  write(trace: Trace): void {
+    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
+    const journal = this.#journal
+    if (journal === undefined) return
+    const status = trace.status ?? 'completed'
+    if (status === 'completed') {
+      journal.finish('remove')
+      forgetKept(this.runPath)
+      return
+    }
+    const close: CloseRecord = { kind: 'close', status: status === 'active' ? 'interrupted' : status, ended_at: trace.ended_at ?? trace.started_at, error: trace.error ?? null }
+    if (trace.interruption_reason !== undefined) close.interruption_reason = trace.interruption_reason
+    journal.finish(close)
+    rememberKept(this.runPath, journal.path)
+  }
+
+  /** Ends the journal without a trace file (the trace could not be written): kept as the record of the run. */
+  abandon(trace: Trace): void {
+    this.#journal?.finish({ kind: 'close', status: 'interrupted', ended_at: trace.ended_at ?? trace.started_at, interruption_reason: 'the trace file could not be written' })
+  }
+}
+
+function rememberKept(runPath: string, journal: string): void {
+  const key = resolve(runPath)
+  let kept = keptJournals.get(key)
+  if (kept === undefined) keptJournals.set(key, (kept = new Set()))
+  kept.add(journal)
+}
+
+function forgetKept(runPath: string): void {
+  const key = resolve(runPath)
+  const kept = keptJournals.get(key)
+  if (kept === undefined) return
+  keptJournals.delete(key)
+  for (const journal of kept) removeQuietly(journal)
+}

@@ -1,0 +1,202 @@
+/**
+ * Writing a session's journal while it records: each turn, result and
+ * orphan result is queued as it is logged (a reference and a number, no
+ * serialising on the hot path) and appended, as JSON Lines, by a timer that
+ * runs FLUSH_MS after the first queued record. So every turn recorded more
+ * than FLUSH_MS before the process dies is on disk, as long as the event
+ * loop was free in that time; at process exit the queue is written at once.
+ *
+ * Appends reach the operating system before the timer returns (synchronous
+ * writes): a SIGKILL or an out-of-memory crash of the process loses nothing
+ * that was flushed. No file descriptor is kept open per session, so any
+ * number of sessions can be open at once.
+ */
+import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { encodeMessages } from '../trace/messages.js'
+import type { PieceRedactor } from '../trace/trace-text.js'
+import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { openRecord, type CloseRecord, type JournalRecord } from './journal-format.js'
+import { currentWriter, HEARTBEAT_MS } from './liveness.js'
+
+/** The longest a logged turn waits before it is appended. */
+export const FLUSH_MS = 40
+
+type Queued =
+  | { kind: 'turn'; index: number; durationMs: number }
+  | { kind: 'result'; turn: number; result: ToolResult; durationMs: number; unmatched: string | undefined }
+  | { kind: 'orphan'; result: ToolResult & { name: string } }
+
+/** What the recorder tells its listener as it records. */
+export interface RecordingListener {
+  onTurn(index: number, durationMs: number): void
+  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string): void
+  onOrphan(result: ToolResult & { name: string }): void
+}
+
+const open = new Set<JournalWriter>()
+const dirty = new Set<JournalWriter>()
+let flushTimer: NodeJS.Timeout | undefined
+let heartbeat: NodeJS.Timeout | undefined
+
+function flushDirty(): void {
+  flushTimer = undefined
+  for (const writer of [...dirty]) writer.flush()
+}
+
+function touchOpen(): void {
+  const now = new Date()
+  for (const writer of open) writer.touch(now)
+}
+
+function onExit(): void {
+  flushDirty()
+}
+
+function track(writer: JournalWriter): void {
+  if (open.size === 0) {
+    heartbeat = setInterval(touchOpen, HEARTBEAT_MS).unref()
+    process.on('exit', onExit)
+  }
+  open.add(writer)
+}
+
+function untrack(writer: JournalWriter): void {
+  open.delete(writer)
+  dirty.delete(writer)
+  if (open.size > 0) return
+  clearInterval(heartbeat)
+  heartbeat = undefined
+  process.off('exit', onExit)
+}
+
+export class JournalWriter implements RecordingListener {
+  readonly path: string
+  readonly #turns: readonly Turn[]
+  readonly #redactor: PieceRedactor | undefined
+  #queue: Queued[] = []
+  #isBroken = false
+
+  private constructor(path: string, turns: readonly Turn[], redactor: PieceRedactor | undefined) {
+    this.path = path
+    this.#turns = turns
+    this.#redactor = redactor
+  }
+
+  /**
+   * Creates the journal of `trace` at `path` with its open record. On a
+   * failure (an unwritable directory), warns and returns undefined: the
+   * session records in memory as before.
+   */
+  static create(path: string, trace: Trace, turns: readonly Turn[], redactor: PieceRedactor | undefined): JournalWriter | undefined {
+    const writer = new JournalWriter(path, turns, redactor)
+    try {
+      mkdirSync(dirname(path), { recursive: true })
+      writeFileSync(path, writer.#line(openRecord(currentWriter(), trace)), { flag: 'wx' })
+    } catch (error) {
+      warnBroken(trace.name, path, error)
+      return undefined
+    }
+    track(writer)
+    return writer
+  }
+
+  onTurn(index: number, durationMs: number): void {
+    this.#enqueue({ kind: 'turn', index, durationMs })
+  }
+
+  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string): void {
+    this.#enqueue({ kind: 'result', turn, result, durationMs: turnDurationMs, unmatched: unmatchedName })
+  }
+
+  onOrphan(result: ToolResult & { name: string }): void {
+    this.#enqueue({ kind: 'orphan', result })
+  }
+
+  #enqueue(item: Queued): void {
+    if (this.#isBroken) return
+    this.#queue.push(item)
+    if (this.#queue.length === 1) {
+      dirty.add(this)
+      flushTimer ??= setTimeout(flushDirty, FLUSH_MS).unref()
+    }
+  }
+
+  #record(item: Queued): JournalRecord {
+    switch (item.kind) {
+      case 'turn': {
+        const turn = this.#turns[item.index]!
+        return { kind: 'turn', turn: { ...turn, llm_call: encodeMessages(this.#turns, item.index), tool_results: [], duration_ms: item.durationMs } }
+      }
+      case 'result':
+        return item.unmatched === undefined
+          ? { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs }
+          : { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs, unmatched: item.unmatched }
+      case 'orphan':
+        return item
+    }
+  }
+
+  #line(record: JournalRecord): string {
+    const redactor = this.#redactor
+    return `${JSON.stringify(redactor === undefined ? record : redactor.redact(record as unknown as JsonValue))}\n`
+  }
+
+  /** Appends what is queued. Never throws: a failure is warned about once and ends the journal. */
+  flush(): void {
+    dirty.delete(this)
+    const queue = this.#queue
+    if (queue.length === 0 || this.#isBroken) return
+    this.#queue = []
+    let text = ''
+    for (const item of queue) text += this.#line(this.#record(item))
+    this.#append(text)
+  }
+
+  #append(text: string): void {
+    try {
+      appendFileSync(this.path, text)
+    } catch (error) {
+      this.#isBroken = true
+      warnBroken(undefined, this.path, error)
+    }
+  }
+
+  /** The heartbeat: readers take a journal untouched for long as one whose writer is gone. */
+  touch(now: Date): void {
+    try {
+      utimesSync(this.path, now, now)
+    } catch {
+      // A journal that vanished (a sweep took it for dead) is written again by the next flush.
+    }
+  }
+
+  /**
+   * Ends the journal: removed for a run that completed (its trace file says
+   * everything), else kept with its close record (a failed, cancelled or
+   * interrupted run can be resumed from it).
+   */
+  finish(close: CloseRecord | 'remove'): void {
+    untrack(this)
+    if (close === 'remove') {
+      this.#queue = []
+      rmSync(this.path, { force: true })
+      return
+    }
+    if (this.#isBroken) return
+    const queue = this.#queue
+    this.#queue = []
+    let text = ''
+    for (const item of queue) text += this.#line(this.#record(item))
+    this.#append(text + this.#line(close))
+  }
+}
+
+function warnBroken(name: string | undefined, path: string, error: unknown): void {
+  warn(
+    'REAGENT_WRITE',
+    `${name === undefined ? '' : `session "${name}": `}the journal ${path} could not be written (${error instanceof Error ? error.message : String(error)}); ` +
+      `the run is recorded in memory and written when the session closes, but a crash before that would lose it.`,
+  )
+}

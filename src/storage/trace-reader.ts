@@ -1,0 +1,186 @@
+/**
+ * Reading trace files of any size. A file small enough is read and parsed
+ * whole; a larger one is read in pieces, a turn at a time, from the line
+ * layout both writers use (ours and reagent-flow 0.5's `json.dump(indent=2)`:
+ * each turn of `turns` sits between a line `    {` and a line `    }`), so no
+ * string of the whole file is ever built. A file too large for the memory
+ * this process has left fails fast, before it is read.
+ */
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
+import { getHeapStatistics } from 'node:v8'
+import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors.js'
+import { expandMessages } from '../trace/messages.js'
+import type { Trace, Turn } from '../trace/types.js'
+import { parseTrace, validateTrace } from '../trace/validate.js'
+
+/** Files up to this size are parsed in one piece (well under V8's string limit of about 512 MiB). */
+const WHOLE_FILE_LIMIT = 128 << 20
+/** Parsed JSON takes about this many times the bytes of its text (measured on adapter traces: 1.1 to 1.6). */
+const MEMORY_PER_BYTE = 2
+const READ_CHUNK = 16 << 20
+
+const TURNS_OPEN = Buffer.from('\n  "turns": [')
+const TURN_CLOSE = Buffer.from('\n    }')
+const TURNS_CLOSE = Buffer.from('\n  ]')
+
+function megabytes(bytes: number): string {
+  return `${(bytes / (1 << 20)).toFixed(1)} MB`
+}
+
+function notFound(path: string, hint: string, name?: string): TraceNotFoundError {
+  return new TraceNotFoundError(path, hint, name)
+}
+
+/** The size of the file at `path`: a missing one is a `TraceNotFoundError` with `hint`, anything else a `TraceFileError`. */
+export function fileSize(path: string, hint: string, name?: string): number {
+  let stats
+  try {
+    stats = statSync(path)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw notFound(path, hint, name)
+    throw new TraceFileError(path, 'read', error)
+  }
+  if (stats.isDirectory()) throw new TraceFileError(path, 'read', Object.assign(new Error('is a directory'), { code: 'EISDIR' }))
+  return stats.size
+}
+
+/** Fails fast when reading `size` bytes of trace would need more memory than the process has free. */
+function checkMemory(path: string, size: number): void {
+  const heap = getHeapStatistics()
+  const free = heap.heap_size_limit - heap.used_heap_size
+  const needed = size * MEMORY_PER_BYTE
+  if (needed <= free) return
+  throw new TraceFormatError(
+    path,
+    '',
+    'size',
+    `the file is ${megabytes(size)}, too large to load here: loading it needs about ${megabytes(needed)} of memory and this process has ${megabytes(free)} free ` +
+      `(of ${megabytes(heap.heap_size_limit)}). Run node with a larger --max-old-space-size, or load fewer traces at once`,
+  )
+}
+
+/** Reads `path` (of `size` bytes) by its line layout, a turn at a time. */
+function readInPieces(path: string, size: number): Trace {
+  const fd = openSync(path, 'r')
+  try {
+    let buffer = Buffer.alloc(0)
+    let offset = 0
+    /** Makes sure the buffer holds bytes up to `need` past its start (or the whole rest of the file); false at the end. */
+    const fill = (need: number): boolean => {
+      while (buffer.length < need && offset < size) {
+        const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK, size - offset))
+        const read = readSync(fd, chunk, 0, chunk.length, offset)
+        if (read === 0) break
+        offset += read
+        buffer = buffer.length === 0 ? chunk.subarray(0, read) : Buffer.concat([buffer, chunk.subarray(0, read)])
+      }
+      return buffer.length >= need
+    }
+    const find = (needle: Buffer, from: number): number => {
+      for (;;) {
+        const at = buffer.indexOf(needle, from)
+        if (at >= 0) return at
+        const had = buffer.length
+        fill(had + READ_CHUNK)
+        if (buffer.length === had) return -1
+        // The needle may straddle the old end.
+        from = Math.max(from, had - needle.length)
+      }
+    }
+    const layout = (): TraceFormatError =>
+      new TraceFormatError(
+        path,
+        '',
+        'layout',
+        `the file is ${megabytes(size)}, too large to read in one piece, and not in the line layout reagent-flow writes ` +
+          `(2-space indent, one turn between "    {" and "    }"). Write it again with reagent-flow, or load it with a JSON stream parser`,
+      )
+
+    const open = find(TURNS_OPEN, 0)
+    if (open < 0 || buffer[0] !== 0x7b /* { */) throw layout()
+    const before = buffer.toString('utf8', 1, open).replace(/,\s*$/, '')
+    let cursor = open + TURNS_OPEN.length
+    const turns: Turn[] = []
+    for (;;) {
+      fill(cursor + 8)
+      if (buffer.toString('latin1', cursor, cursor + 4) === '\n  ]' || buffer.toString('latin1', cursor, cursor + 1) === ']') break
+      // Every whole turn in the buffer, parsed as one array: one native parse per chunk, not per turn.
+      let close = buffer.lastIndexOf(TURN_CLOSE)
+      while (close < cursor) {
+        const had = buffer.length
+        fill(had + Math.max(READ_CHUNK, had))
+        if (buffer.length === had) throw layout()
+        close = buffer.lastIndexOf(TURN_CLOSE)
+      }
+      const end = close + TURN_CLOSE.length
+      const text = buffer.toString('utf8', cursor, end)
+      let parsed: Turn[]
+      try {
+        parsed = JSON.parse(`[${text.startsWith(',') ? text.slice(1) : text}]`) as Turn[]
+      } catch (error) {
+        throw new TraceFormatError(path, `turns[${turns.length}]`, 'json', `the turns from here on are not JSON (${(error as Error).message})`, { cause: error })
+      }
+      for (const turn of parsed) turns.push(turn)
+      cursor = end
+      fill(cursor + 1)
+      if (buffer[cursor] === 0x2c /* , */) cursor += 1
+      // What was read is done with: keep the buffer from the next turn on.
+      buffer = buffer.subarray(cursor)
+      cursor = 0
+    }
+    const closeAt = buffer.toString('latin1', cursor, cursor + 1) === ']' ? cursor : find(TURNS_CLOSE, cursor)
+    fill(Number.MAX_SAFE_INTEGER)
+    const after = buffer.toString('utf8', closeAt + (buffer[closeAt] === 0x5d ? 1 : TURNS_CLOSE.length))
+    let fields: Record<string, unknown>
+    try {
+      fields = JSON.parse(`{${before}${before.trim() === '' ? '' : ','}"turns":[]${after}`) as Record<string, unknown>
+    } catch (error) {
+      throw new TraceFormatError(path, '', 'json', `the file is not JSON around its turns (${(error as Error).message})`, { cause: error })
+    }
+    fields.turns = turns
+    return validateTrace(fields, path)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/**
+ * Reads and validates the trace file at `path`, of any size, with every
+ * call's full message list. A missing file is a `TraceNotFoundError` with
+ * `hint`; a file that is not a trace, or too large for free memory, a
+ * `TraceFormatError`; a file-system failure a `TraceFileError`.
+ */
+export function readTraceFile(path: string, hint: string, name?: string): Trace {
+  const size = fileSize(path, hint, name)
+  checkMemory(path, size)
+  let trace: Trace
+  if (size <= WHOLE_FILE_LIMIT) {
+    let text: string
+    const fd = openFile(path)
+    try {
+      const bytes = Buffer.allocUnsafe(fstatSync(fd).size)
+      let read = 0
+      while (read < bytes.length) {
+        const n = readSync(fd, bytes, read, bytes.length - read, read)
+        if (n === 0) break
+        read += n
+      }
+      text = bytes.toString('utf8', 0, read)
+    } finally {
+      closeSync(fd)
+    }
+    trace = parseTrace(text, path)
+  } else {
+    trace = readInPieces(path, size)
+  }
+  expandMessages(trace.turns, path)
+  return trace
+}
+
+function openFile(path: string): number {
+  try {
+    return openSync(path, 'r')
+  } catch (error) {
+    throw new TraceFileError(path, 'read', error)
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Every test runs in a test scope (an `aroundEach` hook): the sessions
+ * opened inside it know their test, and a session still open when its test
+ * ends — it timed out, failed, was aborted, or returned without awaiting
+ * the agent — is closed as `cancelled` with the reason, and written, before
+ * vitest moves on. vitest does not stop the agent: what it logs afterwards
+ * is dropped quietly (one warning), never thrown into a later test.
+ *
+ * vitest before 4.1 has no `aroundEach`: there, sessions are closed only
+ * when their function settles.
+ */
+import * as vitest from 'vitest'
+import { currentTestScope, runInTestScope, type TestScope } from '../context.js'
+
+interface TaskLike {
+  name: string
+  fullTestName?: string | undefined
+  suite?: TaskLike | undefined
+  file?: { name: string; filepath: string } | undefined
+  result?: { state?: string; errors?: ReadonlyArray<{ message?: unknown; name?: unknown }> } | undefined
+}
+
+interface ContextLike {
+  task: TaskLike
+  signal?: AbortSignal | undefined
+}
+
+type AroundEach = (fn: (runTest: () => Promise<void>, context: ContextLike) => Promise<void>) => void
+
+/** What naming a test reads of a vitest task. */
+export interface NamedTask {
+  name: string
+  /** vitest 4.1 and later: the names of the describe blocks and the test, joined by ` > `. */
+  fullTestName?: string | undefined
+  suite?: NamedTask | undefined
+  file?: unknown
+}
+
+/** The test's name with its describe blocks, `refund agent > refunds order 42`; built from the suites where vitest (4.0) has no `fullTestName`. */
+export function fullTestName(task: NamedTask): string {
+  if (typeof task.fullTestName === 'string') return task.fullTestName
+  const names = [task.name]
+  // The file is a suite too, named after its path: stop below it.
+  for (let suite = task.suite; suite !== undefined && suite !== task.file && suite.file !== suite; suite = suite.suite) {
+    names.unshift(suite.name)
+  }
+  return names.join(' > ')
+}
+
+/** The project root: the test file's absolute path without its path relative to the root. */
+function rootOf(file: { name: string; filepath: string }): string {
+  return file.filepath.endsWith(file.name) ? file.filepath.slice(0, file.filepath.length - file.name.length).replace(/\/$/, '') || '/' : process.cwd()
+}
+
+function textOf(value: unknown): string {
+  try {
+    return value instanceof Error ? value.message : String(value)
+  } catch {
+    return 'an unreadable error'
+  }
+}
+
+/** Why a session of a test that ended (or was aborted with `reason`) is being closed. */
+export function cancelReason(error: unknown): string {
+  const message = textOf(error)
+  const timeout = /timed out in (\d+)\s*ms/i.exec(message)
+  if (timeout !== null) return `test timed out after ${timeout[1]} ms`
+  if ((error as { name?: unknown } | null)?.name === 'TestRunAbortError') return 'the test run was aborted'
+  return `test failed: ${message.split('\n')[0]}`
+}
+
+function closeOpen(scope: TestScope, reason: string): void {
+  for (const session of [...scope.openSessions]) session.closeNow('cancelled', reason)
+}
+
+function reasonAfter(task: TaskLike): string {
+  const error = task.result?.state === 'fail' ? task.result.errors?.[0] : undefined
+  return error === undefined ? 'the test ended before the session closed' : cancelReason(error)
+}
+
+/** Wraps every test of the files this module is loaded for in a test scope. */
+export function registerTestScope(): void {
+  const aroundEach = (vitest as unknown as { aroundEach?: AroundEach }).aroundEach
+  if (typeof aroundEach !== 'function') return
+  try {
+    // vitest reads the hook's parameters to know which fixtures it uses: the context must be destructured.
+    aroundEach(async (runTest, { task, signal }) => {
+      // Loaded twice (a setup file and a test file): the outer scope already covers the test.
+      if (currentTestScope() !== undefined || task.file === undefined) return runTest()
+      const scope: TestScope = { root: rootOf(task.file), file: task.file.name, testName: fullTestName(task), openSessions: new Set() }
+      const onAbort = (): void => closeOpen(scope, cancelReason(signal?.reason))
+      signal?.addEventListener('abort', onAbort, { once: true })
+      try {
+        await runInTestScope(scope, runTest)
+      } finally {
+        signal?.removeEventListener('abort', onAbort)
+        closeOpen(scope, reasonAfter(task))
+      }
+    })
+  } catch {
+    // Loaded outside a test file's collection (a config, a plain script): no test to wrap.
+  }
+}

@@ -1,0 +1,21 @@
+/**
+ * The conformance suite both stores pass, over real HTTP: every field of the
+ * five operations and trace.put, every error status with its exact body,
+ * tokens and namespaces.
+ */
+import { describe } from 'vitest'
+import type { StartLedger } from '../harness.js'
+import { beginConformance, completeConformance } from './begin-complete.js'
+import { getConformance, gradeConformance } from './get-grade.js'
+import { httpConformance, tokenConformance } from './http-identity.js'
+import { listConformance } from './list.js'
+
+export function describeConformance(name: string, start: StartLedger): void {
+  describe(`${name}: run.begin`, () => beginConformance(start))
+  describe(`${name}: run.complete`, () => completeConformance(start))
+  describe(`${name}: run.get and trace.put`, () => getConformance(start))
+  describe(`${name}: run.grade`, () => gradeConformance(start))
+  describe(`${name}: run.list`, () => listConformance(start))
+  describe(`${name}: HTTP`, () => httpConformance(start))
+  describe(`${name}: tokens and namespaces`, () => tokenConformance(start))
+}

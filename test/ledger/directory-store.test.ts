@@ -1,0 +1,4 @@
+import { describeConformance } from './conformance/index.js'
+import { startDirectoryLedger } from './harness.js'
+
+describeConformance('directory store', startDirectoryLedger)
