@@ -9,8 +9,10 @@ import { EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } fr
 import { approveCommand } from './commands/approve.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
+import { exportCommand } from './commands/export.js'
 import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
+import { importCommand } from './commands/import.js'
 import { listCommand } from './commands/list.js'
 import { mcpCommand } from './commands/mcp.js'
 import { reportCommand } from './commands/report.js'
@@ -37,6 +39,8 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   serveCommand,
   mcpCommand,
+  exportCommand,
+  importCommand,
   demoCommand,
 ]
 
