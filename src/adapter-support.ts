@@ -18,6 +18,13 @@
  *   client instance, once.
  * - runToolIn, measure: a tool execution recorded (or only timed) as
  *   `traceTool` does it.
+ * - openChildSession: a session for an agent the SDK started inside another
+ *   one's run (a handoff), closed by the SDK's events.
+ * - inputMessages, outputTexts: the item shapes of the Responses API and the
+ *   Agents SDK.
+ * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
+ *   (guardrails, MCP servers), as extra keys of a turn or the trace;
+ *   amendLatestTurn: a turn's facts as its spans tell them.
  */
 export { currentSession, runInSession } from './context.js'
 export { ModelCall, startModelCall } from './adapter-support/model-call.js'
@@ -29,8 +36,14 @@ export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
 export { measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './adapter-support/stream-tap.js'
+export { openChildSession } from './adapter-support/child-session.js'
+export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
+export { inputMessages, outputTexts } from './adapter-support/response-items.js'
 
 export type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './adapter-support/model-api.js'
 export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
+export type { ChildSession, ChildSessionOptions } from './adapter-support/child-session.js'
+export type { InputMessage } from './adapter-support/response-items.js'
+export type { JsonObject, JsonValue } from './trace/types.js'
 export type { ToolCallInput, ToolOutcome } from './recorder.js'
 export type { Session } from './session.js'

@@ -191,3 +191,36 @@ export class UsageError extends ReagentError {
 export function isReagentError(error: unknown): error is ReagentError {
   return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[brand] === true
 }
+
+/** A span file that is not OTLP/JSON, or whose spans reagent-flow cannot read as an agent's run. */
+export class OtlpFormatError extends ReagentError {
+  override name = 'OtlpFormatError' as const
+  /** The file (or "spans" for spans handed over in memory). */
+  readonly source: string
+  /** Where in the document, as a JSON path (`resourceSpans[0].scopeSpans[1].spans[3].traceId`); empty for the whole document. */
+  readonly jsonPath: string
+
+  constructor(source: string, jsonPath: string, detail: string) {
+    super(`${source}${jsonPath === '' ? '' : ` at ${jsonPath}`}: ${detail}`)
+    this.source = source
+    this.jsonPath = jsonPath
+  }
+}
+
+/** An OTLP/HTTP endpoint did not take the exported spans. */
+export class OtlpExportError extends ReagentError {
+  override name = 'OtlpExportError' as const
+  readonly url: string
+  /** The HTTP status, or null when no response came (connection refused, timeout). */
+  readonly status: number | null
+
+  constructor(url: string, status: number | null, detail: string, options?: ErrorOptions) {
+    super(
+      `Could not send the spans to ${url}: ${detail}. ` +
+        `Check that an OTLP/HTTP receiver (an OpenTelemetry Collector, Jaeger, Tempo, Phoenix, Langfuse) listens there, or write them to a file with --out.`,
+      options,
+    )
+    this.url = url
+    this.status = status
+  }
+}

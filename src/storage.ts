@@ -15,6 +15,7 @@ export { listTraceFiles, goldenFolders, isFile, unreadableReason, loadTraceOrSki
 export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'
 export { JournalWriter } from './storage/journal-writer.js'
+export { listTraceTree, isInsideRoot, realPathInside, treePathOf } from './storage/trace-tree.js'
 
 export type { TraceLocation, TraceIdentity } from './storage/paths.js'
 export type { TextSink } from './storage/atomic-write.js'
@@ -22,4 +23,5 @@ export type { SaveOptions } from './storage/trace-writer.js'
 export type { TraceFile, TraceFieldsFile, SkippedFile, TraceDirectory } from './storage/directory.js'
 export type { JournalFile } from './storage/journal-reader.js'
 export type { RecordingListener } from './storage/journal-writer.js'
+export type { TraceTree, TreeFile, TreeOptions } from './storage/trace-tree.js'
 export type { CloseRecord, JournalWriterId } from './storage/journal-format.js'

@@ -3,7 +3,7 @@
  * `custom_tool_call` output items are the tool calls, the `output_text` parts
  * of its messages the response text.
  */
-import type { ModelResponse, ToolCallInput } from '../../src/adapter-support.js'
+import { outputTexts, type ModelResponse, type ToolCallInput } from '../../src/adapter-support.js'
 import { field, stringOrNull, usageOf } from './types.js'
 
 export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])
@@ -17,7 +17,7 @@ export function responseOf(response: unknown): ModelResponse {
   for (const item of items) {
     const type = field(item, 'type')
     if (CALL_ITEMS.has(type)) toolCalls.push(toolCallOfItem(item))
-    else if (type === 'message') texts.push(...textsOf(field(item, 'content')))
+    else if (type === 'message') texts.push(...outputTexts(field(item, 'content')))
   }
   const error = field(response, 'error')
   return {
@@ -37,16 +37,6 @@ export function toolCallOfItem(item: unknown): ToolCallInput {
     arguments: field(item, 'type') === 'custom_tool_call' ? field(item, 'input') : field(item, 'arguments'),
     ...(typeof callId === 'string' ? { callId } : {}),
   }
-}
-
-function textsOf(content: unknown): string[] {
-  if (!Array.isArray(content)) return []
-  const texts: string[] = []
-  for (const part of content) {
-    const text = field(part, 'text')
-    if (field(part, 'type') === 'output_text' && typeof text === 'string') texts.push(text)
-  }
-  return texts
 }
 
 /** The error a failed response (or an `error` stream event) reports, as an Error named by its code. */

@@ -5,7 +5,7 @@
  * reasoning, are not messages); `function_call_output` items are the tool
  * results the request carries back.
  */
-import type { RequestToolResult } from '../../src/adapter-support.js'
+import { inputMessages, type RequestToolResult } from '../../src/adapter-support.js'
 import { CALL_ITEMS, responseOf } from './responses-output.js'
 import { ResponseEventFold } from './responses-stream.js'
 import { ADAPTER, field, requestOf, toolResultOf, type OpenAIApi, type RecordedMessage } from './types.js'
@@ -21,18 +21,7 @@ export const responses: OpenAIApi = {
 }
 
 function messagesOf(body: Record<string, unknown>): RecordedMessage[] {
-  const messages: RecordedMessage[] = []
-  const instructions = body['instructions']
-  if (typeof instructions === 'string') messages.push({ role: 'system', content: instructions })
-  const input = body['input']
-  if (typeof input === 'string') messages.push({ role: 'user', content: input })
-  else if (Array.isArray(input)) {
-    for (const item of input) {
-      const message = messageOf(item)
-      if (message !== undefined) messages.push(message)
-    }
-  }
-  return messages
+  return inputMessages(body['instructions'], body['input'], messageOf)
 }
 
 function toolResultsOf(input: unknown): RequestToolResult[] {

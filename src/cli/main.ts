@@ -9,14 +9,18 @@ import { EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } fr
 import { approveCommand } from './commands/approve.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
+import { exportCommand } from './commands/export.js'
 import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
+import { importCommand } from './commands/import.js'
 import { listCommand } from './commands/list.js'
 import { mcpCommand } from './commands/mcp.js'
+import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
+import { viewCommand } from './commands/view.js'
 import { commandHelp, globalHelp } from './help.js'
 
 export { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE } from './command.js'
@@ -31,8 +35,12 @@ export const COMMANDS: readonly Command[] = [
   gradeCommand,
   validateCommand,
   treeCommand,
+  viewCommand,
+  reportCommand,
   serveCommand,
   mcpCommand,
+  exportCommand,
+  importCommand,
   demoCommand,
 ]
 

@@ -6,6 +6,12 @@
  * loopback only; it still refuses requests whose Host is not a loopback name
  * or whose Origin is another site's, so a web page the user opens cannot
  * reach it through the browser (DNS rebinding, cross-site POSTs).
+ *
+ * A browser cannot send a bearer header with a page it opens (the viewer),
+ * so a GET may carry the token once as `?token=`: it is answered with a
+ * redirect to the same address without it, and an HttpOnly, SameSite=Strict
+ * cookie that later GETs of that browser present. Only GETs accept the
+ * cookie: what changes a run (the ledger's POSTs) still needs the header.
  */
 import type { MiddlewareHandler } from 'hono'
 import type { Caller } from '../ledger/identity.js'
@@ -24,6 +30,28 @@ function hostName(hostHeader: string): string {
   return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0]!
 }
 
+/** The cookie a browser keeps its token in, after opening `/?token=<token>` once. */
+export const TOKEN_COOKIE = 'reagent_token'
+
+function cookieToken(header: string | undefined): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [name, ...value] = part.trim().split('=')
+    if (name === TOKEN_COOKIE) return decodeURIComponent(value.join('='))
+  }
+  return undefined
+}
+
+/** The address without its `token` parameter, and the cookie that carries the token from now on. */
+function tokenRedirect(url: string, token: string): Response {
+  const target = new URL(url)
+  target.searchParams.delete('token')
+  const location = `${target.pathname}${target.search}${target.hash}`
+  return new Response(null, {
+    status: 303,
+    headers: { location, 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`, 'cache-control': 'no-store' },
+  })
+}
+
 function refuse(status: 401 | 403, error: string, message: string): Response {
   const response = errorResponse(status, error, message)
   if (status === 401) response.headers.set('www-authenticate', 'Bearer')
@@ -40,13 +68,17 @@ export interface AccessOptions {
 export function access({ tokens, owner }: AccessOptions): MiddlewareHandler<ServerEnv> {
   return async (c, next) => {
     if (tokens !== undefined) {
-      const header = c.req.header('authorization') ?? ''
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-      if (match === null) {
-        return refuse(401, 'unauthorized', 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file')
+      const header = c.req.header('authorization')
+      const isRead = c.req.method === 'GET' || c.req.method === 'HEAD'
+      const inQuery = isRead && header === undefined ? c.req.query('token') : undefined
+      const fromCookie = isRead && header === undefined && inQuery === undefined ? cookieToken(c.req.header('cookie')) : undefined
+      const token = inQuery ?? fromCookie ?? /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1]
+      if (token === undefined) {
+        return refuse(401, 'unauthorized', 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)')
       }
-      const caller = tokens.lookup(match[1]!)
+      const caller = tokens.lookup(token)
       if (caller === undefined) return refuse(401, 'unauthorized', "the bearer token is not one of this server's tokens (its --token-file)")
+      if (inQuery !== undefined) return tokenRedirect(c.req.url, token)
       c.set('caller', caller)
       return next()
     }

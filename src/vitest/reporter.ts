@@ -26,12 +26,33 @@ import { resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { resolveUpdateMode, shownPath } from '../golden/index.js'
 import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage.js'
+import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
 import type { GoldenEntry } from '../context.js'
 
 export interface ReagentReporterOptions {
   /** The traceDir your tests' sessions use, relative to the vitest root. Default: `".reagent"`. */
   traceDir?: string
+  /** Also write the HTML report of the trace directory here at the end of every run (relative to the vitest root). @example 'reagent-report.html' */
+  report?: string
+  /** The report's title. Default: `reagent-flow report · <traceDir>`. */
+  title?: string
+}
+
+const OPTION_NAMES = ['traceDir', 'report', 'title']
+
+function checkOptions(options: unknown): ReagentReporterOptions {
+  if (options === undefined) return {}
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`reagent-flow/vitest/reporter options must be an object such as { report: 'reagent-report.html' }, got ${JSON.stringify(options)}.`)
+  }
+  for (const [key, value] of Object.entries(options)) {
+    if (!OPTION_NAMES.includes(key)) throw new TypeError(`Unknown reagent-flow/vitest/reporter option "${key}". Valid options: ${OPTION_NAMES.join(', ')}.`)
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be a non-empty string, got ${JSON.stringify(value) ?? typeof value}.`)
+    }
+  }
+  return options as ReagentReporterOptions
 }
 
 type Outcome = GoldenEntry['outcome']
@@ -56,10 +77,12 @@ interface ModuleGoldens {
 
 export default class ReagentReporter implements Reporter {
   readonly #traceDir: string
+  readonly #options: ReagentReporterOptions
   #vitest: Vitest | undefined
 
-  constructor(options: ReagentReporterOptions = {}) {
-    this.#traceDir = options.traceDir ?? DEFAULT_TRACE_DIR
+  constructor(options?: ReagentReporterOptions) {
+    this.#options = checkOptions(options)
+    this.#traceDir = this.#options.traceDir ?? DEFAULT_TRACE_DIR
   }
 
   onInit(vitest: Vitest): void {
@@ -69,6 +92,12 @@ export default class ReagentReporter implements Reporter {
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): Promise<void> {
     const vitest = this.#vitest
     if (vitest === undefined || reason === 'interrupted') return
+    this.#summarize(vitest, modules)
+    const { report, title } = this.#options
+    if (report !== undefined) vitest.logger.log(writeReportAtEnd(vitest.config.root, { report, dir: this.#traceDir, ...(title === undefined ? {} : { title }) }))
+  }
+
+  async #summarize(vitest: Vitest, modules: ReadonlyArray<TestModule>): Promise<void> {
     const counts = new Map<string, number>()
     const add = (key: string, n = 1): void => void counts.set(key, (counts.get(key) ?? 0) + n)
     const byModule = new Map<string, ModuleGoldens>()

@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 const root = new URL('../../', import.meta.url)
@@ -38,8 +40,52 @@ describe('the published package (built dist/, resolved by its public name)', () 
     expect(pkg.type).toBe('module')
     expect(pkg.engines.node).toBe('>=20')
     expect(pkg.bin).toEqual({ 'reagent-flow': './dist/src/cli/index.js' })
-    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './ledger']) {
+    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './ledger', './vitest/reporter', './openai-agents', './otel']) {
       expect(Object.keys(pkg.exports[subpath])).toEqual(['types', 'default'])
     }
+  })
+
+  it("ships the viewer's page bundle, built at build time (nothing is built at install)", () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
+    expect(pkg.files).toContain('dist/src')
+    for (const file of ['dist/src/viewer/client/viewer.js', 'dist/src/viewer/client/viewer.css']) {
+      expect(readFileSync(new URL(file, root), 'utf8').length).toBeGreaterThan(1000)
+    }
+    expect(pkg.scripts.postinstall).toBeUndefined()
+  })
+
+  it('records an Agents SDK run through "reagent-flow/openai-agents", and reads spans through "reagent-flow/otel"', () => {
+    const out = runModule(`
+      import { instrumentOpenAIAgents, instrumentAgentsModel } from 'reagent-flow/openai-agents'
+      import { toOtlp, fromOtlp, ReagentSpanProcessor } from 'reagent-flow/otel'
+      import { session } from 'reagent-flow'
+      instrumentOpenAIAgents()
+      const s = await session('exports', { save: false }, (s) => { s.logLlmCall({ responseText: 'hi', model: 'm' }) })
+      const { traces } = await fromOtlp(toOtlp({ trace: s.trace, children: [] }, { includeContent: true }))
+      console.log(typeof instrumentAgentsModel, typeof ReagentSpanProcessor, traces[0].turns[0].llm_call.response_text)
+    `)
+    expect(out).toBe('function function hi\n')
+  })
+
+  it('loads neither OpenTelemetry nor the Agents SDK for "reagent-flow", "reagent-flow/otel" or the CLI: only their own subpaths import them', () => {
+    const imported = (entry: string): Set<string> => {
+      const seen = new Set<string>()
+      const bare = new Set<string>()
+      const visit = (file: string): void => {
+        if (seen.has(file)) return
+        seen.add(file)
+        for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^\s*(?:import|export)\b[^'"]*?from\s+'([^']+)'|^\s*import\s+'([^']+)'/gm)) {
+          if (specifier === undefined) continue
+          if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier))
+          else bare.add(specifier)
+        }
+      }
+      visit(fileURLToPath(new URL(entry, root)))
+      return bare
+    }
+    for (const entry of ['dist/src/index.js', 'dist/src/otel/index.js', 'dist/src/cli/index.js']) {
+      expect([entry, [...imported(entry)].filter((name) => name.startsWith('@opentelemetry') || name.startsWith('@openai') || name.startsWith('@arizeai') || name.startsWith('@traceloop'))]).toEqual([entry, []])
+    }
+    expect([...imported('dist/adapters/openai-agents/index.js')]).toContain('@openai/agents')
   })
 })

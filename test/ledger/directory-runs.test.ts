@@ -44,6 +44,23 @@ describe('the directory store', () => {
     expect(replaced.body).toMatchObject({ total: 1, runs: [{ goal: 'refund-agent', metadata: {} }] })
   })
 
+  it('lists a run while session() records it (its journal) as active, in place of the earlier run of its name, then as completed', async () => {
+    const dir = tempDir()
+    const ledger = await startDirectoryLedger({ dir })
+    const earlier = await session('refund-agent', { traceDir: dir }, () => {})
+    await eventually(listed(ledger), (r) => r.body.total === 1)
+    let runId = ''
+    await session('refund-agent', { traceDir: dir }, async (s) => {
+      runId = s.traceId
+      s.logLlmCall({ model: 'gpt-4o', responseText: 'Looking.' })
+      const open = await eventually(listed(ledger), (r) => r.body.runs.some((run) => run.run_id === s.traceId))
+      expect(open.body).toMatchObject({ total: 1, runs: [{ run_id: s.traceId, status: 'active', completed_at: null }] })
+    })
+    const done = await eventually(listed(ledger), (r) => r.body.runs[0]?.status === 'completed' && r.body.runs[0]?.run_id === runId)
+    expect(done.body).toMatchObject({ total: 1, runs: [{ run_id: runId, status: 'completed' }] })
+    expect(done.body.runs.map((run) => run.run_id)).not.toContain(earlier.traceId)
+  })
+
   it("reports our recorder's statuses as the specification's four: interrupted is failed, with metadata.interruption_reason", async () => {
     const dir = tempDir()
     const base = { started_at: T0, ended_at: T0 + 2 }

@@ -98,6 +98,7 @@ describe('reagent-flow serve', () => {
     expect(JSON.parse(line)).toEqual({
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/),
       mcp: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
+      viewer: null,
       store: { kind: 'directory', location: '.reagent' },
       tokens: null,
     })

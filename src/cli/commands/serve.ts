@@ -24,10 +24,12 @@ export const serveCommand: Command = {
     host: { type: 'string', value: '<address>', default: '127.0.0.1', description: 'the address to listen on; other than loopback needs --token-file' },
     port: { type: 'string', value: '<port>', default: String(DEFAULT_PORT), description: 'the port (0 picks a free one)' },
     'token-file': { type: 'string', value: '<file.json>', description: 'bearer tokens and the org, namespace, agent and session each may use' },
+    view: { type: 'boolean', description: 'also serve the trace viewer of --dir at / (see reagent-flow view)' },
   },
   positionals: { min: 0, max: 0, names: '' },
   examples: [
     'reagent-flow serve',
+    'reagent-flow serve --view',
     'reagent-flow serve --store postgres://ledger@db.internal/ledger --host 0.0.0.0 --token-file tokens.json',
     'curl -s localhost:4319/v1/run.list -d \'{"status": "failed"}\'',
   ],
@@ -37,6 +39,7 @@ export const serveCommand: Command = {
     const port = intOption(input, 'port', DEFAULT_PORT, 0, 65_535)
     const tokenFile = stringOption(input, 'token-file')
     const { serveLedger } = await import('../serve-ledger.js')
-    return serveLedger({ ...settings, port, host: stringOption(input, 'host') ?? '127.0.0.1', tokenFile }, ctx)
+    const viewDir = input.options.view === true ? ctx.dir : undefined
+    return serveLedger({ ...settings, port, host: stringOption(input, 'host') ?? '127.0.0.1', tokenFile, viewDir }, ctx)
   },
 }

@@ -3,13 +3,14 @@
  * session() wrote there is a run of the server's own org and namespace, and
  * runs begun over HTTP become trace files of their own (see run-files.ts).
  * An in-memory index, built at start from the files' ends and kept current by
- * watching the directory (watch.ts), answers run.list; each operation is one
+ * watching the directory (src/watch), answers run.list; each operation is one
  * synchronous step over the index and an atomic file write, so operations
  * of one server never interleave. One server per directory (lock.ts).
  */
 import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { isFile, loadTrace, readTraceFields, renderTrace, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import { basename, join } from 'node:path'
+import { isFile, JOURNAL_SUFFIX, listTraceTree, loadTrace, parseJournalName, readTraceFields, renderTrace, sweepDirectory, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { warn } from '../../warnings.js'
 import { isVisible, type Scope } from '../identity.js'
@@ -22,7 +23,7 @@ import { lockDirectory } from './lock.js'
 import { readDirectoryRuns } from './read-directory.js'
 import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
 import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
-import { watchDirectory, type DirectoryWatch } from './watch.js'
+import { watchDirectory, type DirectoryWatch } from '../../watch/directory-watch.js'
 
 export interface DirectoryStoreOptions {
   dir: string
@@ -31,7 +32,7 @@ export interface DirectoryStoreOptions {
   namespace: string
   /** Watch the directory for runs other processes write. Default: true. */
   watch?: boolean
-  /** See watch.ts. */
+  /** See src/watch/directory-watch.ts. */
   rescanMs?: number
 }
 
@@ -42,8 +43,12 @@ export class DirectoryStore implements LedgerStore {
   readonly location: string
   readonly #options: DirectoryStoreOptions
   readonly #namespaces = new Map<string, NamespaceRuns>()
-  /** The root trace files in the index: file name -> the run it holds. */
+  /** The root trace files (and journals of open runs) in the index: file name -> the run it holds. */
   readonly #rootFiles = new Map<string, { key: string; runId: string }>()
+  /** Journals of runs being recorded: read again at every rescan, so a run whose process died turns interrupted. */
+  readonly #openJournals = new Set<string>()
+  /** Journals that stand for no run of the index (closed: their run is in its trace file). */
+  readonly #closedJournals = new Set<string>()
   #release: (() => void) | undefined
   #watch: DirectoryWatch | undefined
 
@@ -65,8 +70,9 @@ export class DirectoryStore implements LedgerStore {
     }
     if (options.watch !== false) {
       store.#watch = watchDirectory(options.dir, {
-        onChange: (names) => names.forEach((name) => store.#refreshRootFile(name)),
-        known: () => new Set(store.#rootFiles.keys()),
+        onChange: (names) => store.#refreshRootFiles(names),
+        list: () => new Map(listTraceTree(options.dir, { depth: 0, stat: false }).files.map((file) => [file.path, ''])),
+        known: () => store.#knownNames(),
         ...(options.rescanMs === undefined ? {} : { rescanMs: options.rescanMs }),
       })
     }
@@ -92,15 +98,47 @@ export class DirectoryStore implements LedgerStore {
       runs.set(entry)
     }
     for (const runs of loaded) runs.endLoad()
-    for (const [name, runId] of rootFiles) this.#rootFiles.set(name, { key: keyOf(this.#options.org, this.#options.namespace), runId })
+    for (const [name, runId] of rootFiles) {
+      this.#rootFiles.set(name, { key: keyOf(this.#options.org, this.#options.namespace), runId })
+      if (name.endsWith(JOURNAL_SUFFIX)) this.#openJournals.add(name)
+    }
     if (unreadable > 0) {
       warn('REAGENT_READ', `run ledger: ${unreadable} file(s) in ${this.#options.dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`)
     }
   }
 
-  /** A root trace file that changed on disk: read again, or dropped when it is gone. */
+  /** What the rescan compares the directory with: the files indexed, less the journals of open runs (read again each time). */
+  #knownNames(): Set<string> {
+    const names = new Set([...this.#rootFiles.keys(), ...this.#closedJournals])
+    for (const name of this.#openJournals) names.delete(name)
+    return names
+  }
+
+  /** Trace files before journals: a run that just closed is in its file before its journal is looked at. */
+  #refreshRootFiles(names: ReadonlySet<string>): void {
+    const ordered = [...names].sort((a, b) => Number(a.endsWith(JOURNAL_SUFFIX)) - Number(b.endsWith(JOURNAL_SUFFIX)))
+    for (const name of ordered) this.#refreshRootFile(name)
+  }
+
+  /**
+   * The run a journal stands for, as scanTraceDirectory lists it: a run being
+   * recorded (active), or an interrupted one that could not be written out.
+   * A journal whose writer is gone is recovered into its trace file first
+   * (whose own change event indexes it); a closed journal stands for nothing.
+   */
+  #journalRun(path: string): TraceFields | undefined {
+    const names = parseJournalName(path)
+    if (names === undefined) return undefined
+    const open = sweepDirectory(this.#options.dir, names.runPath).openJournals.find((journal) => journal.path === path)
+    if (open === undefined) return undefined
+    const { turns: _turns, ...fields } = open.trace
+    return fields
+  }
+
+  /** A root trace file or journal that changed on disk: read again, or dropped when it is gone. */
   #refreshRootFile(name: string): void {
-    if (name.startsWith('.') || !name.endsWith(TRACE_FILE_SUFFIX)) return
+    const isJournal = name.endsWith(JOURNAL_SUFFIX)
+    if (name.startsWith('.') || name.includes('/') || (!isJournal && !name.endsWith(TRACE_FILE_SUFFIX))) return
     const { dir, org, namespace } = this.#options
     const path = join(dir, name)
     const previous = this.#rootFiles.get(name)
@@ -109,16 +147,36 @@ export class DirectoryStore implements LedgerStore {
       if (runs?.get(previous.runId)?.path === path) runs.delete(previous.runId)
       this.#rootFiles.delete(name)
     }
+    this.#openJournals.delete(name)
+    this.#closedJournals.delete(name)
     if (!isFile(path)) return
     let run: RunRecord
     try {
-      run = recordedRun(readTraceFields(path), { org, namespace })
+      const fields = isJournal ? this.#journalRun(path) : readTraceFields(path)
+      if (fields === undefined) {
+        this.#closedJournals.add(name)
+        return
+      }
+      run = recordedRun(fields, { org, namespace })
     } catch {
       return // Half-written by a writer without atomic renames, or not a trace: the next change event reads it again.
     }
-    this.#rootFiles.set(name, { key: keyOf(org, namespace), runId: run.run_id })
     const runs = this.#runs(org, namespace)
+    if (isJournal) {
+      this.#openJournals.add(name)
+      this.#replaceOlderRun(basename(parseJournalName(path)!.runPath), run)
+    }
+    this.#rootFiles.set(name, { key: keyOf(org, namespace), runId: run.run_id })
     if (runs.get(run.run_id)?.source !== 'ledger') runs.set(indexEntry(run, path, 'root'))
+  }
+
+  /** A run being recorded stands in for the earlier run its trace file holds, which that file is about to lose (as scanTraceDirectory lists them). */
+  #replaceOlderRun(fileName: string, run: RunRecord): void {
+    const held = this.#rootFiles.get(fileName)
+    if (held === undefined || held.runId === run.run_id) return
+    const runs = this.#namespaces.get(held.key)
+    const entry = runs?.get(held.runId)
+    if (entry !== undefined && entry.path === join(this.#options.dir, fileName) && entry.run.started_at < run.started_at) runs!.delete(held.runId)
   }
 
   #visible(scope: Scope, runId: string): IndexEntry | undefined {

@@ -110,7 +110,7 @@ export function tokenConformance(start: StartLedger): void {
     const ledger = await start({ tokens: tokenFile() })
     expect(await raw(`${ledger.url}/v1/run.list`, { method: 'POST', body: '{}' })).toEqual({
       status: 401,
-      body: { error: 'unauthorized', message: 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file' },
+      body: { error: 'unauthorized', message: 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)' },
       allow: null,
     })
     expect(await ledger.call('run.list', {}, { token: 'guess-0123456789abcdef' })).toEqual({

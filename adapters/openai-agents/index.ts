@@ -1,0 +1,3 @@
+export { instrumentAgentsModel, instrumentOpenAIAgents } from './instrument.js'
+
+export type { AgentsModelOptions } from './instrument.js'

@@ -1,0 +1,77 @@
+/** `reagent-flow import spans.json`: OpenTelemetry spans (OTLP/JSON) as reagent-flow traces, one per agent run. */
+import { OtlpFormatError, UsageError } from '../../errors.js'
+import { DIALECT_OPTIONS, type DialectOption } from '../../otel/dialects/index.js'
+import { tracesFromSpans } from '../../otel/import-traces.js'
+import { spansFromOtlp, type SpanRecord } from '../../otel/span-record.js'
+import { plural } from '../../report/format-value.js'
+import { isFile, readTextOrNull, renderTrace, tracePath, writeFileAtomic } from '../../storage.js'
+import type { Trace } from '../../trace/types.js'
+import { EXIT_OK, type Command } from '../command.js'
+
+/**
+ * The spans of a file holding one OTLP/JSON request, or one per line (the
+ * OpenTelemetry Collector's file exporter writes JSON lines).
+ */
+function spansOfFile(text: string, file: string): SpanRecord[] {
+  if (text.trim() === '') throw new OtlpFormatError(file, '', 'the file is empty')
+  try {
+    return spansFromOtlp(JSON.parse(text), file)
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error
+  }
+  const spans: SpanRecord[] = []
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return
+    let document: unknown
+    try {
+      document = JSON.parse(line)
+    } catch (error) {
+      throw new OtlpFormatError(file, `line ${i + 1}`, `not JSON (${(error as Error).message}); expected OTLP/JSON, one request per file or per line`)
+    }
+    spans.push(...spansFromOtlp(document, `${file} line ${i + 1}`))
+  })
+  return spans
+}
+
+/** `<dir>/<name>.trace.json`, or `<name>-2.trace.json` and on when this import already wrote a run of that name: one import never overwrites its own runs. */
+function pathFor(trace: Trace, dir: string, written: Set<string>): string {
+  let path = tracePath(trace.name, { traceDir: dir })
+  for (let n = 2; written.has(path); n++) path = tracePath(`${trace.name}-${n}`, { traceDir: dir })
+  written.add(path)
+  return path
+}
+
+export const importCommand: Command = {
+  name: 'import',
+  args: '<spans.json>',
+  summary: 'OpenTelemetry spans (OTLP/JSON: GenAI conventions, OpenInference, OpenLLMetry) as traces, one per agent run',
+  details: [
+    'One trace per root agent or workflow span, agents inside it as child runs (parent_trace_id); model calls and tool spans become turns.',
+    'The file holds one OTLP/JSON request, or one per line (the Collector\'s file exporter). Traces are written to --dir.',
+    'Spans reagent-flow exported come back as the traces they were.',
+  ],
+  options: {
+    dialect: { type: 'string', value: '<name>', choices: DIALECT_OPTIONS, default: 'auto', description: 'the conventions the spans follow (auto: detected from their attributes)' },
+  },
+  positionals: { min: 1, max: 1, names: '<spans.json> (an OTLP/JSON file)' },
+  examples: ['reagent-flow import spans.json', 'reagent-flow import phoenix-export.json --dialect openinference --dir test/.traces'],
+  async run(input, ctx) {
+    const file = input.positionals[0]!
+    if (!isFile(file)) throw new UsageError(`${file} is not a file; pass the path of an OTLP/JSON span file`)
+    const text = readTextOrNull(file) ?? ''
+    const dialect = (typeof input.options['dialect'] === 'string' ? input.options['dialect'] : 'auto') as DialectOption
+    const imported = await tracesFromSpans(spansOfFile(text, file), { dialect, source: file })
+    const written = new Set<string>()
+    const rows = imported.traces.map((trace) => {
+      const path = pathFor(trace, ctx.dir, written)
+      writeFileAtomic(path, renderTrace(trace))
+      return { file: path, name: trace.name, trace_id: trace.trace_id, parent_trace_id: trace.parent_trace_id, turns: trace.turns.length }
+    })
+    if (ctx.json) ctx.printJson({ dialect: imported.dialect, traces: rows })
+    else {
+      ctx.print(`${plural(rows.length, 'trace')} from ${file} (${imported.dialect} spans):`)
+      for (const row of rows) ctx.print(`  ${row.file}  ${row.name}  ${plural(row.turns, 'turn')}${row.parent_trace_id === null ? '' : `  child of ${row.parent_trace_id}`}`)
+    }
+    return EXIT_OK
+  },
+}

@@ -1,0 +1,52 @@
+/** `reagent-flow view`: the trace viewer, a local web app over the trace directory, until SIGINT or SIGTERM. */
+import { requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
+import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
+import { loadPriceTable } from '../../trace/prices.js'
+import { intOption, stringOption } from '../args.js'
+import type { Command } from '../command.js'
+
+export const DEFAULT_VIEW_PORT = 4320
+
+export const viewCommand: Command = {
+  name: 'view',
+  args: '',
+  summary: 'the trace viewer: runs, turns, diffs against goldens, in the browser, updated live',
+  details: [
+    'Serves a web app over the trace directory (--dir): every run and golden, each run\'s turns and',
+    'messages, its error and agent stack trace, the chain of agents, and the diff of a run against its',
+    'golden or another run. Pages update when files change; nothing in the directory is ever written',
+    '(except what every command does: a run whose process died is written out as interrupted).',
+    'Without --token-file it answers loopback addresses only. With one, open the page once as',
+    '/?token=<token> (a cookie keeps it); tokens of --org/--namespace narrowed to no agent or session may view.',
+    'Run it beside the run ledger in one process with: reagent-flow serve --view',
+    `Needs: npm i ${SERVER_PACKAGES.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')}`,
+  ],
+  options: {
+    host: { type: 'string', value: '<address>', default: '127.0.0.1', description: 'the address to listen on; other than loopback needs --token-file' },
+    port: { type: 'string', value: '<port>', default: String(DEFAULT_VIEW_PORT), description: 'the port (0 picks a free one)' },
+    open: { type: 'boolean', description: 'open the page in the browser ($BROWSER, else the system\'s opener)' },
+    'token-file': { type: 'string', value: '<file.json>', description: 'bearer tokens (as reagent-flow serve reads them)' },
+    org: { type: 'string', value: '<org>', default: DEFAULT_ORG, description: 'with --token-file: the org whose tokens may view' },
+    namespace: { type: 'string', value: '<namespace>', default: DEFAULT_NAMESPACE, description: 'with --token-file: the namespace whose tokens may view' },
+    prices: { type: 'string', value: '<file.json>', description: 'prices added over the built-in table, for costs' },
+  },
+  positionals: { min: 0, max: 0, names: '' },
+  examples: ['reagent-flow view --open', 'reagent-flow view --dir test/.traces --port 0', 'reagent-flow serve --view'],
+  async run(input, ctx) {
+    await requirePackages('reagent-flow view', SERVER_PACKAGES)
+    const { serveViewer } = await import('../serve-viewer.js')
+    return serveViewer(
+      {
+        dir: ctx.dir,
+        host: stringOption(input, 'host') ?? '127.0.0.1',
+        port: intOption(input, 'port', DEFAULT_VIEW_PORT, 0, 65_535),
+        open: input.options.open === true,
+        tokenFile: stringOption(input, 'token-file'),
+        org: stringOption(input, 'org') || DEFAULT_ORG,
+        namespace: stringOption(input, 'namespace') || DEFAULT_NAMESPACE,
+        prices: loadPriceTable(stringOption(input, 'prices')),
+      },
+      ctx,
+    )
+  },
+}

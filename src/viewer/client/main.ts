@@ -1,0 +1,103 @@
+/**
+ * The viewer's page: picks its data (the server's API, or the JSON a report
+ * embeds), draws the frame (title, colour scheme, live state), and shows the
+ * page the address names. Keys: j/k step through turns; / goes to search.
+ */
+import type { ReportData } from '../types.js'
+import { fill, h } from './dom.js'
+import { renderDiffPage } from './diff-page.js'
+import { formatTime } from './format.js'
+import type { PageHandle } from './page.js'
+import { parseRoute, runsHref } from './router.js'
+import { renderRunPage } from './run-page.js'
+import { renderRunsPage } from './runs-page.js'
+import { embeddedSource, serverSource, type Source } from './source.js'
+import { RunStore } from './store.js'
+import './styles.css'
+
+const THEMES = ['auto', 'light', 'dark'] as const
+type Theme = (typeof THEMES)[number]
+
+function readTheme(): Theme {
+  try {
+    const saved = localStorage.getItem('reagent-theme')
+    return (THEMES as readonly string[]).includes(saved ?? '') ? (saved as Theme) : 'auto'
+  } catch {
+    return 'auto'
+  }
+}
+
+function applyTheme(theme: Theme): void {
+  if (theme === 'auto') delete document.documentElement.dataset.theme
+  else document.documentElement.dataset.theme = theme
+  try {
+    localStorage.setItem('reagent-theme', theme)
+  } catch {
+    // A file opened with storage off: the choice lasts for this page.
+  }
+}
+
+function sourceOf(app: HTMLElement): Source {
+  if (app.dataset.source !== 'embedded') return serverSource()
+  const data = JSON.parse(document.getElementById('reagent-data')?.textContent ?? '{}') as ReportData
+  return embeddedSource(data)
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName))
+}
+
+async function start(): Promise<void> {
+  const app = document.getElementById('app')!
+  const source = sourceOf(app)
+  const store = new RunStore(source)
+  let theme = readTheme()
+  applyTheme(theme)
+  const themeButton = h('button', { type: 'button', class: 'theme', on: { click: () => { theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]!; applyTheme(theme); themeButton.textContent = `Theme: ${theme}` } } }, `Theme: ${theme}`)
+  const live = h('span', { class: 'live', role: 'status' })
+  const main = h('main', { id: 'main', tabindex: -1 })
+  fill(
+    app,
+    h('button', { type: 'button', class: 'skip', on: { click: () => main.focus() } }, 'Skip to content'),
+    h('header', { class: 'frame' }, h('a', { href: runsHref(), class: 'brand' }, 'reagent-flow'), h('span', { class: 'dir' }), live, themeButton),
+    main,
+    h('div', { id: 'announcer', class: 'visually-hidden', aria: { live: 'polite' } }),
+  )
+  try {
+    await store.load()
+  } catch (error) {
+    fill(main, h('h1', null, 'The runs could not be read'), h('p', { class: 'error-box', role: 'alert' }, (error as Error).message))
+    return
+  }
+  fill(app.querySelector('.dir')!, store.dir)
+  fill(live, source.kind === 'server' ? 'live' : `report written ${formatTime(source.generatedAt ?? 0)}`)
+  live.classList.toggle('is-live', source.kind === 'server')
+  store.follow()
+
+  let page: PageHandle | undefined
+  const show = (): void => {
+    const route = parseRoute(location.hash)
+    if (page?.follow?.(route) === true) return
+    page?.cleanup()
+    if (route.page === 'run') page = renderRunPage(main, store, route.id, route.turn)
+    else if (route.page === 'diff') page = renderDiffPage(main, store, route.params)
+    else page = { cleanup: renderRunsPage(main, store, route.params) }
+    document.title = `${route.page === 'run' ? `${route.id} · ` : route.page === 'diff' ? 'Diff · ' : ''}reagent-flow · ${store.dir}`
+  }
+  window.addEventListener('hashchange', show)
+  document.addEventListener('keydown', (event) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || isTyping(event.target)) return
+    if (event.key === '/') {
+      const search = document.getElementById('filter-q')
+      if (search !== null) {
+        event.preventDefault()
+        search.focus()
+      }
+      return
+    }
+    if (page?.onKey?.(event) === true) event.preventDefault()
+  })
+  show()
+}
+
+void start()

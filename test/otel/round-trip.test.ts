@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest'
+import { normalizeTrace, type ChainNode } from '../../src/index.js'
+import { fromOtlp, toOtlp } from '../../src/otel/index.js'
+import { captureWarnings } from '../helpers/warnings.js'
+import { agentsChain, handLoggedChain } from './chains.js'
+
+async function roundTrip(chain: ChainNode): Promise<void> {
+  const request = JSON.parse(JSON.stringify(toOtlp(chain, { includeContent: true, redact: false }))) as unknown
+  const { traces, dialect } = await fromOtlp(request)
+  expect(dialect).toBe('genai')
+  expect(traces.map((trace) => trace.name)).toEqual(chain.flatten().map((node) => node.name))
+  traces.forEach((trace, i) => {
+    const original = chain.flatten()[i]!.trace
+    expect(normalizeTrace(trace)).toEqual(normalizeTrace(original))
+    expect([trace.trace_id, trace.parent_trace_id, trace.started_at, trace.ended_at]).toEqual([original.trace_id, original.parent_trace_id, original.started_at, original.ended_at])
+  })
+}
+
+describe('OTLP round trip: a trace exported (with content) and imported again is the same trace', () => {
+  it('for an Agents SDK run: the handoff child, its handoff_context, guardrails, usage, provider', async () => {
+    await roundTrip(await agentsChain())
+  })
+
+  it('for a failed run with a failed LLM call, non-text content, raw arguments, a result without a call, metadata and ids', async () => {
+    const warnings = captureWarnings()
+    await roundTrip(await handLoggedChain())
+    // The result without a call is kept as it was, and said so again when it is read back.
+    expect((await warnings.seen()).map((warning) => warning.code)).toEqual(['REAGENT_ORPHAN_RESULT', 'REAGENT_ORPHAN_RESULT'])
+  })
+
+  it('without content, keeps the shape: calls with their ids and names, results, errors, usage; no messages, text, arguments or results', async () => {
+    const chain = await agentsChain()
+    const { traces } = await fromOtlp(toOtlp(chain))
+    const billing = traces[1]!
+    expect(billing.handoff_context).toBeNull()
+    expect(billing.turns.map((turn) => [turn.llm_call.messages, turn.llm_call.response_text, turn.llm_call.tool_calls.map((call) => [call.name, call.arguments, call.call_id])])).toEqual([
+      [null, null, [['lookup_invoice', {}, 'call_l00kup1nv01ce42xYz9Q']]],
+      [null, null, []],
+    ])
+    expect(billing.turns[0]!.tool_results).toEqual([{ call_id: 'call_l00kup1nv01ce42xYz9Q', result: null, error: null, duration_ms: expect.any(Number) }])
+    expect(billing.turns.map((turn) => turn.llm_call.token_usage)).toEqual(chain.get('Billing agent').trace.turns.map((turn) => turn.llm_call.token_usage))
+  })
+})

@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process'
+import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { CLI } from '../cli/run-cli.js'
+import { tempDir } from '../helpers/temp-dir.js'
+import { writeViewerDir } from './viewer-dir.js'
+
+/** Starts `reagent-flow <args>` and resolves with the first line it printed. */
+function start(args: readonly string[], cwd: string, env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  onTestFinished(() => {
+    if (child.exitCode === null) child.kill('SIGKILL')
+  })
+  const line = new Promise<string>((resolve, reject) => {
+    child.stdout.on('data', () => stdout.includes('\n') && resolve(stdout.split('\n')[0]!))
+    void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)))
+  })
+  return { child, line, exited, stderr: () => stderr }
+}
+
+describe('reagent-flow view', () => {
+  it('serves the directory, opens the page with $BROWSER when asked, and stops cleanly on SIGTERM', async () => {
+    const dir = writeViewerDir(tempDir())
+    const opened = join(tempDir(), 'opened.txt')
+    const browser = join(tempDir(), 'browser.sh')
+    writeFileSync(browser, `#!/bin/sh\necho "$1" > ${opened}\n`)
+    chmodSync(browser, 0o755)
+    const view = start(['view', '--dir', dir, '--port', '0', '--open'], dir, { BROWSER: browser })
+    const line = await view.line
+    const url = /on (http:\/\/127\.0\.0\.1:\d+\/) /.exec(line)?.[1]
+    expect(line).toBe(`reagent-flow view: the trace viewer on ${url} · ${dir}: 8 runs, 3 goldens · loopback only`)
+    expect((await (await fetch(`${url}api/runs`)).json()) as object).toMatchObject({ dir })
+    for (let i = 0; i < 100 && !existsSync(opened); i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(readFileSync(opened, 'utf8')).toBe(`${url}\n`)
+    view.child.kill('SIGTERM')
+    expect(await view.exited).toBe(0)
+    expect(view.stderr()).toMatch(/reagent-flow view: SIGTERM: stopping after the requests in flight\nreagent-flow view: stopped\n$/)
+  })
+
+  it('runs beside the run ledger with serve --view', async () => {
+    const dir = writeViewerDir(tempDir())
+    const serve = start(['serve', '--view', '--dir', dir, '--port', '0'], dir)
+    const line = await serve.line
+    const url = /the trace viewer on (http:\/\/\S+\/) /.exec(line)?.[1]
+    expect(line).toContain(`the run ledger on ${url}v1 and MCP on ${url}mcp · the trace viewer on ${url} · store: directory ${dir}`)
+    expect((await fetch(url!)).headers.get('content-type')).toBe('text/html; charset=utf-8')
+    expect((await fetch(`${url}v1/run.list`, { method: 'POST', body: '{}' })).status).toBe(200)
+    serve.child.kill('SIGTERM')
+    expect(await serve.exited).toBe(0)
+  })
+})
+
+describe('the page source', () => {
+  it('never parses a string as HTML: no innerHTML, outerHTML, insertAdjacentHTML, document.write or eval in the client', () => {
+    const folder = join(import.meta.dirname, '../../src/viewer/client')
+    const offenders = readdirSync(folder)
+      .filter((name) => name.endsWith('.ts'))
+      .flatMap((name) => (/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|new Function|DOMParser|createContextualFragment)\b/.exec(readFileSync(join(folder, name), 'utf8')) ?? []).map((hit) => `${name}: ${hit}`))
+    expect(offenders).toEqual([])
+  })
+})
