@@ -13,8 +13,12 @@ import { sweepDirectory } from './recovery.js'
 import { loadTrace } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
 
-/** Directories under a trace directory that hold no runs: goldens are baselines, not runs. */
-const NOT_RUNS: ReadonlySet<string> = new Set(['golden'])
+/**
+ * Folders of a trace directory that hold no runs of its own: goldens are
+ * baselines, and `ledger/` holds the run ledger's runs of every org and
+ * namespace (reagent-flow serve lists them itself).
+ */
+export const NOT_RUNS: ReadonlySet<string> = new Set(['golden', 'ledger'])
 /** How deep run files may sit: a test file path under traceDir is a few folders; a link loop is cut here. */
 const MAX_DEPTH = 32
 

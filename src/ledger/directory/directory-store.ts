@@ -8,8 +8,8 @@
  * of one server never interleave. One server per directory (lock.ts).
  */
 import { mkdirSync } from 'node:fs'
-import { basename, join } from 'node:path'
-import { isFile, JOURNAL_SUFFIX, listTraceTree, loadTrace, parseJournalName, readTraceFields, renderTrace, sweepDirectory, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import { join, relative, sep } from 'node:path'
+import { isFile, JOURNAL_SUFFIX, listTraceTree, NOT_RUNS, loadTrace, parseJournalName, readTraceFields, renderTrace, sweepDirectory, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { warn } from '../../warnings.js'
@@ -37,6 +37,12 @@ export interface DirectoryStoreOptions {
 }
 
 const keyOf = (org: string, namespace: string): string => `${org}\u0000${namespace}`
+
+/** A path (relative, `/` between folders) where session() may have written a run: not a dot file, not under golden/ or ledger/. */
+function isRunPath(path: string): boolean {
+  const parts = path.split('/')
+  return !NOT_RUNS.has(parts[0]!) && parts.every((part) => part !== '' && !part.startsWith('.'))
+}
 
 export class DirectoryStore implements LedgerStore {
   readonly kind = 'directory'
@@ -71,7 +77,10 @@ export class DirectoryStore implements LedgerStore {
     if (options.watch !== false) {
       store.#watch = watchDirectory(options.dir, {
         onChange: (names) => store.#refreshRootFiles(names),
-        list: () => new Map(listTraceTree(options.dir, { depth: 0, stat: false }).files.map((file) => [file.path, ''])),
+        // Runs sit in test-file folders too; goldens and the ledger's own folder are not session() runs.
+        recursive: true,
+        accept: isRunPath,
+        list: () => new Map(listTraceTree(options.dir, { stat: false }).files.filter((file) => isRunPath(file.path)).map((file) => [file.path, ''])),
         known: () => store.#knownNames(),
         ...(options.rescanMs === undefined ? {} : { rescanMs: options.rescanMs }),
       })
@@ -138,7 +147,7 @@ export class DirectoryStore implements LedgerStore {
   /** A root trace file or journal that changed on disk: read again, or dropped when it is gone. */
   #refreshRootFile(name: string): void {
     const isJournal = name.endsWith(JOURNAL_SUFFIX)
-    if (name.startsWith('.') || name.includes('/') || (!isJournal && !name.endsWith(TRACE_FILE_SUFFIX))) return
+    if (!isRunPath(name) || (!isJournal && !name.endsWith(TRACE_FILE_SUFFIX))) return
     const { dir, org, namespace } = this.#options
     const path = join(dir, name)
     const previous = this.#rootFiles.get(name)
@@ -164,7 +173,7 @@ export class DirectoryStore implements LedgerStore {
     const runs = this.#runs(org, namespace)
     if (isJournal) {
       this.#openJournals.add(name)
-      this.#replaceOlderRun(basename(parseJournalName(path)!.runPath), run)
+      this.#replaceOlderRun(relative(dir, parseJournalName(path)!.runPath).split(sep).join('/'), run)
     }
     this.#rootFiles.set(name, { key: keyOf(org, namespace), runId: run.run_id })
     if (runs.get(run.run_id)?.source !== 'ledger') runs.set(indexEntry(run, path, 'root'))

@@ -6,7 +6,7 @@
  * never thrown.
  */
 import { readdirSync } from 'node:fs'
-import { basename, join } from 'node:path'
+import { join, relative, sep } from 'node:path'
 import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../storage.js'
 import type { RunRecord } from '../run-row.js'
 import { LEDGER_FOLDER, ledgerRunOf, recordedRun } from './run-files.js'
@@ -15,7 +15,7 @@ import { indexEntry, type IndexEntry } from './run-index.js'
 export interface DirectoryRuns {
   /** The traces session() wrote first, then the ledger's runs. */
   entries: IndexEntry[]
-  /** The root trace files: file name -> the run id it holds. */
+  /** The trace files session() wrote (in test-file folders too): path relative to the directory -> the run id it holds. */
   rootFiles: Map<string, string>
   unreadable: number
 }
@@ -44,7 +44,7 @@ export function readDirectoryRuns(dir: string, identity: { org: string; namespac
   const scanned = scanTraceDirectory(dir)
   for (const { path, fields } of scanned.traces) {
     out.entries.push(indexEntry(recordedRun(fields, identity), path, 'root'))
-    out.rootFiles.set(basename(path), fields.trace_id)
+    out.rootFiles.set(relative(dir, path).split(sep).join('/'), fields.trace_id)
   }
   out.unreadable = scanned.skipped.length
   for (const orgFolder of subfolders(join(dir, LEDGER_FOLDER))) {
