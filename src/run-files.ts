@@ -17,6 +17,7 @@ import {
   writeChunks,
   type CloseRecord,
   type RecordingListener,
+  type StepListener,
 } from './storage.js'
 import type { Trace, Turn } from './trace/types.js'
 
@@ -53,6 +54,11 @@ export class RunFiles {
 
   /** What the recorder tells as it records: the journal, if there is one. */
   get listener(): RecordingListener | undefined {
+    return this.#journal
+  }
+
+  /** Where the steps the run completes go (for `resume()`): the journal, if there is one. */
+  get steps(): StepListener | undefined {
     return this.#journal
   }
 

@@ -45,10 +45,10 @@ function runDirectories(dir: string): string[] | null {
   return visit(dir, 0) ? out : null
 }
 
-function traceFilesIn(dir: string): string[] {
+function filesIn(dir: string, suffix: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(TRACE_FILE_SUFFIX))
+      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(suffix))
       .map((entry) => join(dir, entry.name))
   } catch {
     return []
@@ -62,8 +62,13 @@ function traceFilesIn(dir: string): string[] {
  * `golden/`. Null when `dir` does not exist.
  */
 export function listTraceFiles(dir: string): string[] | null {
+  return listRunFiles(dir, TRACE_FILE_SUFFIX)
+}
+
+/** The files named `*<suffix>` where runs are kept (see `listTraceFiles`), sorted; null when `dir` does not exist. */
+export function listRunFiles(dir: string, suffix: string): string[] | null {
   const dirs = runDirectories(dir)
-  return dirs === null ? null : dirs.flatMap(traceFilesIn).sort()
+  return dirs === null ? null : dirs.flatMap((folder) => filesIn(folder, suffix)).sort()
 }
 
 /**
@@ -180,7 +185,7 @@ export function scanTraceDirectory(dir: string): TraceDirectory {
     }
     for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
   }
-  for (const path of dirs.flatMap(traceFilesIn)) {
+  for (const path of dirs.flatMap((folder) => filesIn(folder, TRACE_FILE_SUFFIX))) {
     let fields: TraceFields
     try {
       fields = readTraceFields(path)

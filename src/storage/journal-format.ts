@@ -6,14 +6,18 @@
  *   {"kind":"turn","turn":{...}}                                a model call opened turn N (messages as in files)
  *   {"kind":"result","turn":N,"result":{...},"duration_ms":D,"unmatched":"name"?}
  *   {"kind":"orphan","result":{...}}                            a result logged before any model call
+ *   {"kind":"exchange","endpoint":...,"request":{...},"response":{...}}   a model call's request (normal form) and raw answer
+ *   {"kind":"tool","name":...,"input":...,"result":...,"async":true}      a traceTool execution and its outcome
  *   {"kind":"close","status":...,"ended_at":...,...}            the session closed (a kept journal: failed, cancelled, interrupted)
  *
  * Readers skip kinds they do not know, so later versions can add records
- * (the record/replay work adds each model call's raw exchange) without
- * breaking older readers. A last line cut short by a crash is ignored.
+ * without breaking older readers (0.1's readers skip `exchange` and `tool`).
+ * A last line cut short by a crash is ignored. `exchange` and `tool` records
+ * are the steps a run completed, which `resume()` answers from (see
+ * src/replay/); a recording file holds the same two shapes.
  */
 import { expandMessages } from '../trace/messages.js'
-import type { RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
+import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
 
 export const JOURNAL_VERSION = 1
 
@@ -40,11 +44,55 @@ export interface CloseRecord {
   interruption_reason?: string
 }
 
+/** One Server-Sent Event of a recorded stream: its data as JSON, or as text when it is not JSON (`[DONE]`). */
+export type RecordedEvent = { event?: string; data: JsonValue } | { event?: string; text: string }
+
+/**
+ * What a model call got back, as it is kept to answer the call again. At the
+ * HTTP layer (the instrumented `fetch` of the SDKs built by Stainless): the
+ * status and the body, whole (JSON, text, bytes) or as its events. At a
+ * model's own layer (AI SDK, LangChain, Agents SDK): the value its method
+ * returned, or the chunks its stream yielded, in JSON form. Never headers.
+ */
+export type RecordedResponse =
+  | { status: number; body: JsonValue }
+  | { status: number; events: RecordedEvent[] }
+  | { status: number; text: string; content_type: string }
+  | { status: number; base64: string; content_type: string }
+  | { value: JsonValue }
+  | { chunks: JsonValue[] }
+
+/** A model call that completed: what it asked (in normal form, see src/replay/normalize.ts) and what it got. */
+export interface ExchangeRecord {
+  kind: 'exchange'
+  /** Who and what was called: `openai POST /chat/completions`, `ai-sdk openai.chat doStream`. */
+  endpoint: string
+  request: JsonValue
+  response: RecordedResponse
+}
+
+/** A `traceTool` execution: the tool, its input (first argument), and how it ended. */
+export interface ToolRecord {
+  kind: 'tool'
+  name: string
+  input: JsonValue
+  /** The value it returned (JSON form); absent when it threw. */
+  result?: JsonValue
+  /** What it threw; absent when it returned. */
+  error?: { name: string; message: string }
+  /** It returned a promise: a replay answers with one too. */
+  async: boolean
+}
+
+/** A step a run completed: what `resume()` and recordings answer from. */
+export type StepRecord = ExchangeRecord | ToolRecord
+
 export type JournalRecord =
   | OpenRecord
   | { kind: 'turn'; turn: Turn }
   | { kind: 'result'; turn: number; result: ToolResult; duration_ms: number; unmatched?: string }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
+  | StepRecord
   | CloseRecord
 
 /** A journal as read back. */
@@ -54,6 +102,8 @@ export interface JournalContent {
   trace: Trace
   /** The close record, when the session closed (a kept journal). */
   closed: CloseRecord | undefined
+  /** The model calls and tool executions the run completed, in the order they completed. */
+  steps: StepRecord[]
 }
 
 function isRecord(value: unknown): value is { kind: string } & Record<string, unknown> {
@@ -74,6 +124,7 @@ export function readJournalText(text: string, file: string): JournalContent {
   const open = first as unknown as OpenRecord
   const trace: Trace = { ...open.trace, turns: [], status: 'active', ended_at: null }
   let closed: CloseRecord | undefined
+  const steps: StepRecord[] = []
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
     if (line === '') continue
@@ -85,15 +136,19 @@ export function readJournalText(text: string, file: string): JournalContent {
       continue
     }
     if (!isRecord(record)) continue
-    applyRecord(trace, record as JournalRecord, (close) => (closed = close))
+    applyRecord(trace, record as JournalRecord, (close) => (closed = close), steps)
   }
   expandMessages(trace.turns, file)
   if (closed !== undefined) closeTrace(trace, closed)
-  return { writer: open.writer, trace, closed }
+  return { writer: open.writer, trace, closed, steps }
 }
 
-function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: CloseRecord) => void): void {
+function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: CloseRecord) => void, steps: StepRecord[]): void {
   switch (record.kind) {
+    case 'exchange':
+    case 'tool':
+      steps.push(record)
+      return
     case 'turn':
       trace.turns.push(record.turn)
       return

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors.js'
 import { epochSeconds } from '../trace/ids.js'
 import type { Trace } from '../trace/types.js'
-import { readJournalText, type CloseRecord, type JournalWriterId } from './journal-format.js'
+import { readJournalText, type CloseRecord, type JournalWriterId, type StepRecord } from './journal-format.js'
 import { isWriterAlive } from './liveness.js'
 import { parseJournalName } from './paths.js'
 
@@ -21,6 +21,8 @@ export interface JournalFile {
   trace: Trace
   /** The close record of a kept journal (the session closed: failed, cancelled, or recovered as interrupted). */
   closed: CloseRecord | undefined
+  /** The model calls and tool executions the run completed (what `resume()` answers from). */
+  steps: StepRecord[]
   /** The writer is still recording it. */
   isLive: boolean
   mtimeMs: number
@@ -60,7 +62,7 @@ export function readJournal(path: string): JournalFile {
       cause: error,
     })
   }
-  const { writer, trace, closed } = content
+  const { writer, trace, closed, steps } = content
   const isLive = closed === undefined && isWriterAlive(writer, mtimeMs)
   if (closed === undefined && !isLive) {
     trace.status = 'interrupted'
@@ -68,5 +70,5 @@ export function readJournal(path: string): JournalFile {
     // The last sign of life: the journal's last append or heartbeat.
     trace.ended_at = Math.max(trace.started_at, Math.min(mtimeMs / 1000, epochSeconds()))
   }
-  return { path, runPath: names.runPath, writer, trace, closed, isLive, mtimeMs }
+  return { path, runPath: names.runPath, writer, trace, closed, steps, isLive, mtimeMs }
 }

@@ -17,7 +17,7 @@ import { encodeMessages } from '../trace/messages.js'
 import type { PieceRedactor } from '../trace/trace-text.js'
 import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
-import { openRecord, type CloseRecord, type JournalRecord } from './journal-format.js'
+import { openRecord, type CloseRecord, type JournalRecord, type StepRecord } from './journal-format.js'
 import { currentWriter, HEARTBEAT_MS } from './liveness.js'
 
 /** The longest a logged turn waits before it is appended. */
@@ -25,6 +25,7 @@ export const FLUSH_MS = 40
 
 type Queued =
   | { kind: 'turn'; index: number; durationMs: number }
+  | { kind: 'step'; step: () => StepRecord | undefined }
   | { kind: 'result'; turn: number; result: ToolResult; durationMs: number; unmatched: string | undefined }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
 
@@ -33,6 +34,15 @@ export interface RecordingListener {
   onTurn(index: number, durationMs: number): void
   onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string): void
   onOrphan(result: ToolResult & { name: string }): void
+}
+
+/**
+ * Where the steps a run completes go (model calls with their raw answers,
+ * tool executions), for `resume()`. `step` builds the record when the
+ * journal is flushed, off the call's path; undefined skips it.
+ */
+export interface StepListener {
+  onStep(step: () => StepRecord | undefined): void
 }
 
 const open = new Set<JournalWriter>()
@@ -71,7 +81,7 @@ function untrack(writer: JournalWriter): void {
   process.off('exit', onExit)
 }
 
-export class JournalWriter implements RecordingListener {
+export class JournalWriter implements RecordingListener, StepListener {
   readonly path: string
   readonly #turns: readonly Turn[]
   readonly #redactor: PieceRedactor | undefined
@@ -114,6 +124,10 @@ export class JournalWriter implements RecordingListener {
     this.#enqueue({ kind: 'orphan', result })
   }
 
+  onStep(step: () => StepRecord | undefined): void {
+    this.#enqueue({ kind: 'step', step })
+  }
+
   #enqueue(item: Queued): void {
     if (this.#isBroken) return
     this.#queue.push(item)
@@ -123,8 +137,10 @@ export class JournalWriter implements RecordingListener {
     }
   }
 
-  #record(item: Queued): JournalRecord {
+  #record(item: Queued): JournalRecord | undefined {
     switch (item.kind) {
+      case 'step':
+        return item.step()
       case 'turn': {
         const turn = this.#turns[item.index]!
         return { kind: 'turn', turn: { ...turn, llm_call: encodeMessages(this.#turns, item.index), tool_results: [], duration_ms: item.durationMs } }
@@ -149,9 +165,23 @@ export class JournalWriter implements RecordingListener {
     const queue = this.#queue
     if (queue.length === 0 || this.#isBroken) return
     this.#queue = []
+    this.#append(this.#lines(queue))
+  }
+
+  #lines(queue: readonly Queued[]): string {
     let text = ''
-    for (const item of queue) text += this.#line(this.#record(item))
-    this.#append(text)
+    for (const item of queue) {
+      let record: JournalRecord | undefined
+      try {
+        record = this.#record(item)
+      } catch (error) {
+        // A step that cannot be written (a body that is not what it claimed) costs that step, never the journal.
+        warn('REAGENT_WRITE', `the journal ${this.path} skipped a step it could not write (${error instanceof Error ? error.message : String(error)}).`)
+        continue
+      }
+      if (record !== undefined) text += this.#line(record)
+    }
+    return text
   }
 
   #append(text: string): void {
@@ -187,9 +217,7 @@ export class JournalWriter implements RecordingListener {
     if (this.#isBroken) return
     const queue = this.#queue
     this.#queue = []
-    let text = ''
-    for (const item of queue) text += this.#line(this.#record(item))
-    this.#append(text + this.#line(close))
+    this.#append(this.#lines(queue) + this.#line(close))
   }
 }
 

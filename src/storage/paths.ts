@@ -3,6 +3,7 @@
  *
  *   <traceDir>/<name>.trace.json                    the latest recorded run of <name>
  *   <traceDir>/<name>.<trace_id>.journal.jsonl      a run being recorded (or one that never closed)
+ *   <traceDir>/<name>.recording.json                the model calls (and tool results) a run recorded, to replay
  *   <traceDir>/golden/<name>.trace.json             the golden baseline of <name>
  *
  * Inside vitest, runs and goldens belong to their test file, as snapshots do:
@@ -25,6 +26,7 @@ import { redactForDisk } from '../trace/redact.js'
 export const DEFAULT_TRACE_DIR = '.reagent'
 export const TRACE_FILE_SUFFIX = '.trace.json'
 export const JOURNAL_SUFFIX = '.journal.jsonl'
+export const RECORDING_SUFFIX = '.recording.json'
 
 /**
  * A trace name as a file name, the way reagent-flow 0.5 does it: anything but
@@ -116,6 +118,13 @@ export function journalPath(runPath: string, traceId: string): string {
   const base = basename(runPath)
   const stem = base.endsWith(TRACE_FILE_SUFFIX) ? base.slice(0, -TRACE_FILE_SUFFIX.length) : base
   return join(dirname(runPath), `${stem}.${traceId}${JOURNAL_SUFFIX}`)
+}
+
+/** The recording of the runs of `runPath`, beside it: `<dir>/<name>.recording.json`. */
+export function recordingPath(runPath: string): string {
+  const base = basename(runPath)
+  const stem = base.endsWith(TRACE_FILE_SUFFIX) ? base.slice(0, -TRACE_FILE_SUFFIX.length) : base
+  return join(dirname(runPath), `${stem}${RECORDING_SUFFIX}`)
 }
 
 /** A trace id as ours are made (a ULID): 26 characters of Crockford's base 32. */
