@@ -12,6 +12,9 @@
  *   kind of call), ModelRequest, ModelResponse, StreamFold.
  * - recordedCreate: the instrumented `create` of the SDKs built by Stainless
  *   (openai, @anthropic-ai/sdk), over recordingPromise and tapStream.
+ * - recordFetch: the instrumented `fetch` of those clients, where their
+ *   requests are recorded, replayed and resumed (ModelExchange is the same
+ *   for the SDKs answered at a model's own layer, through `ModelCall.send`).
  * - recordSafely: a recording failure never breaks the user's call.
  * - toolOutputValue: a tool's output sent back to the model, as its value.
  * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
@@ -29,6 +32,7 @@
 export { currentSession, runInSession } from './context.js'
 export { ModelCall, startModelCall } from './adapter-support/model-call.js'
 export { recordedCreate } from './adapter-support/stainless-create.js'
+export { recordFetch } from './adapter-support/recorded-fetch.js'
 export { recordSafely, resetAdapterWarnings } from './adapter-support/record-safely.js'
 export { toolOutputValue } from './adapter-support/tool-output.js'
 export { markNotRetryable, responseFailingWith } from './adapter-support/failing-response.js'
@@ -40,7 +44,7 @@ export { openChildSession } from './adapter-support/child-session.js'
 export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
 export { inputMessages, outputTexts } from './adapter-support/response-items.js'
 
-export type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './adapter-support/model-api.js'
+export type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './adapter-support/model-api.js'
 export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
 export type { ChildSession, ChildSessionOptions } from './adapter-support/child-session.js'
 export type { InputMessage } from './adapter-support/response-items.js'

@@ -40,6 +40,8 @@ export interface LlmCallInput {
   stopReason?: string | null
   /** Who served the call ("openai", "anthropic", ...). */
   provider?: string | null
+  /** The call was answered from a recording (or a resumed run), not by the model. */
+  replayed?: boolean
   /** The call failed: the error the SDK threw. */
   error?: unknown
 }
@@ -146,6 +148,7 @@ export class Recorder {
     if (stopReason !== null) call.stop_reason = stopReason
     const provider = optionalText(field('provider'))
     if (provider !== null) call.provider = provider
+    if (field('replayed') === true) call.replayed = true
     const error = field('error')
     if (error !== undefined) call.error = recordError(isUnreadable(error) ? error.text : error)
 

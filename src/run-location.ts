@@ -24,22 +24,27 @@ export interface RunLocation {
   test: { test_file: string; test_name: string; test_key: string } | undefined
 }
 
-/** The key of a session named `name` in the test of `scope`, claimed (a repeated key gets its number). */
-function claimKey(scope: TestScope, name: string): string {
+/**
+ * The key of a session named `name` in the test of `scope`, claimed (a
+ * repeated key gets its number). A resumed run takes the key of the run it
+ * resumes, the latest of its name in this test, and so its files.
+ */
+function claimKey(scope: TestScope, name: string, isResume: boolean): string {
   const test = scope.testName
   const base = name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
-  const count = (scope.keys.get(base) ?? 0) + 1
+  const claimed = scope.keys.get(base) ?? 0
+  const count = isResume && claimed > 0 ? claimed : claimed + 1
   scope.keys.set(base, count)
   return count === 1 ? base : `${base} #${count}`
 }
 
-export function locateRun(name: string, traceDir: string | undefined, scope: TestScope | undefined): RunLocation {
+export function locateRun(name: string, traceDir: string | undefined, scope: TestScope | undefined, isResume = false): RunLocation {
   if (scope === undefined) {
     const dir = traceDir ?? DEFAULT_TRACE_DIR
     return { traceDir: dir, runPath: resolveTraceFile({ name }, { traceDir: dir }), test: undefined }
   }
   const given = traceDir ?? DEFAULT_TRACE_DIR
   const dir = isAbsolute(given) ? given : resolve(scope.root, given)
-  const test = { test_file: scope.file, test_name: scope.testName, test_key: claimKey(scope, name) }
+  const test = { test_file: scope.file, test_name: scope.testName, test_key: claimKey(scope, name, isResume) }
   return { traceDir: dir, runPath: resolveTraceFile({ name, ...test }, { traceDir: dir }), test }
 }

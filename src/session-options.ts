@@ -4,6 +4,7 @@
  * silently writes somewhere else.
  */
 import type { LedgerOption } from './ledger/session-reporter.js'
+import { REPLAY_MODES, type ReplayMode } from './replay/mode.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -48,6 +49,25 @@ export interface SessionOptions {
    * @example { ledger: 'http://127.0.0.1:4319' }
    */
   ledger?: LedgerOption
+  /**
+   * Record model calls, or answer them from the recording instead of calling
+   * the model (README, "Record and replay"): `'off'`, `'record'` (call the
+   * model and save the calls as the run's recording), `'replay'` (never call
+   * the model; a call the recording cannot answer fails), `'auto'` (answer
+   * what is recorded, record the rest; under `CI`, as `'replay'`).
+   * `REAGENT_REPLAY` overrides it. Default: `'off'` (a session opened inside
+   * another: the outer one's).
+   * @example { replay: 'auto' }
+   */
+  replay?: ReplayMode
+  /** A replayed session that completes with recorded calls unused fails with `UnusedRecordingError` (instead of a warning). Default: false. */
+  strict?: boolean
+  /**
+   * `traceTool` tools are answered from the recording too (for tools that
+   * call paid or external services), in `'replay'` and `'auto'`. Default:
+   * false (tools run for real in every mode).
+   */
+  replayTools?: boolean
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -62,10 +82,13 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'save',
   'journal',
   'ledger',
+  'replay',
+  'strict',
+  'replayTools',
 ])
 
 /** The type each option must have; a wrong one would write a file our own loader rejects, so it is refused here. */
-const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boolean; expected: string }>> = {
+const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boolean; expected: string; quotesStrings?: boolean }>> = {
   traceDir: { accepts: (v) => typeof v === 'string' && v !== '', expected: 'a non-empty string (a directory path)' },
   golden: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   parentTraceId: { accepts: (v) => v === null || (typeof v === 'string' && v !== ''), expected: 'a trace_id (a non-empty string) or null' },
@@ -78,6 +101,9 @@ const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boole
   journal: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   // Its URL is checked where it is resolved (ledger/session-reporter.ts), with an example of the forms.
   ledger: { accepts: (v) => v === false || typeof v === 'string' || isPlainObject(v), expected: "'http://127.0.0.1:4319', { url, token }, or false" },
+  replay: { accepts: (v) => (REPLAY_MODES as readonly unknown[]).includes(v), expected: REPLAY_MODES.map((mode) => `'${mode}'`).join(', ').replace(/, ([^,]*)$/, ' or $1'), quotesStrings: true },
+  strict: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
+  replayTools: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
 }
 
 function isPlainObject(value: unknown): boolean {
@@ -103,7 +129,8 @@ export function checkOptions(options: unknown): SessionOptions {
     const value: unknown = (options as Record<string, unknown>)[key]
     const kind = OPTION_KINDS[key]
     if (value !== undefined && kind !== undefined && !kind.accepts(value)) {
-      throw new TypeError(`session() option "${key}" must be ${kind.expected}, got ${describe(value)}.`)
+      const got = kind.quotesStrings === true && typeof value === 'string' ? `the string ${JSON.stringify(value)}` : describe(value)
+      throw new TypeError(`session() option "${key}" must be ${kind.expected}, got ${got}.`)
     }
   }
   return options as SessionOptions

@@ -21,6 +21,7 @@ import { recordError } from './trace/recorded-error.js'
 import { matchGolden, resolveUpdateMode, shownPath } from './golden/index.js'
 import { formatStackTrace } from './report/stack-trace.js'
 import { locateRun, type RunLocation } from './run-location.js'
+import { isResume, openSteps, stepsOf, type StepsOptions } from './replay/attach.js'
 import { sanitizeName } from './storage.js'
 import { statusOf } from './trace/facts.js'
 import { epochSeconds, ulid } from './trace/ids.js'
@@ -85,7 +86,7 @@ export class Session<T = unknown> extends TraceAssertions {
     const onIssue = this.#onValueIssue
     const parentTraceId = options.parentTraceId === undefined ? (parent?.trace.trace_id ?? null) : options.parentTraceId
     this.#testScope = currentTestScope()
-    this.#location = locateRun(name, options.traceDir, this.#testScope)
+    this.#location = locateRun(name, options.traceDir, this.#testScope, isResume(options))
     this.trace = {
       trace_id: traceId,
       name,
@@ -102,6 +103,8 @@ export class Session<T = unknown> extends TraceAssertions {
       user_id: options.userId ?? null,
       ...this.#location.test,
     }
+    // Before any file is opened: a bad REAGENT_REPLAY or recording throws here, and a resumed trace names its run from the start.
+    const steps = openSteps(this, this.trace, options as StepsOptions, this.#location.runPath, parent)
     if (parent !== undefined) parent.#children.push(this as Session<unknown>)
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
@@ -114,6 +117,7 @@ export class Session<T = unknown> extends TraceAssertions {
         journal: options.journal !== false,
       })
       this.#recorder.listener = this.#files.listener
+      steps?.attachJournal(this.#files.steps)
     }
     this.#testScope?.openSessions.add(this as Session<unknown>)
     // Only a session with a file to write has something to save when the process ends first.
@@ -322,6 +326,8 @@ export class Session<T = unknown> extends TraceAssertions {
     if ('error' in end) trace.error = recordError(end.error)
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
+    // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
+    stepsOf(this)?.close(trace, end.status)
     this.#writeFiles(trace)
     // Only a run that finished is a baseline: a failed or cut-short one is never compared or written.
     if (this.#options.golden === true && end.status === 'completed') this.#matchGolden()
@@ -435,5 +441,7 @@ export async function session<T>(
     throw outcome.error
   }
   if (s.goldenFailure !== undefined) throw s.goldenFailure
+  const unused = stepsOf(s)?.failure
+  if (unused !== undefined) throw unused
   return s
 }

@@ -9,6 +9,7 @@
  */
 import { currentSession } from './context.js'
 import type { ToolOutcome } from './recorder.js'
+import { stepsOf } from './replay/attach.js'
 import type { Session } from './session.js'
 import { warn } from './warnings.js'
 
@@ -48,29 +49,30 @@ function record(s: Session, name: string, callId: string | undefined, outcome: T
 
 /**
  * Runs `fn` and calls `settle` once with how it ended (the value it returned,
- * awaited when it is a promise, or the error it threw) and how long that
- * took. Returns what `fn` returns; an error reaches the caller unchanged.
+ * awaited when it is a promise, or the error it threw), how long that took,
+ * and whether it returned a promise. Returns what `fn` returns; an error
+ * reaches the caller unchanged.
  */
-export function measure<R>(fn: () => R, settle: (outcome: ToolOutcome, durationMs: number) => void): R {
+export function measure<R>(fn: () => R, settle: (outcome: ToolOutcome, durationMs: number, isAsync: boolean) => void): R {
   const started = performance.now()
   let value: R
   try {
     value = fn()
   } catch (error) {
-    settle({ error }, performance.now() - started)
+    settle({ error }, performance.now() - started, false)
     throw error
   }
   if (!isThenable(value)) {
-    settle({ result: value }, performance.now() - started)
+    settle({ result: value }, performance.now() - started, false)
     return value
   }
   return Promise.resolve(value).then(
     (result) => {
-      settle({ result }, performance.now() - started)
+      settle({ result }, performance.now() - started, true)
       return result
     },
     (error: unknown) => {
-      settle({ error }, performance.now() - started)
+      settle({ error }, performance.now() - started, true)
       throw error
     },
   ) as R
@@ -79,11 +81,19 @@ export function measure<R>(fn: () => R, settle: (outcome: ToolOutcome, durationM
 /**
  * Runs `fn` as tool `name` in session `s`: records its value or error, with
  * the exact duration, as the result of call `callId` (else of the pending
- * call of `name` it claims, matching `args`).
+ * call of `name` it claims, matching `args`). A run the session can answer
+ * (`resume()`, `replayTools`) is played back from the step it recorded
+ * instead of running `fn`; every run that completes is kept as a step.
  */
 export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R): R {
   const id = callId ?? s.claimPendingCall(name, args)
-  return measure(fn, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
+  const answer = stepsOf(s)?.answerTool(name, args)
+  if (answer === undefined) return measure(fn, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
+  if (answer.kind === 'recorded') return measure(answer.run as () => R, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
+  return measure(fn, (outcome, durationMs, isAsync) => {
+    record(s, name, id, outcome, durationMs)
+    answer.done(outcome, isAsync)
+  })
 }
 
 /**

@@ -16,6 +16,8 @@ export type ReagentWarningCode =
   | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
   | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
+  | 'REAGENT_REPLAY' // a replayed session left recorded calls unused, or a request could not be recorded
+  | 'REAGENT_RESUME' // resume() found no failed, cancelled or interrupted run to resume, and ran fresh
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

@@ -8,7 +8,7 @@
  * SDK's helpers (`messages.stream()`, `parse()`, the beta tool runner and
  * message threads) call that same `create`, so they are recorded once, by it.
  */
-import { markInstrumented, patchMethod, recordedCreate, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support.js'
 import { messagesCreate } from './messages-api.js'
 
 /** A registry symbol, so two copies of reagent-flow in one process do not patch a client twice. */
@@ -44,6 +44,8 @@ export function instrumentAnthropic<Client extends AnthropicLike>(client: Client
   if (!markInstrumented(client, INSTRUMENTED)) return client
   patchMethod(client.messages, 'create', recordedCreate(client, messagesCreate))
   patchMethod((client as { beta?: { messages?: object } }).beta?.messages, 'create', recordedCreate(client, messagesCreate))
+  // Every request of the client, model calls or not, is recorded and replayed at its HTTP layer.
+  recordFetch(client, 'anthropic')
   reinstrumentWithOptions(client, (derived) => instrumentAnthropic(derived as AnthropicLike))
   return client
 }

@@ -4,7 +4,7 @@
  * would break) and returns the same object.
  */
 import type { OpenAI } from 'openai'
-import { markInstrumented, patchMethod, recordedCreate, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support.js'
 import { chatCompletions } from './chat-completions.js'
 import { responses } from './responses.js'
 
@@ -38,6 +38,8 @@ export function instrumentOpenAI<Client extends OpenAI>(client: Client): Client 
   if (!markInstrumented(target, INSTRUMENTED)) return client
   patchMethod(target.chat.completions, 'create', recordedCreate(client, chatCompletions))
   patchMethod(target.responses, 'create', recordedCreate(client, responses))
+  // Every request of the client, model calls or not, is recorded and replayed at its HTTP layer.
+  recordFetch(target, 'openai')
   reinstrumentWithOptions(target, (derived) => instrumentOpenAI(derived as OpenAI))
   return client
 }

@@ -8,6 +8,8 @@
  */
 import type { ToolCallInput, ToolOutcome } from '../recorder.js'
 import type { Session } from '../session.js'
+import type { RecordedResponse } from '../storage.js'
+import type { JsonValue } from '../trace/types.js'
 
 /** A result of an earlier tool call that a request carries back to the model. */
 export interface RequestToolResult {
@@ -88,4 +90,26 @@ export interface ModelApi<Request, Response, Event = unknown> {
   settle?(): Promise<unknown>
   /** Runs once the call is in the trace (the AI SDK logs tool results that were waiting for it). */
   afterRecord?(session: Session): void
+}
+
+/**
+ * How a call made at a model's own layer (the AI SDK middleware, a LangChain
+ * chat model, an Agents SDK `Model`) is kept and answered again: record and
+ * replay, `resume()`. `ModelCall.send(make, exchange)` asks the session how
+ * the call is answered, then `rebuild`s a recorded answer, `fail`s the call
+ * the way the SDK fails one, or runs `make` and `capture`s what it returns.
+ * (The SDKs built by Stainless are answered below, at their HTTP layer: see
+ * recorded-fetch.ts.)
+ */
+export interface ModelExchange<Made> {
+  /** Who and what is called, as recordings name it: `ai-sdk openai.chat doStream`. */
+  readonly endpoint: string
+  /** The request in normal form (replay/normalize.ts): provider, model, and what changes the answer. Called at most once. */
+  request(): JsonValue
+  /** Watches what `make` returned, unchanged for its caller; `done` gets (a function building) its recorded form once it is whole, or undefined when it failed. */
+  capture(made: Made, done: (response: (() => RecordedResponse) | undefined) => void): Made
+  /** What `make` would have returned, from its recorded form. */
+  rebuild(response: RecordedResponse): Made
+  /** What a call returns that must fail with `error` without reaching the model (a replay with no match): a rejected promise, a failing stream. */
+  fail(error: Error): Made
 }

@@ -23,11 +23,13 @@
  * one place it is made, where a recording, an injected fault or a scripted
  * model can answer instead.
  */
+import { currentModelCall, runInModelCall, type ModelCallScope } from '../context.js'
 import type { LlmCallInput } from '../recorder.js'
+import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session.js'
 import { epochSeconds } from '../trace/ids.js'
 import { incompleteBecause } from './incomplete-stream.js'
-import type { ModelApi, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
+import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { recordSafely, reportRecordingFailure } from './record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
@@ -62,6 +64,8 @@ export class ModelCall<Response = unknown, Event = unknown> {
   /** What has arrived so far: nothing until a stream starts, then what it folded. */
   #partial: () => ModelResponse = noResponse
   #isRecorded = false
+  /** Answered from a recording or a resumed run, not by the model. */
+  #isReplayed = false
 
   constructor(session: Session, api: ModelApi<never, Response, Event>, request: ModelRequest) {
     this.#session = session
@@ -91,16 +95,40 @@ export class ModelCall<Response = unknown, Event = unknown> {
   }
 
   /**
-   * Makes the call: `make` calls the SDK. A call that throws at once is
-   * recorded as failed, and the error rethrown unchanged. What `make`
-   * returns is not touched (the Stainless SDKs' promises are lazy).
+   * Makes the call: `make` calls the SDK, with this call in scope for the
+   * HTTP layer under it (an instrumented client's `fetch` answers from a
+   * recording there). With an `exchange` (a call answered at the model's own
+   * layer), the session's steps say how it is answered: from a recording or
+   * the resumed run (`rebuild`, no model called), failed (`fail`: a replay
+   * with no match), or by the model (`make`, its result `capture`d to keep).
+   * A call that throws at once is recorded as failed, and the error rethrown
+   * unchanged. What `make` returns is otherwise not touched (the Stainless
+   * SDKs' promises are lazy).
    */
-  send<R>(make: () => R): R {
+  send<R>(make: () => R, exchange?: ModelExchange<R>): R {
     try {
-      return make()
+      const steps = exchange === undefined ? undefined : stepsOf(this.#session)
+      if (steps === undefined || exchange === undefined) return runInModelCall(this.#scope(false), make)
+      const answer = steps.answerCall(exchange.endpoint, () => exchange.request())
+      if (answer.kind === 'recorded') {
+        this.#isReplayed = true
+        return exchange.rebuild(answer.response)
+      }
+      if (answer.kind === 'failed') return exchange.fail(answer.error)
+      return exchange.capture(runInModelCall(this.#scope(true), make), answer.done)
     } catch (error) {
       this.fail(error)
       throw error
+    }
+  }
+
+  /** The call as the HTTP layer under it sees it; `isKeptHere`: kept at this layer, so the layer under it leaves it alone. */
+  #scope(isKeptHere: boolean): ModelCallScope {
+    return {
+      isKeptAbove: isKeptHere || currentModelCall()?.isKeptAbove === true,
+      markReplayed: () => {
+        this.#isReplayed = true
+      },
     }
   }
 
@@ -189,6 +217,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
         timestamp: this.#timestamp,
       }
       if (request.provider !== null) call.provider = request.provider
+      if (this.#isReplayed) call.replayed = true
       if (response.error !== undefined) call.error = response.error
       this.#session.logLlmCall(call)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)

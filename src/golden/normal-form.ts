@@ -9,6 +9,9 @@
  *   generated ids and provider ids, which also change on every real run);
  * - stacks are dropped from recorded errors (they hold machine paths);
  * - grade is dropped (a verdict on one run, not behaviour);
+ * - `replayed` marks, `resumed_from` and `replayed_steps` are dropped (how the
+ *   run was answered, not what it did: a replayed run matches a golden
+ *   recorded live);
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
 import { stringifyStable } from '../trace/serialize.js'
@@ -37,6 +40,7 @@ export function normalizeTrace(trace: Trace): Trace {
       timestamp: 0,
     }
     if (llmCall.latency_ms !== undefined) llmCall.latency_ms = 0
+    delete llmCall.replayed
     if (llmCall.error !== undefined) llmCall.error = withoutStack(llmCall.error)
     const out: Turn = {
       ...turn,
@@ -50,7 +54,7 @@ export function normalizeTrace(trace: Trace): Trace {
     return out
   })
 
-  const { grade: _grade, ...rest } = trace
+  const { grade: _grade, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, ...rest } = trace
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,

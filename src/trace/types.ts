@@ -67,6 +67,8 @@ export interface LLMCall {
   stop_reason?: string
   /** Ours: who served the call ("openai", "anthropic", an AI SDK or LangChain model's provider). */
   provider?: string
+  /** Ours: the call was answered from a recording or a resumed run, not by the model (its token usage is the original call's). */
+  replayed?: true
   /** Ours: the call failed; the error the SDK threw. */
   error?: RecordedError
   [extra: string]: unknown
@@ -125,5 +127,9 @@ export interface Trace {
   grade?: Grade
   /** Ours: tool results logged before any LLM call, so they have no turn. */
   orphan_results?: Array<ToolResult & { name: string }>
+  /** Ours: the trace_id of the failed, cancelled or interrupted run this one resumed (`resume()`). */
+  resumed_from?: string
+  /** Ours: how many steps of a resumed run were answered from the run it resumed. */
+  replayed_steps?: number
   [extra: string]: unknown
 }

@@ -1,11 +1,11 @@
 /**
  * Response bodies as a provider's server sends them: JSON in one piece, a
  * stream one Server-Sent Event at a time, as the reader pulls, and cut off
- * with the abort reason when the request's signal fires, as `fetch` does.
+ * with the abort reason when the request's signal fires, as `fetch` does
+ * (adapter-support/event-stream.ts, shared with replayed streams).
  */
+import { eventStreamBody as eventTextsBody } from '../../adapter-support/event-stream.js'
 import type { SseEvent } from './wire-format.js'
-
-const encoder = new TextEncoder()
 
 export function sseText({ event, data }: SseEvent): string {
   const payload = data === '[DONE]' ? data : JSON.stringify(data)
@@ -13,25 +13,5 @@ export function sseText({ event, data }: SseEvent): string {
 }
 
 export function eventStreamBody(events: readonly SseEvent[], signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  let next = 0
-  let onAbort: (() => void) | undefined
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (signal === undefined) return
-      onAbort = () => controller.error(signal.reason)
-      signal.addEventListener('abort', onAbort, { once: true })
-    },
-    pull(controller) {
-      const event = events[next++]
-      if (event !== undefined) {
-        controller.enqueue(encoder.encode(sseText(event)))
-        return
-      }
-      controller.close()
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
-    },
-    cancel() {
-      if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort)
-    },
-  })
+  return eventTextsBody(events.map(sseText), signal)
 }

@@ -1,0 +1,176 @@
+/**
+ * The `fetch` of a client built by Stainless (openai, @anthropic-ai/sdk),
+ * instrumented: inside a session whose steps keep or answer calls, each
+ * request the client makes (chat, responses, messages, and embeddings,
+ * moderations, anything else) is a step. Answered from a recording or a
+ * resumed run, the SDK gets the recorded response and parses it itself, so
+ * `parse`, `stream`, `runTools`, `withResponse`, `asResponse` and `tee` work
+ * on replayed calls as on live ones; made live, its response reaches the SDK
+ * unchanged while a copy is kept. A replay with no match (any error of ours)
+ * is a 200 whose body fails with it: the SDK hands it to the caller as it is
+ * (failing-response.ts), never retried into a "Connection error".
+ *
+ * Responses that the SDK retries (408, 409, 429, 5xx) are not kept: a replay
+ * answers with the response that came in the end, so it never waits out a
+ * retry.
+ */
+import { currentModelCall, currentSession } from '../context.js'
+import { stepsOf } from '../replay/attach.js'
+import type { RecordedResponse } from '../storage.js'
+import type { JsonValue } from '../trace/types.js'
+import { eventStreamBody, eventText, parseEventStream } from './event-stream.js'
+import { responseFailingWith } from './failing-response.js'
+import { readFetchRequest } from './request-body.js'
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+
+/** A wrapper's own fetch: a client derived with `withOptions()` inherits the wrapper, and is wrapped from the original again. */
+const ORIGINAL = Symbol.for('reagent-flow.fetch.original')
+
+/** Statuses the SDKs retry on their own. */
+function isRetried(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500
+}
+
+/**
+ * Instruments `client.fetch` (an own property of every Stainless client):
+ * requests made inside a session are kept and answered as its steps, named
+ * `<provider> <METHOD> <path below the client's baseURL>`. Outside a session,
+ * or in a session that neither replays, resumes nor journals, the original
+ * `fetch` is called as it was.
+ */
+export function recordFetch(client: object, provider: string): void {
+  const target = client as { fetch?: unknown; baseURL?: unknown }
+  if (typeof target.fetch !== 'function') return
+  const original = ((target.fetch as { [ORIGINAL]?: Fetch })[ORIGINAL] ?? target.fetch) as Fetch
+  const fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const session = currentSession()
+    const steps = session === undefined ? undefined : stepsOf(session)
+    // A call kept at a model's own layer above this client (an Agents SDK model) is that layer's to keep.
+    if (steps === undefined || currentModelCall()?.isKeptAbove === true) return original.call(undefined, input, init)
+    return exchange(steps, original, `${provider}`, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
+  }
+  Object.defineProperty(fetch, ORIGINAL, { value: original })
+  target.fetch = fetch
+}
+
+async function exchange(
+  steps: NonNullable<ReturnType<typeof stepsOf>>,
+  original: Fetch,
+  provider: string,
+  baseURL: string,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
+  const request = await readFetchRequest(input, init, baseURL)
+  const call = currentModelCall()
+  const answer = steps.answerCall(`${provider} ${request.method} ${request.path}`, request.normal)
+  if (answer.kind === 'failed') return responseFailingWith(answer.error, { stream: request.isStream() })
+  const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
+  if (answer.kind === 'recorded') {
+    // As fetch does: a request whose signal has fired is never answered.
+    signal?.throwIfAborted()
+    call?.markReplayed()
+    return recordedResponse(answer.response, signal)
+  }
+  let response: Response
+  try {
+    response = await original.call(undefined, request.input, request.init)
+  } catch (error) {
+    answer.done(undefined)
+    throw error
+  }
+  return kept(response, answer.done)
+}
+
+/** A response rebuilt from its recording, for the SDK to parse as it parses any. */
+export function recordedResponse(recorded: RecordedResponse, signal: AbortSignal | null | undefined): Response {
+  if (!('status' in recorded)) throw new Error('this recorded answer was made by a model, not over HTTP: record the call again')
+  // A recorded error is final: the SDK must not retry it.
+  const headers: Record<string, string> = recorded.status >= 400 ? { 'x-should-retry': 'false' } : {}
+  const init = (contentType: string): ResponseInit => ({ status: recorded.status, headers: { ...headers, 'content-type': contentType } })
+  if ('body' in recorded) return new Response(JSON.stringify(recorded.body), init('application/json'))
+  if ('events' in recorded) return new Response(eventStreamBody(recorded.events.map(eventText), signal), init('text/event-stream'))
+  if ('text' in recorded) return new Response(recorded.text, init(recorded.content_type))
+  return new Response(Buffer.from(recorded.base64, 'base64'), init(recorded.content_type))
+}
+
+type Done = (response: (() => RecordedResponse) | undefined) => void
+
+/** Hands `response` on, keeping a copy of its body for `done` (whole, or the events a stream's reader got). */
+async function kept(response: Response, done: Done): Promise<Response> {
+  const { status } = response
+  if (isRetried(status) || response.body === null) {
+    done(isRetried(status) ? undefined : () => ({ status, text: '', content_type: response.headers.get('content-type') ?? '' }))
+    return response
+  }
+  const contentType = response.headers.get('content-type') ?? ''
+  if (contentType.includes('text/event-stream')) return tapped(response, done)
+  const bytes = new Uint8Array(await response.arrayBuffer())
+  done(() => wholeBody(status, contentType, bytes))
+  return new Response(bytes, { status, statusText: response.statusText, headers: response.headers })
+}
+
+function wholeBody(status: number, contentType: string, bytes: Uint8Array): RecordedResponse {
+  if (contentType.includes('json') || contentType.startsWith('text/')) {
+    const text = new TextDecoder().decode(bytes)
+    try {
+      return { status, body: JSON.parse(text) as JsonValue }
+    } catch {
+      return { status, text, content_type: contentType }
+    }
+  }
+  return { status, base64: Buffer.from(bytes).toString('base64'), content_type: contentType }
+}
+
+function isAbort(error: unknown): boolean {
+  return (error as { name?: unknown } | null)?.name === 'AbortError'
+}
+
+/**
+ * A streamed body passed through as its reader pulls it. Kept when it ends,
+ * or when its reader stops early (a `break`, an abort: what arrived is what
+ * the agent read, and a replay gives it the same); a stream that fails on
+ * its own is not kept (the call failed).
+ */
+function tapped(response: Response, done: Done): Response {
+  const reader = response.body!.getReader()
+  const chunks: Uint8Array[] = []
+  let isSettled = false
+  const keep = (): void => {
+    if (isSettled) return
+    isSettled = true
+    const { status } = response
+    done(() => ({ status, events: parseEventStream(Buffer.concat(chunks).toString('utf8')) }))
+  }
+  const drop = (): void => {
+    if (isSettled) return
+    isSettled = true
+    done(undefined)
+  }
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let step: Awaited<ReturnType<typeof reader.read>>
+      try {
+        step = await reader.read()
+      } catch (error) {
+        if (isAbort(error)) keep()
+        else drop()
+        controller.error(error)
+        return
+      }
+      if (step.done) {
+        keep()
+        controller.close()
+        return
+      }
+      chunks.push(step.value)
+      controller.enqueue(step.value)
+    },
+    cancel(reason) {
+      keep()
+      return reader.cancel(reason)
+    },
+  })
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+}

@@ -1,0 +1,215 @@
+/**
+ * The steps of one session: each model call and `traceTool` execution it
+ * makes is answered, where it can be, from the run it resumes (`resume()`)
+ * or from its recording (modes `replay`, `auto`; tools with `replayTools`),
+ * and otherwise made for real; every step that completes is written to the
+ * journal (any mode: so any failed run can be resumed) and, in `record` and
+ * `auto`, to the recording when the session closes.
+ *
+ * Adapters reach it through the call lifecycle (`ModelCall.send`) and an
+ * instrumented client's `fetch`: `answerCall` says how a call is answered.
+ * Other answerers (injected faults, later) take the same place: an answer is
+ * a recorded response or an error, delivered the way the SDK delivers them.
+ */
+import type { RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage.js'
+import type { ToolOutcome } from '../recorder.js'
+import type { RedactOption } from '../trace/redact.js'
+import { toJsonValue } from '../trace/serialize.js'
+import type { JsonValue, Trace, TraceStatus } from '../trace/types.js'
+import type { ReplayMode } from './mode.js'
+import { replayMiss } from './miss.js'
+import { normalizeRequest } from './normalize.js'
+import { RecordingStore } from './recording-store.js'
+import { StepBook } from './step-book.js'
+import { liveKey, toolEndpoint, type StepKey } from './step-key.js'
+import { replayedTool } from './tool-replay.js'
+import { reportUnused, type UnusedRecordingError } from './unused.js'
+
+/** How a model call is answered. */
+export type CallAnswer =
+  /** From a recording or the resumed run: the SDK is given this instead of calling the model. */
+  | { kind: 'recorded'; response: RecordedResponse }
+  /** Not at all: the call fails with `error`, as the SDK fails (a replay with no match). */
+  | { kind: 'failed'; error: Error }
+  /**
+   * By the model: `done` gets what came back once it is whole, as a function
+   * building its recorded form (called when it is written, off the call's
+   * path), or undefined when there is nothing worth keeping (a failure).
+   */
+  | { kind: 'live'; done: (response: (() => RecordedResponse) | undefined) => void }
+
+/** How a `traceTool` execution is answered. */
+export type ToolAnswer = { kind: 'recorded'; run: () => unknown } | { kind: 'live'; done: (outcome: ToolOutcome, isAsync: boolean) => void }
+
+export interface SessionStepsOptions {
+  /** The session's name, as messages name it. */
+  name: string
+  mode: ReplayMode
+  strict: boolean
+  replayTools: boolean
+  /** The recording file of the session's run file. */
+  recordingPath: string
+  redact: RedactOption | undefined
+  sessionId: string | null
+  userId: string | null
+  /** The run being resumed: its id and the steps it completed. */
+  resumed: { traceId: string; steps: readonly StepRecord[] } | undefined
+}
+
+/** A step of this run, in call order: filled once it completes. */
+interface Slot {
+  step: (() => StepRecord) | undefined
+}
+
+/** A thunk that computes its value once. */
+function once<T>(compute: () => T): () => T {
+  let done = false
+  let value: T
+  return () => {
+    if (!done) {
+      value = compute()
+      done = true
+    }
+    return value
+  }
+}
+
+/** A resumed run's completed steps: answers that arrived (a 4xx is the model refusing, tried again) and tools that returned. */
+function isCompleted(step: StepRecord): boolean {
+  if (step.kind === 'tool') return step.error === undefined
+  const status = (step.response as { status?: unknown }).status
+  return typeof status !== 'number' || status < 400
+}
+
+export class SessionSteps {
+  readonly options: SessionStepsOptions
+  #journal: StepListener | undefined
+  readonly #resumed: StepBook | undefined
+  readonly #store: RecordingStore
+  /** The recorded steps of this session's scope, in `replay` and `auto`. */
+  readonly #book: StepBook | undefined
+  /** This run's steps in call order, for the recording (`record`, `auto`). */
+  readonly #slots: Slot[] = []
+  readonly #isWriting: boolean
+  #calls = 0
+  #replayedSteps = 0
+  #failure: UnusedRecordingError | undefined
+
+  constructor(options: SessionStepsOptions) {
+    this.options = options
+    const { mode, resumed } = options
+    this.#resumed = resumed === undefined ? undefined : new StepBook(resumed.steps.filter(isCompleted))
+    this.#store = new RecordingStore(options.recordingPath, options.name, options.sessionId, options.userId)
+    const scope = mode === 'replay' || mode === 'auto' ? this.#store.load() : undefined
+    this.#book = scope === undefined ? undefined : new StepBook(scope.steps)
+    this.#isWriting = mode === 'record' || mode === 'auto'
+  }
+
+  /** Where completed steps go (the session's journal), once it exists. */
+  attachJournal(journal: StepListener | undefined): void {
+    this.#journal = journal
+  }
+
+  /** True when calls may be answered without the model: a recording or a resumed run is there to answer from. */
+  get answers(): boolean {
+    return this.#resumed !== undefined || this.#book !== undefined || this.options.mode === 'replay'
+  }
+
+  /** How the session's next model call to `endpoint` is answered; `request` gives it in normal form (not redacted). */
+  answerCall(endpoint: string, request: () => JsonValue): CallAnswer {
+    const step = ++this.#calls
+    const normal = once(request)
+    let key: StepKey | undefined
+    if (this.answers) {
+      key = liveKey(endpoint, normal(), this.options.redact)
+      const answered = this.#take(key.key, true)
+      if (answered !== undefined) return { kind: 'recorded', response: (answered as Extract<StepRecord, { kind: 'exchange' }>).response }
+      if (this.options.mode === 'replay') return { kind: 'failed', error: this.#miss(step, key) }
+    }
+    const slot = this.#slot()
+    return {
+      kind: 'live',
+      done: (response) => {
+        if (response === undefined) return
+        this.#complete(slot, once((): StepRecord => ({ kind: 'exchange', endpoint, request: key?.request ?? normal(), response: response() })))
+      },
+    }
+  }
+
+  /** How the session's next run of tool `name` with `input` (its first argument) is answered. */
+  answerTool(name: string, input: unknown): ToolAnswer {
+    const normal = once(() => normalizeRequest(input, { renumberIds: false }))
+    if (this.#resumed !== undefined || (this.options.replayTools && this.#book !== undefined)) {
+      const key = liveKey(toolEndpoint(name), normal(), this.options.redact)
+      const answered = this.#take(key.key, this.options.replayTools)
+      if (answered !== undefined) return { kind: 'recorded', run: replayedTool(answered as ToolRecord) }
+    }
+    const slot = this.#slot()
+    return {
+      kind: 'live',
+      done: (outcome, isAsync) => {
+        // Now, not later: the agent may change the value it got back.
+        const record: ToolRecord = { kind: 'tool', name, input: normal(), async: isAsync }
+        if ('error' in outcome) record.error = errorOf(outcome.error)
+        else if (outcome.result !== undefined) record.result = toJsonValue(outcome.result)
+        this.#complete(slot, () => record)
+      },
+    }
+  }
+
+  /** The next step of `key` from the resumed run, else (when `fromRecording`) from the recording; journaled as this run's. */
+  #take(key: string, fromRecording: boolean): StepRecord | undefined {
+    const resumed = this.#resumed?.take(key)
+    if (resumed !== undefined) this.#replayedSteps++
+    const entry = resumed ?? (fromRecording ? this.#book?.take(key) : undefined)
+    if (entry === undefined) return undefined
+    const { step } = entry
+    // In `auto`, a step answered by the recording is in it already.
+    this.#complete(resumed === undefined && this.options.mode === 'auto' ? undefined : this.#slot(), () => step)
+    return step
+  }
+
+  #slot(): Slot | undefined {
+    if (!this.#isWriting) return undefined
+    const slot: Slot = { step: undefined }
+    this.#slots.push(slot)
+    return slot
+  }
+
+  #complete(slot: Slot | undefined, step: () => StepRecord): void {
+    if (slot !== undefined) slot.step = step
+    this.#journal?.onStep(step)
+  }
+
+  #miss(step: number, key: StepKey) {
+    const { name, recordingPath, sessionId, userId } = this.options
+    return replayMiss({ sessionName: name, step, key, recordingPath, scopes: this.#store.scopes, sessionId, userId, book: this.#book })
+  }
+
+  /** What closing found wrong (`strict: true` and unused recorded calls), for session() to reject with. */
+  get failure(): UnusedRecordingError | undefined {
+    return this.#failure
+  }
+
+  /**
+   * The session closed with `status`: the trace gets what resuming did, the
+   * recording is written (`record`, and `auto` when it learnt something) or
+   * marked used, and unused recorded calls are reported.
+   */
+  close(trace: Trace, status: Exclude<TraceStatus, 'active'>): void {
+    const { mode, resumed } = this.options
+    if (resumed !== undefined) trace.replayed_steps = this.#replayedSteps
+    const steps = this.#slots.flatMap((slot) => (slot.step === undefined ? [] : [slot.step()]))
+    if (mode === 'record') this.#store.save(steps, 'replace')
+    else if (mode === 'auto' && steps.length > 0) this.#store.save(steps, 'append')
+    else if (this.#book !== undefined) this.#store.markUsed()
+    if (this.#book !== undefined && status === 'completed') {
+      this.#failure = reportUnused(this.#book, this.options)
+    }
+  }
+}
+
+function errorOf(error: unknown): { name: string; message: string } {
+  if (error instanceof Error) return { name: error.name, message: error.message }
+  return { name: 'Error', message: typeof error === 'string' ? error : String(toJsonValue(error)) }
+}
