@@ -8,7 +8,8 @@
  */
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { LanguageModelMiddleware } from 'ai'
-import { currentSession, startModelCall, type ModelCall } from '../../src/adapter-support.js'
+import { currentSession, startModelCall, type ModelCall, type ModelExchange } from '../../src/adapter-support.js'
+import { generateExchange, streamExchange } from './exchange.js'
 import { modelCalls, type MiddlewareCall } from './model-calls.js'
 import { observeStream } from './observe-stream.js'
 import { recordSafelyAiSdk } from './record.js'
@@ -17,16 +18,22 @@ type Call = ModelCall<LanguageModelV3GenerateResult, LanguageModelV3StreamPart>
 
 /**
  * What `doGenerate` and `doStream` share: outside a session the model just
- * runs; inside one, a call starts and the model runs through it, a failure
- * recorded and rethrown unchanged. `received` takes the result over.
+ * runs; inside one, a call starts and the model runs through it (or a
+ * recording answers it: `exchange`), a failure recorded and rethrown
+ * unchanged. `received` takes the result over.
  */
-async function callModel<R>(middlewareCall: MiddlewareCall, run: () => PromiseLike<R>, received: (result: R, call: Call) => R): Promise<R> {
+async function callModel<R>(
+  middlewareCall: MiddlewareCall,
+  run: () => PromiseLike<R>,
+  exchange: (call: MiddlewareCall) => ModelExchange<PromiseLike<R>>,
+  received: (result: R, call: Call) => R,
+): Promise<R> {
   const s = currentSession()
   const call = s === undefined ? undefined : startModelCall(s, modelCalls, middlewareCall)
   if (call === undefined) return run()
   let result: R
   try {
-    result = await call.send(run)
+    result = await call.send(run, exchange(middlewareCall))
   } catch (error) {
     call.fail(error)
     throw error
@@ -49,13 +56,13 @@ export function reagentMiddleware(): LanguageModelMiddleware {
     specificationVersion: 'v3',
 
     wrapGenerate: ({ doGenerate, params, model }) =>
-      callModel({ params, model }, doGenerate, (result, call) => {
+      callModel({ params, model }, doGenerate, generateExchange, (result, call) => {
         call.receive(result)
         return result
       }),
 
     wrapStream: ({ doStream, params, model }) =>
-      callModel({ params, model }, doStream, (result, call) => {
+      callModel({ params, model }, doStream, streamExchange, (result, call) => {
         let observed: ReadableStream<LanguageModelV3StreamPart> | undefined
         recordSafelyAiSdk('a model stream', () => {
           observed = observeStream(result.stream, call.stream(), call.session)

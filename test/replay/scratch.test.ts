@@ -1,22 +1,23 @@
-import { readFileSync, readdirSync } from 'node:fs'
+import { createOpenAI } from '@ai-sdk/openai'
+import { generateText, streamText, wrapLanguageModel } from 'ai'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { reagentMiddleware } from '../../adapters/ai-sdk/index.js'
 import { session } from '../../src/index.js'
-import { inOrder, startCannedServer } from '../helpers/canned-server.js'
+import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
-import { json, openaiClient } from '../adapters/openai/helpers.js'
 
 it('scratch', async () => {
   const dir = tempDir()
-  const server = await startCannedServer(inOrder(json('chat/tool-call.json')))
-  const client = openaiClient(server)
-  const ask = () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Weather?' }] })
-  const a = await session('s1', { traceDir: dir, replay: 'record' }, ask)
+  const server = await startCannedServer(inOrder({ sse: fixtureText('openai/chat/final-answer.sse') }, { json: fixtureJson('openai/chat/final-answer.json') }))
+  const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-key' })
+  const model = wrapLanguageModel({ model: openai.chat('gpt-4o'), middleware: reagentMiddleware() })
+  const run = async () => [await streamText({ model, prompt: 'Weather in Paris?' }).text, (await generateText({ model, prompt: 'Weather?' })).text]
+  const a = await session('s1', { traceDir: dir, replay: 'record' }, run)
   await server.close()
-  console.log(readdirSync(dir), readFileSync(join(dir, 's1.recording.json'), 'utf8'))
-  const b = await session('s1', { traceDir: dir, replay: 'replay' }, ask)
-  console.log(JSON.stringify(b.trace.turns[0]!.llm_call))
+  console.log(readFileSync(join(dir, 's1.recording.json'), 'utf8').slice(0, 3000))
+  const b = await session('s1', { traceDir: dir, replay: 'replay' }, run)
   expect(b.output).toEqual(a.output)
-  const c = await session('s1', { traceDir: dir, replay: 'replay' }, () => client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Weather in Rome?' }] })).catch((e) => e)
-  console.log(String(c))
+  console.log(JSON.stringify(b.trace.turns.map((t) => t.llm_call)))
 })
