@@ -6,6 +6,7 @@
 import { getContextVariable, registerConfigureHook, setContextVariable } from '@langchain/core/context'
 import { currentSession } from '../../src/adapter-support.js'
 import { HANDLER_NAME, ReagentCallbackHandler } from './handler.js'
+import { hookChatModels } from './model-hook.js'
 
 /** The LangChain context variable holding the handler the hook adds to each run. */
 const CONTEXT_VARIABLE = 'reagent-flow.langchain.handler'
@@ -33,7 +34,9 @@ function sessionScopedHandler(): ReagentCallbackHandler {
  * Registers a `ReagentCallbackHandler` with LangChain's configure hook: every
  * run started inside a session afterwards gets it (in this async context and
  * those it creates), so everything the session invokes is recorded without
- * passing `callbacks`. Runs started outside a session are left alone.
+ * passing `callbacks`. Runs started outside a session are left alone. It
+ * also hooks every chat model's call (see model-hook.ts), so a session can
+ * record and replay them, and resume a run (`replay`, `resume()`).
  * Calling it again returns the handler already registered.
  *
  * Call it once at startup: at the top of a test file, or in a vitest setup file.
@@ -43,6 +46,7 @@ function sessionScopedHandler(): ReagentCallbackHandler {
  * instrumentLangChain()
  */
 export function instrumentLangChain(): ReagentCallbackHandler {
+  hookChatModels()
   const registered = getContextVariable(CONTEXT_VARIABLE)
   if (registered instanceof ReagentCallbackHandler) return registered
   const handler = sessionScopedHandler()

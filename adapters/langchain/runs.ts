@@ -46,6 +46,12 @@ export function addRun(runId: string, run: Run): boolean {
   return true
 }
 
+/** The model run `runId` still in flight (not taken), for the hook that makes its call. */
+export function modelRunOf(runId: string): ModelRun | undefined {
+  const run = runs.get(runId)
+  return run !== undefined && 'send' in run ? run : undefined
+}
+
 /** Removes and returns a run; undefined when it was never added or is already taken. */
 export function takeRun(runId: string): Run | undefined {
   const run = runs.get(runId)

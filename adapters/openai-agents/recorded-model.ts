@@ -5,11 +5,13 @@
  * the agent that made the call.
  *
  * `call.send(...)` below is the one place an Agents SDK model call is made:
- * record/replay answers there from a recording (a `ModelResponse`, or the
- * recorded `StreamEvent`s as an async iterable) instead of calling the model,
- * as docs/decisions/017-one-call-lifecycle.md describes for every adapter.
+ * record/replay and `resume()` answer there from a recording (a
+ * `ModelResponse`, or the recorded `StreamEvent`s as an async iterable)
+ * instead of calling the model (exchange.ts), as
+ * docs/decisions/017-one-call-lifecycle.md describes for every adapter.
  */
 import { markInstrumented, patchMethod, recordSafely, startModelCall, tapStream, type Session } from '../../src/adapter-support.js'
+import { getResponseExchange, streamedResponseExchange } from './exchange.js'
 import { noteHostedMcp } from './hosted-mcp.js'
 import { MODEL_APIS, type AgentsModelApi } from './model-api.js'
 import { isWithheld } from './model-request.js'
@@ -64,7 +66,7 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
     function (this: unknown, request: unknown): Promise<unknown> {
       const call = start(this, request, MODEL_APIS.whole)
       if (call === undefined) return original.call(this, request)
-      return call.send(() => original.call(this, request)).then(
+      return call.send(() => original.call(this, request), getResponseExchange(request, identity(this as object))).then(
         (response) => {
           done(request)
           call.receive(response)
@@ -84,7 +86,7 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
     function (this: unknown, request: unknown): AsyncIterable<unknown> {
       const call = start(this, request, MODEL_APIS.streamed)
       if (call === undefined) return original.call(this, request)
-      const stream = call.send(() => original.call(this, request))
+      const stream = call.send(() => original.call(this, request), streamedResponseExchange(request, identity(this as object)))
       const watch = call.stream()
       if (stream !== null && typeof stream === 'object') {
         tapStream(stream, ADAPTER, {

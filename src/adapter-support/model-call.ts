@@ -109,7 +109,9 @@ export class ModelCall<Response = unknown, Event = unknown> {
     try {
       const steps = exchange === undefined ? undefined : stepsOf(this.#session)
       if (steps === undefined || exchange === undefined) return runInModelCall(this.#scope(false), make)
-      const answer = steps.answerCall(exchange.endpoint, () => exchange.request())
+      // Read now: the SDK (or the agent) may change the objects of the request once the call is made.
+      const request = exchange.request()
+      const answer = steps.answerCall(exchange.endpoint, () => request)
       if (answer.kind === 'recorded') {
         this.#isReplayed = true
         return exchange.rebuild(answer.response)

@@ -1,0 +1,96 @@
+/**
+ * An Agents SDK model call, kept and answered again (record/replay,
+ * `resume()`): `getResponse`'s `ModelResponse`, or the `StreamEvent`s of
+ * `getStreamedResponse`, as the recording holds them. Answered from a
+ * recording, the runner gets the recorded response and runs the tools,
+ * handoffs and guardrails it asks for itself, as it would have. The request
+ * is the SDK's `ModelRequest` in normal form, with the model asked; the abort
+ * signal, the tracing switch and the runner's bookkeeping only travel with
+ * the call.
+ */
+import { Usage } from '@openai/agents'
+import { fromRecordedValue, normalizeRecordedRequest, toRecordedValue, type ModelExchange, type RecordedResponse } from '../../src/adapter-support.js'
+import { field } from './wire.js'
+
+/** The abort signal, the tracing switch, and the runner's own bookkeeping (`_internal`: its trace span, its collision policy). */
+const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['signal', 'tracing', '_internal'])
+
+type Done = Parameters<ModelExchange<unknown>['capture']>[1]
+
+interface Who {
+  provider: string | null
+  model: string | null
+}
+
+function common(request: unknown, who: Who, method: string): Pick<ModelExchange<unknown>, 'endpoint' | 'request'> {
+  return {
+    endpoint: `openai-agents ${who.provider ?? 'model'} ${method}`,
+    request: () => normalizeRecordedRequest({ ...(request as object), model: who.model }, NOT_THE_ANSWER),
+  }
+}
+
+/** A recorded `ModelResponse`, with its usage the SDK's own class again (the runner adds usages up). */
+function responseFrom(recorded: RecordedResponse): unknown {
+  const response = fromRecordedValue('value' in recorded ? recorded.value : null) as Record<string, unknown>
+  return { ...response, usage: new Usage(field(response, 'usage') as ConstructorParameters<typeof Usage>[0]) }
+}
+
+export function getResponseExchange(request: unknown, who: Who): ModelExchange<Promise<unknown>> {
+  return {
+    ...common(request, who, 'getResponse'),
+    capture: (made, done) =>
+      made.then(
+        (response) => {
+          done(() => ({ value: toRecordedValue(response) }))
+          return response
+        },
+        (error: unknown) => {
+          done(undefined)
+          throw error
+        },
+      ),
+    rebuild: (recorded) => Promise.resolve(responseFrom(recorded)),
+    fail: (error) => Promise.reject(error),
+  }
+}
+
+/** The events passed on as they are read; kept when the stream ends or its reader leaves it, not when it fails. */
+async function* keptEvents(stream: AsyncIterable<unknown>, done: Done): AsyncGenerator<unknown> {
+  const events: unknown[] = []
+  let isKept = false
+  const keep = (): void => {
+    isKept = true
+    done(() => ({ chunks: events.map(toRecordedValue) }))
+  }
+  try {
+    for await (const event of stream) {
+      events.push(event)
+      yield event
+    }
+    keep()
+  } catch (error) {
+    isKept = true
+    done(undefined)
+    throw error
+  } finally {
+    // Left early (`break`, `return()`): what the agent read is what a replay gives it.
+    if (!isKept) keep()
+  }
+}
+
+async function* replayedEvents(chunks: readonly unknown[]): AsyncGenerator<unknown> {
+  for (const chunk of chunks) yield fromRecordedValue(chunk as never)
+}
+
+async function* failing(error: Error): AsyncGenerator<unknown> {
+  throw error
+}
+
+export function streamedResponseExchange(request: unknown, who: Who): ModelExchange<AsyncIterable<unknown>> {
+  return {
+    ...common(request, who, 'getStreamedResponse'),
+    capture: (made, done) => keptEvents(made, done),
+    rebuild: (recorded) => replayedEvents('chunks' in recorded ? recorded.chunks : []),
+    fail: (error) => failing(error),
+  }
+}
