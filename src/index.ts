@@ -16,6 +16,7 @@ export { assertToolOutputMatches } from './assert/tool-output.js'
 export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
+export { resume } from './replay/resume.js'
 export { loadChain, ChainNode } from './chain.js'
 export {
   ReagentError,
@@ -27,6 +28,7 @@ export {
   AgentAssertionError,
   isReagentError,
 } from './errors.js'
+export { ReplayMissError, UnusedRecordingError, RecordingFormatError } from './replay/errors.js'
 export { loadTrace, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
 export { validateTrace } from './trace/validate.js'
 export { diffTraces } from './diff/diff-traces.js'
@@ -37,6 +39,7 @@ export { REDACTED, redactForDisk } from './trace/redact.js'
 
 export type { SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
+export type { ReplayMode } from './replay/mode.js'
 export type { RunContext } from './context.js'
 export type { TraceSource } from './assert/arguments.js'
 export type { CallCount } from './assert/calls.js'

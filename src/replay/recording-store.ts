@@ -1,12 +1,15 @@
 /**
  * One session's recording file, through the storage layer: the scope of its
  * (session id, user id) read when the session opens, and written back when
- * it closes, leaving the other scopes as they are. The file is read again
+ * it closes, leaving the other scopes as they are. What is written is
+ * redacted by the session's `redact` rules, as its trace is (a request is
+ * matched in that same redacted form). The file is read again
  * just before it is written (in the same tick: sessions of one process
  * sharing a file never lose each other's scopes), written atomically, and
  * only when its text changes.
  */
 import { markRecordingUsed, readRecordingText, writeRecordingText, type StepRecord } from '../storage.js'
+import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import { warn } from '../warnings.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'
 
@@ -15,15 +18,17 @@ export class RecordingStore {
   readonly #name: string
   readonly #sessionId: string | null
   readonly #userId: string | null
+  readonly #redact: RedactOption | undefined
   /** The file as loaded: undefined when there is none (or it was not loaded). */
   #recording: Recording | undefined
   #scope: RecordingScope | undefined
 
-  constructor(path: string, name: string, sessionId: string | null, userId: string | null) {
+  constructor(path: string, name: string, sessionId: string | null, userId: string | null, redact: RedactOption | undefined) {
     this.path = path
     this.#name = name
     this.#sessionId = sessionId
     this.#userId = userId
+    this.#redact = redact
   }
 
   /** Reads the file; the steps of this session's scope, or undefined. Throws `RecordingFormatError` for a file that is not a recording. */
@@ -52,7 +57,8 @@ export class RecordingStore {
       }
       const before = how === 'append' ? (scopeOf(current, this.#sessionId, this.#userId)?.steps ?? []) : []
       if (how === 'replace' && steps.length === 0 && scopeOf(current, this.#sessionId, this.#userId) === undefined) return
-      const scope: RecordingScope = { session_id: this.#sessionId, user_id: this.#userId, steps: [...before, ...steps] }
+      const written = steps.map((step) => redactForDisk(step, this.#redact))
+      const scope: RecordingScope = { session_id: this.#sessionId, user_id: this.#userId, steps: [...before, ...written] }
       if (!writeRecordingText(this.path, renderRecording(withScope(current, this.#name, scope)))) markRecordingUsed(this.path)
     } catch (error) {
       warn('REAGENT_WRITE', `session "${this.#name}": the recording ${this.path} could not be written (${error instanceof Error ? error.message : String(error)}).`)

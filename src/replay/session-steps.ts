@@ -99,7 +99,7 @@ export class SessionSteps {
     this.options = options
     const { mode, resumed } = options
     this.#resumed = resumed === undefined ? undefined : new StepBook(resumed.steps.filter(isCompleted))
-    this.#store = new RecordingStore(options.recordingPath, options.name, options.sessionId, options.userId)
+    this.#store = new RecordingStore(options.recordingPath, options.name, options.sessionId, options.userId, options.redact)
     const scope = mode === 'replay' || mode === 'auto' ? this.#store.load() : undefined
     this.#book = scope === undefined ? undefined : new StepBook(scope.steps)
     this.#isWriting = mode === 'record' || mode === 'auto'

@@ -36,7 +36,8 @@ export function writeRecordingText(path: string, text: string): boolean {
 /** Notes that a session replayed from `path` now. Best effort: a read-only checkout still replays. */
 export function markRecordingUsed(path: string, now = new Date()): void {
   try {
-    utimesSync(path, now, statSync(path).mtime)
+    // In seconds, not a Date: a Date would cut the modification time to the millisecond.
+    utimesSync(path, now, statSync(path).mtimeMs / 1000)
   } catch {
     // The last use is a convenience for pruning; replaying matters more.
   }
@@ -56,7 +57,7 @@ export function statRecording(path: string): RecordingFileStat | undefined {
 export function peekRecordingText(stat: RecordingFileStat): string | null {
   const text = readTextOrNull(stat.path)
   try {
-    utimesSync(stat.path, new Date(stat.usedMs), new Date(stat.recordedMs))
+    utimesSync(stat.path, stat.usedMs / 1000, stat.recordedMs / 1000)
   } catch {
     // A read-only directory: its times were not ours to keep anyway.
   }

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest'
+import { resolveReplayMode } from '../../src/replay/mode.js'
+import { session } from '../../src/index.js'
+
+describe('the replay mode', () => {
+  it.each([
+    [undefined, {}, 'off'],
+    ['record', {}, 'record'],
+    ['auto', {}, 'auto'],
+    ['auto', { CI: 'true' }, 'replay'],
+    ['auto', { CI: 'false' }, 'auto'],
+    ['record', { CI: '1' }, 'record'],
+    [undefined, { REAGENT_REPLAY: 'replay' }, 'replay'],
+    ['off', { REAGENT_REPLAY: 'auto', CI: 'true' }, 'replay'],
+    ['replay', { REAGENT_REPLAY: 'record', CI: 'true' }, 'record'],
+    ['replay', { REAGENT_REPLAY: '' }, 'replay'],
+  ] as const)('option %s with %j is %s', (option, env, expected) => {
+    expect(resolveReplayMode(option, env)).toBe(expected)
+  })
+
+  it('refuses a REAGENT_REPLAY that is not a mode, naming the valid ones', () => {
+    expect(() => resolveReplayMode(undefined, { REAGENT_REPLAY: 'on' })).toThrow(
+      new TypeError(
+        'REAGENT_REPLAY="on" is not a replay mode. Use one of: off (call the model), record (call it and save the calls), ' +
+          'replay (answer every call from the recording), auto (answer what is recorded, record the rest).',
+      ),
+    )
+  })
+})
+
+describe('session() options of record and replay', () => {
+  it.each([
+    ['replay', 'always', `session() option "replay" must be 'off', 'record', 'replay' or 'auto', got the string "always".`],
+    ['replay', true, `session() option "replay" must be 'off', 'record', 'replay' or 'auto', got boolean.`],
+    ['strict', 'yes', 'session() option "strict" must be true or false, got string.'],
+    ['replayTools', 1, 'session() option "replayTools" must be true or false, got the number 1.'],
+  ])('refuses %s: %j', async (option, value, message) => {
+    let ran = false
+    await expect(session('x', { [option]: value } as never, () => (ran = true))).rejects.toThrow(new TypeError(message))
+    expect(ran).toBe(false)
+  })
+})
