@@ -57,7 +57,7 @@ describe('a run that drifted from its recording', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
     await recorded(dir, server, 'Where is order 42?')
 
-    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Where is order 42?')).catch((thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
 
     expect(error.message).toBe(
       `session "support": call 2 (openai POST /chat/completions) has no recorded answer in ${join(dir, 'support.recording.json')}: ` +
@@ -68,7 +68,7 @@ describe('a run that drifted from its recording', () => {
   it('in replay, says there is no recording when there is none', async () => {
     const dir = tempDir()
     const server = await startCannedServer(inOrder())
-    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?')).catch((thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
 
     expect(error.message).toBe(
       `session "support": call 1 (openai POST /chat/completions) has no recorded answer in ${join(dir, 'support.recording.json')}: ` +

@@ -72,7 +72,7 @@ describe('record and replay with the OpenAI SDK (instrumentOpenAI), offline', ()
           .runTools({
             model: 'gpt-4o',
             messages: [{ role: 'user', content: 'Paris?' }],
-            tools: [{ type: 'function', function: { name: 'get_weather', parameters: weatherParameters, function: (args: { city: string }) => getWeather(args), parse: (text: string) => JSON.parse(text) as { city: string } } }],
+            tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather of a city.', parameters: weatherParameters, function: (args: { city: string }) => getWeather(args), parse: (text: string) => JSON.parse(text) as { city: string } } }],
           })
           .finalContent()
         const { data, response } = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'with response' }] }).withResponse()

@@ -24,7 +24,7 @@ describe('recordings per session id and user id', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
     await session('support', { traceDir: dir, replay: 'record', sessionId: 'conv-1', userId: 'alice' }, ask(server, 'Where is order 42?'))
 
-    const error = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'bob' }, ask(server, 'Where is order 42?')).catch((thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'bob' }, ask(server, 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
     const alice = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'alice' }, ask(server, 'Where is order 42?'))
 
     expect(error.message).toBe(
@@ -59,7 +59,7 @@ describe('CI', () => {
     await session('support', { traceDir: dir, replay: 'record' }, ask(server, 'Where is order 42?'))
     const before = readFileSync(join(dir, 'support.recording.json'), 'utf8')
 
-    const error = await session('support', { traceDir: dir, replay: 'auto' }, ask(server, 'Where is order 42?', 'And order 43?')).catch((thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'auto' }, ask(server, 'Where is order 42?', 'And order 43?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
 
     expect(error.name).toBe('ReplayMissError')
     expect(server.requests).toHaveLength(1)
