@@ -14,6 +14,7 @@ import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { importCommand } from './commands/import.js'
 import { listCommand } from './commands/list.js'
+import { recordingsCommand } from './commands/recordings.js'
 import { mcpCommand } from './commands/mcp.js'
 import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
@@ -37,6 +38,7 @@ export const COMMANDS: readonly Command[] = [
   treeCommand,
   viewCommand,
   reportCommand,
+  recordingsCommand,
   serveCommand,
   mcpCommand,
   exportCommand,
