@@ -20,7 +20,7 @@ import type { RecordedResponse } from '../storage.js'
 import type { JsonValue } from '../trace/types.js'
 import { eventStreamBody, eventText, parseEventStream } from './event-stream.js'
 import { responseFailingWith } from './failing-response.js'
-import { readFetchRequest } from './request-body.js'
+import { readFetchRequest, type FetchRequest } from './request-body.js'
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -48,21 +48,21 @@ export function recordFetch(client: object, provider: string): void {
     const steps = session === undefined ? undefined : stepsOf(session)
     // A call kept at a model's own layer above this client (an Agents SDK model) is that layer's to keep.
     if (steps === undefined || currentModelCall()?.isKeptAbove === true) return original.call(undefined, input, init)
-    return exchange(steps, original, `${provider}`, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
+    return exchange(steps, original, provider, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
   }
   Object.defineProperty(fetch, ORIGINAL, { value: original })
   target.fetch = fetch
 }
 
-async function exchange(
-  steps: NonNullable<ReturnType<typeof stepsOf>>,
-  original: Fetch,
-  provider: string,
-  baseURL: string,
-  input: string | URL | Request,
-  init: RequestInit | undefined,
-): Promise<Response> {
-  const request = await readFetchRequest(input, init, baseURL)
+type Steps = NonNullable<ReturnType<typeof stepsOf>>
+
+function exchange(steps: Steps, original: Fetch, provider: string, baseURL: string, input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+  const request = readFetchRequest(input, init, baseURL)
+  return request instanceof Promise ? request.then((read) => answer(steps, original, provider, read)) : answer(steps, original, provider, request)
+}
+
+async function answer(steps: Steps, original: Fetch, provider: string, request: FetchRequest): Promise<Response> {
+  const { input, init } = request
   const call = currentModelCall()
   const answer = steps.answerCall(`${provider} ${request.method} ${request.path}`, request.normal)
   if (answer.kind === 'failed') return responseFailingWith(answer.error, { stream: request.isStream() })
@@ -83,12 +83,17 @@ async function exchange(
   return kept(response, answer.done)
 }
 
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
 /** A response rebuilt from its recording, for the SDK to parse as it parses any. */
 export function recordedResponse(recorded: RecordedResponse, signal: AbortSignal | null | undefined): Response {
   if (!('status' in recorded)) throw new Error('this recorded answer was made by a model, not over HTTP: record the call again')
+  const { status } = recorded
+  // The common case first, with nothing built per call.
+  if (status < 400 && 'body' in recorded) return new Response(JSON.stringify(recorded.body), { status, headers: JSON_HEADERS })
   // A recorded error is final: the SDK must not retry it.
-  const headers: Record<string, string> = recorded.status >= 400 ? { 'x-should-retry': 'false' } : {}
-  const init = (contentType: string): ResponseInit => ({ status: recorded.status, headers: { ...headers, 'content-type': contentType } })
+  const headers: Record<string, string> = status >= 400 ? { 'x-should-retry': 'false' } : {}
+  const init = (contentType: string): ResponseInit => ({ status, headers: { ...headers, 'content-type': contentType } })
   if ('body' in recorded) return new Response(JSON.stringify(recorded.body), init('application/json'))
   if ('events' in recorded) return new Response(eventStreamBody(recorded.events.map(eventText), signal), init('text/event-stream'))
   if ('text' in recorded) return new Response(recorded.text, init(recorded.content_type))

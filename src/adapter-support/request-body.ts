@@ -68,8 +68,12 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
   return new Uint8Array(await new Response(stream).arrayBuffer())
 }
 
-/** Reads the request `fetch(input, init)` would send. */
-export async function readFetchRequest(input: Input, init: RequestInit | undefined, baseURL: string): Promise<FetchRequest> {
+/**
+ * Reads the request `fetch(input, init)` would send: at once for a text
+ * body or none (what model calls send), in a promise for a body that must
+ * be read first.
+ */
+export function readFetchRequest(input: Input, init: RequestInit | undefined, baseURL: string): FetchRequest | Promise<FetchRequest> {
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const path = pathBelow(urlOf(input), baseURL)
   const body = init?.body ?? null
@@ -78,7 +82,14 @@ export async function readFetchRequest(input: Input, init: RequestInit | undefin
     let normal: JsonValue | undefined
     request.normal = () => (normal ??= textBody(body))
     request.isStream = () => /"stream"\s*:\s*true/.test(body)
-  } else if (body instanceof URLSearchParams) {
+    return request
+  }
+  if (body === null && !(input instanceof Request && input.body !== null)) return request
+  return readBody(request, body, input, init)
+}
+
+async function readBody(request: FetchRequest, body: unknown, input: Input, init: RequestInit | undefined): Promise<FetchRequest> {
+  if (body instanceof URLSearchParams) {
     request.normal = () => ({ text: body.toString() })
   } else if (body instanceof FormData) {
     const form = await formBody(body)
@@ -94,7 +105,7 @@ export async function readFetchRequest(input: Input, init: RequestInit | undefin
   } else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     const view = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
     request.normal = () => digest(view)
-  } else if (body === null && input instanceof Request && input.body !== null) {
+  } else if (body === null && input instanceof Request) {
     const text = await input.clone().text()
     request.normal = () => textBody(text)
   }

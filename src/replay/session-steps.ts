@@ -118,20 +118,20 @@ export class SessionSteps {
   /** How the session's next model call to `endpoint` is answered; `request` gives it in normal form (not redacted). */
   answerCall(endpoint: string, request: () => JsonValue): CallAnswer {
     const step = ++this.#calls
-    const normal = once(request)
     let key: StepKey | undefined
     if (this.answers) {
-      key = liveKey(endpoint, normal(), this.options.redact)
+      key = liveKey(endpoint, request(), this.options.redact)
       const answered = this.#take(key.key, true)
       if (answered !== undefined) return { kind: 'recorded', response: (answered as Extract<StepRecord, { kind: 'exchange' }>).response }
       if (this.options.mode === 'replay') return { kind: 'failed', error: this.#miss(step, key) }
     }
     const slot = this.#slot()
+    const written = key?.request
     return {
       kind: 'live',
       done: (response) => {
         if (response === undefined) return
-        this.#complete(slot, once((): StepRecord => ({ kind: 'exchange', endpoint, request: key?.request ?? normal(), response: response() })))
+        this.#complete(slot, once((): StepRecord => ({ kind: 'exchange', endpoint, request: written ?? request(), response: response() })))
       },
     }
   }

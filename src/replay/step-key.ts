@@ -28,14 +28,15 @@ export function toolEndpoint(name: string): string {
   return `tool ${name}`
 }
 
-function keyOf(endpoint: string, request: JsonValue): string {
-  return `${endpoint}\n${canonicalJson(request)}`
+function keyOf(endpoint: string, request: JsonValue, isSorted = false): string {
+  return `${endpoint}\n${isSorted ? JSON.stringify(request) : canonicalJson(request)}`
 }
 
 /** The key of a step made now: `request` in normal form, redacted as the session writes it. */
 export function liveKey(endpoint: string, request: JsonValue, redact: RedactOption | undefined): StepKey {
   const written = redactForDisk(request, redact)
-  return { key: keyOf(endpoint, written), endpoint, request: written }
+  // The normal form has its keys sorted; redaction hands it back untouched when it finds nothing.
+  return { key: keyOf(endpoint, written, written === request), endpoint, request: written }
 }
 
 /** The key of a recorded step (its request was redacted when it was written). */

@@ -15,6 +15,32 @@ function describe(entry: BookEntry): string {
   return step.kind === 'exchange' ? `${step.endpoint} (call ${entry.ordinal} of the recording)` : `tool ${step.name} (tool run ${entry.ordinal} of the recording)`
 }
 
+/** `3, 5-9, 12`: ordinals in order, runs of them as ranges. */
+function ranges(ordinals: readonly number[]): string {
+  const parts: string[] = []
+  for (let i = 0; i < ordinals.length; i++) {
+    const start = ordinals[i]!
+    while (i + 1 < ordinals.length && ordinals[i + 1] === ordinals[i]! + 1) i++
+    parts.push(start === ordinals[i] ? String(start) : `${start}-${ordinals[i]}`)
+  }
+  return parts.join(', ')
+}
+
+/** The unused steps, one phrase per endpoint (or tool): a thousand unused calls read as one line. */
+function summarize(unused: readonly BookEntry[]): string {
+  const groups = new Map<string, { kind: 'call' | 'tool run'; ordinals: number[] }>()
+  for (const entry of unused) {
+    const { step } = entry
+    const label = step.kind === 'exchange' ? step.endpoint : `tool ${step.name}`
+    let group = groups.get(label)
+    if (group === undefined) groups.set(label, (group = { kind: step.kind === 'exchange' ? 'call' : 'tool run', ordinals: [] }))
+    group.ordinals.push(entry.ordinal)
+  }
+  return [...groups]
+    .map(([label, { kind, ordinals }]) => (ordinals.length === 1 ? `${label} (${kind} ${ordinals[0]} of the recording)` : `${label} x${ordinals.length} (${kind}s ${ranges(ordinals)} of the recording)`))
+    .join(', ')
+}
+
 /** Warns about (or, strict, returns the error for) the unused recorded steps; undefined when every one was used. */
 export function reportUnused(book: StepBook, options: { name: string; recordingPath: string; strict: boolean; replayTools: boolean }): UnusedRecordingError | undefined {
   // Tool runs are answered from the recording only with replayTools; otherwise they are there for when it is set.
@@ -22,7 +48,7 @@ export function reportUnused(book: StepBook, options: { name: string; recordingP
   if (unused.length === 0) return undefined
   const what = unused.length === 1 ? '1 recorded call was' : `${unused.length} recorded calls were`
   const message =
-    `session "${options.name}": ${what} not used: ${unused.map(describe).join(', ')} in ${options.recordingPath}. ` +
+    `session "${options.name}": ${what} not used: ${summarize(unused)} in ${options.recordingPath}. ` +
     `The agent no longer makes ${unused.length === 1 ? 'it' : 'them'}: record again with REAGENT_REPLAY=record (or the session option replay: 'record') to drop ${unused.length === 1 ? 'it' : 'them'}.`
   if (!options.strict) {
     warn('REAGENT_REPLAY', message)

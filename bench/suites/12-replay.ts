@@ -1,0 +1,144 @@
+/**
+ * Record and replay (issue 12): what an answer from a recording costs
+ * against a live call, and the headline: a suite of 100 agent tests (ten
+ * model calls each, OpenAI SDK) replayed offline by vitest.
+ *
+ * - a 20-call tool-using agent replayed, against the same agent calling the
+ *   local canned server (real HTTP);
+ * - one replayed call against the same call answered by an in-memory fetch
+ *   (the SDK's own cost, and nearly nothing else): target 1.5x;
+ * - the recording's size per call;
+ * - a live call with its raw exchange kept for the journal, against the
+ *   plain client in the same session: target still within 50 µs;
+ * - bench/fixtures/replay-suite, copied to a temporary directory, recorded
+ *   once against the local server, then `vitest run` with
+ *   REAGENT_REPLAY=replay and the server stopped: target under 5 s.
+ */
+import { spawn } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import OpenAI from 'openai'
+import { session } from 'reagent-flow'
+import { instrumentOpenAI } from 'reagent-flow/openai'
+import type { BenchSuite } from '../run.js'
+import { runWeatherAgent } from '../fixtures/replay-suite/agent.js'
+import { compareAsync, compareCalls } from '../lib/measure.js'
+import type { Row } from '../lib/report.js'
+import { startWeatherServer } from '../lib/weather-server.js'
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+const SUITE = join(REPO, 'bench', 'fixtures', 'replay-suite')
+const AGENT_CALLS = 20
+const SUITE_TARGET_MS = 5_000
+
+const client = (baseURL: string, fetch?: typeof globalThis.fetch): OpenAI => new OpenAI({ baseURL, apiKey: 'sk-bench', maxRetries: 0, ...(fetch === undefined ? {} : { fetch }) })
+
+/** The request of a call in the middle of an agent run: system prompt, question, tools. */
+const request = {
+  model: 'gpt-4o',
+  messages: [
+    { role: 'system' as const, content: 'You are a weather assistant. Look the forecast up day by day before you answer.' },
+    { role: 'user' as const, content: 'What is the weather in Paris for the next 3 days?' },
+  ],
+  tools: [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, day: { type: 'integer' } } } } }],
+}
+const answer = JSON.stringify({
+  id: 'chatcmpl-bench',
+  object: 'chat.completion',
+  created: 1_741_570_283,
+  model: 'gpt-4o-2024-08-06',
+  choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","day":1}' } }] }, finish_reason: 'tool_calls' }],
+  usage: { prompt_tokens: 120, completion_tokens: 16, total_tokens: 136 },
+})
+const inMemoryFetch = async (): Promise<Response> => new Response(answer, { headers: { 'content-type': 'application/json' } })
+
+/** `vitest run` in `dir` as a child process, with a clean environment and `env`; its wall time. */
+function runVitest(dir: string, env: Record<string, string>): Promise<{ ms: number; code: number | null; output: string }> {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(VITEST|CI$|REAGENT_|NODE_OPTIONS$)/.test(key)))
+  const started = performance.now()
+  const child = spawn(process.execPath, [join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], { cwd: dir, env: { ...base, NO_COLOR: '1', ...env } })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ ms: performance.now() - started, code, output }))
+  })
+}
+
+/** The 100-test suite: recorded live once, then replayed offline (timed), and its floor (the same files, no agent). */
+async function suiteFigures(): Promise<{ recordMs: number; replayMs: number; floorMs: number; recordings: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'reagent-replay-suite-'))
+  try {
+    cpSync(SUITE, dir, { recursive: true })
+    mkdirSync(join(dir, 'node_modules'))
+    symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
+    for (const name of ['vitest', 'openai']) symlinkSync(join(REPO, 'node_modules', name), join(dir, 'node_modules', name), 'dir')
+    const server = await startWeatherServer()
+    const recorded = await runVitest(dir, { REAGENT_REPLAY: 'record', BENCH_OPENAI_URL: server.url })
+    await server.close()
+    if (recorded.code !== 0 || server.requests() !== 1_000) throw new Error(`bench: recording the suite failed (${server.requests()} model calls):\n${recorded.output}`)
+    const replayed = await runVitest(dir, { REAGENT_REPLAY: 'replay' })
+    if (replayed.code !== 0 || !/Tests +100 passed/.test(replayed.output)) throw new Error(`bench: replaying the suite failed:\n${replayed.output}`)
+    const floor = await runVitest(dir, { BENCH_FLOOR: '1' })
+    if (floor.code !== 0) throw new Error(`bench: the suite's floor failed:\n${floor.output}`)
+    const recordings = readdirSync(join(dir, '.reagent', 'test'), { recursive: true }).filter((name) => String(name).endsWith('.recording.json')).length
+    return { recordMs: recorded.ms, replayMs: replayed.ms, floorMs: floor.ms, recordings }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+export const suite: BenchSuite = {
+  name: 'replay',
+  async run() {
+    const traceDir = mkdtempSync(join(tmpdir(), 'reagent-bench-replay-'))
+    const server = await startWeatherServer()
+    const rows: Row[] = []
+    try {
+      const live = instrumentOpenAI(client(server.url))
+      const offline = instrumentOpenAI(client('http://127.0.0.1:9/v1'))
+      await session('bench-agent', { traceDir, replay: 'record' }, () => runWeatherAgent(live, 'Paris', AGENT_CALLS))
+      const agent = await compareAsync(
+        () => session('bench-agent', { traceDir, replay: 'replay', save: false }, () => runWeatherAgent(offline, 'Paris', AGENT_CALLS)),
+        () => session('bench-agent-live', { save: false }, () => runWeatherAgent(live, 'Paris', AGENT_CALLS)),
+        { runs: 15, warmup: 3 },
+      )
+      const agentSuite = `a ${AGENT_CALLS}-call tool-using agent (OpenAI SDK), per run`
+      rows.push({ suite: agentSuite, name: 'replayed from its recording (no server)', value: agent.ours.medianMs, unit: 'ms', baseline: agent.baseline.medianMs, baselineName: 'against the local server' })
+      rows.push({ suite: agentSuite, name: 'recording size per call', value: statSync(join(traceDir, 'bench-agent.recording.json')).size / AGENT_CALLS, unit: 'bytes' })
+
+      // One call, replayed or answered in memory: the recording holds as many answers to it as a round makes calls.
+      const memory = client('http://127.0.0.1:9/v1', inMemoryFetch)
+      const memoryInstrumented = instrumentOpenAI(client('http://127.0.0.1:9/v1', inMemoryFetch))
+      const calls = 100
+      await session('bench-call', { traceDir, replay: 'record', save: false }, async () => {
+        for (let i = 0; i < calls; i++) await memoryInstrumented.chat.completions.create(request)
+      })
+      const replayed = await compareCalls(
+        () => offline.chat.completions.create(request),
+        () => memory.chat.completions.create(request),
+        { calls, around: (round) => session('bench-call', { traceDir, replay: 'replay', save: false }, round).then(() => undefined) },
+      )
+      const callSuite = 'one chat.completions.create call, per call'
+      rows.push({ suite: callSuite, name: 'replayed from a recording', value: replayed.oursUs, unit: 'µs', baseline: replayed.baselineUs, baselineName: 'in-memory fetch', target: { max: 1.5, of: 'ratio' } })
+      const journalled = await compareCalls(
+        () => memoryInstrumented.chat.completions.create(request),
+        () => memory.chat.completions.create(request),
+        { around: (round) => session('bench-journal', { traceDir }, round).then(() => undefined) },
+      )
+      rows.push({ suite: callSuite, name: 'live, recorded, raw exchange kept for the journal', value: journalled.oursUs, unit: 'µs', baseline: journalled.baselineUs, baselineName: 'plain client in the session' })
+      rows.push({ suite: callSuite, name: 'added per live call (journal on)', value: journalled.oursUs - journalled.baselineUs, unit: 'µs', target: { max: 50, of: 'value' } })
+    } finally {
+      await server.close()
+      rmSync(traceDir, { recursive: true, force: true })
+    }
+    const figures = await suiteFigures()
+    const suiteName = `a suite of 100 agent tests x 10 model calls (OpenAI SDK), vitest run in a child process (${figures.recordings} recordings)`
+    rows.push({ suite: suiteName, name: 'replayed offline (REAGENT_REPLAY=replay)', value: figures.replayMs, unit: 'ms', baseline: figures.recordMs, baselineName: 'recorded against the local server', target: { max: SUITE_TARGET_MS, of: 'value' } })
+    rows.push({ suite: suiteName, name: 'replayed offline, against its floor', value: figures.replayMs, unit: 'ms', baseline: figures.floorMs, baselineName: 'the same files with no agent (vitest alone)' })
+    return rows
+  },
+}
