@@ -6,12 +6,11 @@
  * (as `.example.ts`, so `npm run typecheck` compiles it); the README shows
  * those files byte for byte.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
-import { runVitest } from '../helpers/vitest-project.js'
+import { runVitest, scratchProject } from '../helpers/vitest-project.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const EXAMPLES = join(REPO, 'test', 'fake', 'readme')
@@ -28,19 +27,6 @@ function readmeExamples(): Map<string, string> {
   return examples
 }
 
-/** A project whose node_modules are this repository's, plus reagent-flow itself. */
-function scratchProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'reagent-fake-readme-'))
-  mkdirSync(join(dir, 'node_modules'))
-  for (const entry of readdirSync(join(REPO, 'node_modules'))) {
-    if (!entry.startsWith('.')) symlinkSync(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir')
-  }
-  symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fake-readme', private: true, type: 'module' }))
-  writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
-  return dir
-}
-
 let project: string | undefined
 afterAll(() => {
   if (project !== undefined) rmSync(project, { recursive: true, force: true })
@@ -54,7 +40,7 @@ it('shows, byte for byte, the example files of test/fake/readme/, one per SDK', 
 })
 
 it('runs every example as a passing vitest test file', async () => {
-  project = scratchProject()
+  project = scratchProject('reagent-fake-readme-')
   for (const [path, code] of readmeExamples()) {
     mkdirSync(join(project, dirname(path)), { recursive: true })
     writeFileSync(join(project, path), code)

@@ -7,7 +7,7 @@
  * repository's copy, so the project and the package share one vitest.
  */
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -24,6 +24,23 @@ export function copySampleProject(): { dir: string; remove: () => void } {
   symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
   symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
+}
+
+/**
+ * An empty project whose node_modules are this repository's (every package,
+ * reagent-flow itself by its public name), with `reagent-flow/vitest` in its
+ * setupFiles: for running the README's examples as a user would.
+ */
+export function scratchProject(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  mkdirSync(join(dir, 'node_modules'))
+  for (const entry of readdirSync(join(REPO, 'node_modules'))) {
+    if (!entry.startsWith('.')) symlinkSync(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir')
+  }
+  symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: prefix.replace(/-$/, ''), private: true, type: 'module' }))
+  writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
+  return dir
 }
 
 /** Variables of this test run that would change how the child behaves (its own vitest state, CI, update mode). */
