@@ -8,7 +8,7 @@
  */
 import type { Transformer } from 'node:stream/web'
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider'
-import { fromRecordedValue, normalizeRecordedRequest, toRecordedValue, type ModelExchange } from '../../src/adapter-support.js'
+import { fromRecordedValue, keepResolved, normalizeRecordedRequest, toRecordedValue, type ModelExchange } from '../../src/adapter-support.js'
 import type { MiddlewareCall } from './model-calls.js'
 
 const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['abortSignal', 'headers'])
@@ -33,17 +33,7 @@ export function generateExchange(call: MiddlewareCall): ModelExchange<PromiseLik
   return {
     endpoint: endpointOf(call, 'doGenerate'),
     request: requestOf(call),
-    capture: (made, done) =>
-      Promise.resolve(made).then(
-        (result) => {
-          done(() => ({ value: toRecordedValue(kept(result)) }))
-          return result
-        },
-        (error: unknown) => {
-          done(undefined)
-          throw error
-        },
-      ),
+    capture: (made, done) => keepResolved(made, done, (result) => toRecordedValue(kept(result))),
     rebuild: (response) => Promise.resolve(fromRecordedValue('value' in response ? response.value : null) as LanguageModelV3GenerateResult),
     fail: (error) => Promise.reject(error),
   }

@@ -25,8 +25,10 @@ export interface AnthropicLike {
  * streamed or not, and through `messages.stream()` — is recorded as one turn:
  * tool calls, text, model, stop reason, latency, token usage (cache fields
  * kept) and the request's messages; the `tool_result` blocks the agent sends
- * back are recorded as the results of their calls. Outside a session the
- * client behaves exactly as before. Instrumenting a client twice changes nothing.
+ * back are recorded as the results of their calls. Its requests can be
+ * recorded and answered from a recording (the `replay` option), and are kept
+ * in the run's journal for `resume()`. Outside a session the client behaves
+ * exactly as before. Instrumenting a client twice changes nothing.
  *
  * @example
  * import Anthropic from '@anthropic-ai/sdk'

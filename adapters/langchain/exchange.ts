@@ -11,9 +11,19 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import { AIMessage, AIMessageChunk, type BaseMessage } from '@langchain/core/messages'
 import { ChatGenerationChunk, type ChatResult } from '@langchain/core/outputs'
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling'
-import { fromRecordedValue, markNotRetryable, normalizeRecordedRequest, toRecordedValue, type JsonValue, type ModelExchange, type RecordedResponse } from '../../src/adapter-support.js'
-
-type Done = Parameters<ModelExchange<unknown>['capture']>[1]
+import {
+  failingChunks,
+  fromRecordedValue,
+  keepIterated,
+  keepResolved,
+  markNotRetryable,
+  normalizeRecordedRequest,
+  replayChunks,
+  toRecordedValue,
+  type JsonValue,
+  type ModelExchange,
+  type RecordedResponse,
+} from '../../src/adapter-support.js'
 type Options = BaseChatModel['ParsedCallOptions'] & Record<string, unknown>
 
 const MESSAGE_FIELDS = ['content', 'additional_kwargs', 'response_metadata', 'tool_calls', 'invalid_tool_calls', 'usage_metadata', 'id', 'name'] as const
@@ -92,8 +102,8 @@ function chunkValue(chunk: ChatGenerationChunk): JsonValue {
   return toRecordedValue({ text: chunk.text, generationInfo: chunk.generationInfo, message: messageFields(chunk.message, true) })
 }
 
-function chunkFrom(recorded: unknown): ChatGenerationChunk {
-  const value = fromRecordedValue(recorded as JsonValue) as Record<string, unknown>
+function chunkFrom(recorded: JsonValue): ChatGenerationChunk {
+  const value = fromRecordedValue(recorded) as Record<string, unknown>
   return new ChatGenerationChunk({
     text: String(value['text'] ?? ''),
     message: new AIMessageChunk(value['message'] as ConstructorParameters<typeof AIMessageChunk>[0]),
@@ -105,55 +115,19 @@ export function generateExchange(model: BaseChatModel, messages: readonly BaseMe
   return {
     endpoint: `langchain ${model.getName()} _generate`,
     request: () => requestOf(model, messages, options),
-    capture: (made, done) =>
-      made.then(
-        (result) => {
-          done(() => ({ value: chatResultValue(result) }))
-          return result
-        },
-        (error: unknown) => {
-          done(undefined)
-          throw error
-        },
-      ),
+    capture: (made, done) => keepResolved(made, done, chatResultValue),
     rebuild: (recorded) => Promise.resolve(chatResultFrom(recorded)),
     // LangChain retries around model calls: an error of ours is marked as one it must not retry.
     fail: (error) => Promise.reject(markNotRetryable(error)),
   }
 }
 
-/** The chunks passed on as they are read; kept when the stream ends or its reader leaves it, not when it fails. */
-async function* keptChunks(stream: AsyncIterable<ChatGenerationChunk>, done: Done): AsyncGenerator<ChatGenerationChunk> {
-  const chunks: ChatGenerationChunk[] = []
-  let isKept = false
-  try {
-    for await (const chunk of stream) {
-      chunks.push(chunk)
-      yield chunk
-    }
-  } catch (error) {
-    isKept = true
-    done(undefined)
-    throw error
-  } finally {
-    if (!isKept) done(() => ({ chunks: chunks.map(chunkValue) }))
-  }
-}
-
-async function* replayedChunks(chunks: readonly unknown[]): AsyncGenerator<ChatGenerationChunk> {
-  for (const chunk of chunks) yield chunkFrom(chunk)
-}
-
-async function* failing(error: Error): AsyncGenerator<ChatGenerationChunk> {
-  throw markNotRetryable(error)
-}
-
 export function streamExchange(model: BaseChatModel, messages: readonly BaseMessage[], options: Options): ModelExchange<AsyncGenerator<ChatGenerationChunk>> {
   return {
     endpoint: `langchain ${model.getName()} _streamResponseChunks`,
     request: () => requestOf(model, messages, options),
-    capture: (made, done) => keptChunks(made, done),
-    rebuild: (recorded) => replayedChunks('chunks' in recorded ? recorded.chunks : []),
-    fail: (error) => failing(error),
+    capture: (made, done) => keepIterated(made, done, chunkValue),
+    rebuild: (recorded) => replayChunks('chunks' in recorded ? recorded.chunks : [], chunkFrom),
+    fail: (error) => failingChunks(markNotRetryable(error)),
   }
 }

@@ -9,13 +9,21 @@
  * the call.
  */
 import { Usage } from '@openai/agents'
-import { fromRecordedValue, normalizeRecordedRequest, toRecordedValue, type ModelExchange, type RecordedResponse } from '../../src/adapter-support.js'
+import {
+  failingChunks,
+  fromRecordedValue,
+  keepIterated,
+  keepResolved,
+  normalizeRecordedRequest,
+  replayChunks,
+  toRecordedValue,
+  type ModelExchange,
+  type RecordedResponse,
+} from '../../src/adapter-support.js'
 import { field } from './wire.js'
 
 /** The abort signal, the tracing switch, and the runner's own bookkeeping (`_internal`: its trace span, its collision policy). */
 const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['signal', 'tracing', '_internal'])
-
-type Done = Parameters<ModelExchange<unknown>['capture']>[1]
 
 interface Who {
   provider: string | null
@@ -38,59 +46,17 @@ function responseFrom(recorded: RecordedResponse): unknown {
 export function getResponseExchange(request: unknown, who: Who): ModelExchange<Promise<unknown>> {
   return {
     ...common(request, who, 'getResponse'),
-    capture: (made, done) =>
-      made.then(
-        (response) => {
-          done(() => ({ value: toRecordedValue(response) }))
-          return response
-        },
-        (error: unknown) => {
-          done(undefined)
-          throw error
-        },
-      ),
+    capture: (made, done) => keepResolved(made, done, toRecordedValue),
     rebuild: (recorded) => Promise.resolve(responseFrom(recorded)),
     fail: (error) => Promise.reject(error),
   }
 }
 
-/** The events passed on as they are read; kept when the stream ends or its reader leaves it, not when it fails. */
-async function* keptEvents(stream: AsyncIterable<unknown>, done: Done): AsyncGenerator<unknown> {
-  const events: unknown[] = []
-  let isKept = false
-  const keep = (): void => {
-    isKept = true
-    done(() => ({ chunks: events.map(toRecordedValue) }))
-  }
-  try {
-    for await (const event of stream) {
-      events.push(event)
-      yield event
-    }
-    keep()
-  } catch (error) {
-    isKept = true
-    done(undefined)
-    throw error
-  } finally {
-    // Left early (`break`, `return()`): what the agent read is what a replay gives it.
-    if (!isKept) keep()
-  }
-}
-
-async function* replayedEvents(chunks: readonly unknown[]): AsyncGenerator<unknown> {
-  for (const chunk of chunks) yield fromRecordedValue(chunk as never)
-}
-
-async function* failing(error: Error): AsyncGenerator<unknown> {
-  throw error
-}
-
 export function streamedResponseExchange(request: unknown, who: Who): ModelExchange<AsyncIterable<unknown>> {
   return {
     ...common(request, who, 'getStreamedResponse'),
-    capture: (made, done) => keptEvents(made, done),
-    rebuild: (recorded) => replayedEvents('chunks' in recorded ? recorded.chunks : []),
-    fail: (error) => failing(error),
+    capture: (made, done) => keepIterated(made, done, toRecordedValue),
+    rebuild: (recorded) => replayChunks('chunks' in recorded ? recorded.chunks : [], fromRecordedValue),
+    fail: (error) => failingChunks(error),
   }
 }

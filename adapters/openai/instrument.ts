@@ -19,10 +19,12 @@ interface Patchable {
 /**
  * Instruments an OpenAI client so that every `chat.completions.create` and
  * `responses.create` made inside a `session()` is recorded into it (and the
- * SDK's `parse`, `stream`, `runTools` helpers, which call them). Outside a
- * session the client behaves exactly as before. Returns the same client;
- * instrumenting it again changes nothing, and `client.withOptions()` returns
- * an instrumented client too.
+ * SDK's `parse`, `stream`, `runTools` helpers, which call them). Every
+ * request the client makes in a session (embeddings, moderations too) can be
+ * recorded and answered from a recording (the `replay` option), and is kept
+ * in the run's journal for `resume()`. Outside a session the client behaves
+ * exactly as before. Returns the same client; instrumenting it again changes
+ * nothing, and `client.withOptions()` returns an instrumented client too.
  *
  * @example
  * const openai = instrumentOpenAI(new OpenAI())
