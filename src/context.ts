@@ -13,40 +13,11 @@ import type { JsonObject } from './trace/types.js'
 
 const STORE_KEY = Symbol.for('reagent-flow.context.v1')
 const TEST_KEY = Symbol.for('reagent-flow.test-scope.v1')
-const CALL_KEY = Symbol.for('reagent-flow.model-call.v1')
-type Holder = {
-  [STORE_KEY]?: AsyncLocalStorage<Session>
-  [TEST_KEY]?: AsyncLocalStorage<TestScope>
-  [CALL_KEY]?: AsyncLocalStorage<ModelCallScope>
-}
+type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session>; [TEST_KEY]?: AsyncLocalStorage<TestScope> }
 
 const holder = globalThis as Holder
 const store = (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
 const testStore = (holder[TEST_KEY] ??= new AsyncLocalStorage<TestScope>())
-const callStore = (holder[CALL_KEY] ??= new AsyncLocalStorage<ModelCallScope>())
-
-/**
- * The model call being made (`ModelCall.send`), as the HTTP layer under it
- * sees it: an instrumented client's `fetch` answers for the call it serves
- * (marking it replayed), unless the call is answered at the model's own
- * layer above (an Agents SDK model over an instrumented OpenAI client).
- */
-export interface ModelCallScope {
-  /** The call is recorded and replayed at the model's layer: the HTTP layer under it leaves its requests alone. */
-  readonly isKeptAbove: boolean
-  /** The HTTP layer answered the call from a recording (or a resumed run). */
-  markReplayed(): void
-}
-
-/** Runs `fn` (the SDK making a model call) with `call` as the call its requests serve. */
-export function runInModelCall<T>(call: ModelCallScope, fn: () => T): T {
-  return callStore.run(call, fn)
-}
-
-/** The model call the current code serves, inside `ModelCall.send`; undefined elsewhere. */
-export function currentModelCall(): ModelCallScope | undefined {
-  return callStore.getStore()
-}
 
 /**
  * The vitest test a session is opened in, given by `reagent-flow/vitest`

@@ -23,7 +23,6 @@
  * one place it is made, where a recording, an injected fault or a scripted
  * model can answer instead.
  */
-import { currentModelCall, runInModelCall, type ModelCallScope } from '../context.js'
 import type { LlmCallInput } from '../recorder.js'
 import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session.js'
@@ -95,20 +94,20 @@ export class ModelCall<Response = unknown, Event = unknown> {
   }
 
   /**
-   * Makes the call: `make` calls the SDK, with this call in scope for the
-   * HTTP layer under it (an instrumented client's `fetch` answers from a
-   * recording there). With an `exchange` (a call answered at the model's own
-   * layer), the session's steps say how it is answered: from a recording or
-   * the resumed run (`rebuild`, no model called), failed (`fail`: a replay
-   * with no match), or by the model (`make`, its result `capture`d to keep).
-   * A call that throws at once is recorded as failed, and the error rethrown
-   * unchanged. What `make` returns is otherwise not touched (the Stainless
-   * SDKs' promises are lazy).
+   * Makes the call: `make` calls the SDK. With an `exchange` (a call answered
+   * at the model's own layer), the session's steps say how it is answered:
+   * from a recording or the resumed run (`rebuild`, no model called), failed
+   * (`fail`: a replay with no match), or by the model (`make`, its result
+   * `capture`d to keep). Without one, the HTTP layer under the SDK answers
+   * (an instrumented client's `fetch`, see recorded-fetch.ts). A call that
+   * throws at once is recorded as failed, and the error rethrown unchanged.
+   * What `make` returns is otherwise not touched (the Stainless SDKs'
+   * promises are lazy).
    */
   send<R>(make: () => R, exchange?: ModelExchange<R>): R {
     try {
       const steps = exchange === undefined ? undefined : stepsOf(this.#session)
-      if (steps === undefined || exchange === undefined) return runInModelCall(this.#scope(false), make)
+      if (steps === undefined || exchange === undefined) return make()
       // Read now: the SDK (or the agent) may change the objects of the request once the call is made.
       const request = exchange.request()
       const answer = steps.answerCall(exchange.endpoint, () => request)
@@ -117,21 +116,16 @@ export class ModelCall<Response = unknown, Event = unknown> {
         return exchange.rebuild(answer.response)
       }
       if (answer.kind === 'failed') return exchange.fail(answer.error)
-      return exchange.capture(runInModelCall(this.#scope(true), make), answer.done)
+      return exchange.capture(make(), answer.done)
     } catch (error) {
       this.fail(error)
       throw error
     }
   }
 
-  /** The call as the HTTP layer under it sees it; `isKeptHere`: kept at this layer, so the layer under it leaves it alone. */
-  #scope(isKeptHere: boolean): ModelCallScope {
-    return {
-      isKeptAbove: isKeptHere || currentModelCall()?.isKeptAbove === true,
-      markReplayed: () => {
-        this.#isReplayed = true
-      },
-    }
+  /** The HTTP layer answered the call from a recording (or a resumed run): its LLM call says `replayed: true`. */
+  markReplayed(): void {
+    this.#isReplayed = true
   }
 
   /** A whole response: recorded now. */

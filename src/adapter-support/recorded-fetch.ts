@@ -14,7 +14,7 @@
  * answers with the response that came in the end, so it never waits out a
  * retry.
  */
-import { currentModelCall, currentSession } from '../context.js'
+import { currentSession } from '../context.js'
 import { stepsOf } from '../replay/attach.js'
 import type { RecordedResponse } from '../storage.js'
 import type { JsonValue } from '../trace/types.js'
@@ -26,6 +26,14 @@ type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Resp
 
 /** A wrapper's own fetch: a client derived with `withOptions()` inherits the wrapper, and is wrapped from the original again. */
 const ORIGINAL = Symbol.for('reagent-flow.fetch.original')
+
+/** Responses answered from a recording, so the call they answer is recorded as replayed (recording-promise.ts). */
+const replayedResponses = new WeakSet<Response>()
+
+/** True for a response this layer answered from a recording or a resumed run. */
+export function isReplayedResponse(response: unknown): boolean {
+  return response instanceof Response && replayedResponses.has(response)
+}
 
 /** Statuses the SDKs retry on their own. */
 function isRetried(status: number): boolean {
@@ -46,8 +54,7 @@ export function recordFetch(client: object, provider: string): void {
   const fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const session = currentSession()
     const steps = session === undefined ? undefined : stepsOf(session)
-    // A call kept at a model's own layer above this client (an Agents SDK model) is that layer's to keep.
-    if (steps === undefined || currentModelCall()?.isKeptAbove === true) return original.call(undefined, input, init)
+    if (steps === undefined) return original.call(undefined, input, init)
     return exchange(steps, original, provider, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
   }
   Object.defineProperty(fetch, ORIGINAL, { value: original })
@@ -63,15 +70,15 @@ function exchange(steps: Steps, original: Fetch, provider: string, baseURL: stri
 
 async function answer(steps: Steps, original: Fetch, provider: string, request: FetchRequest): Promise<Response> {
   const { input, init } = request
-  const call = currentModelCall()
   const answer = steps.answerCall(`${provider} ${request.method} ${request.path}`, request.normal)
   if (answer.kind === 'failed') return responseFailingWith(answer.error, { stream: request.isStream() })
   const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
   if (answer.kind === 'recorded') {
     // As fetch does: a request whose signal has fired is never answered.
     signal?.throwIfAborted()
-    call?.markReplayed()
-    return recordedResponse(answer.response, signal)
+    const response = recordedResponse(answer.response, signal)
+    replayedResponses.add(response)
+    return response
   }
   let response: Response
   try {

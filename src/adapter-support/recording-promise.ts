@@ -17,6 +17,7 @@
  * CJS or ESM.
  */
 import type { ModelCall } from './model-call.js'
+import { isReplayedResponse } from './recorded-fetch.js'
 import { recordSafely } from './record-safely.js'
 import { isStream, tapStream } from './stream-tap.js'
 
@@ -168,7 +169,11 @@ export function recordingPromise<P extends object>(original: P, client: unknown,
     }
     return data instanceof Promise ? data.then(received, failed) : received(data)
   }
-  const props = responsePromise.then(undefined, failed)
+  const props = responsePromise.then((responseProps) => {
+    // Answered by the instrumented fetch from a recording: the call is recorded as replayed.
+    if (isReplayedResponse(responseProps.response)) call.markReplayed()
+    return responseProps
+  }, failed)
   const Recording = recordingClassOf(original.constructor as ApiPromiseClass)
   return new Recording(props, parse, { client, modelCall: call, parse, isCopyTaken: false }) as unknown as P
 }
