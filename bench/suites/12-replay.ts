@@ -122,8 +122,15 @@ export const suite: BenchSuite = {
         () => memory.chat.completions.create(request),
         { calls, around: (round) => session('bench-call', { traceDir, replay: 'replay', save: false }, round).then(() => undefined) },
       )
+      // What recording the call's turn costs by itself (the same work a replayed call does, less the replay).
+      const recordedLive = await compareCalls(
+        () => memoryInstrumented.chat.completions.create(request),
+        () => memory.chat.completions.create(request),
+        { calls, around: (round) => session('bench-call-live', { save: false }, round).then(() => undefined) },
+      )
       const callSuite = 'one chat.completions.create call, per call'
       rows.push({ suite: callSuite, name: 'replayed from a recording', value: replayed.oursUs, unit: 'µs', baseline: replayed.baselineUs, baselineName: 'in-memory fetch', target: { max: 1.5, of: 'ratio' } })
+      rows.push({ suite: callSuite, name: 'live, recorded, in-memory fetch (no journal)', value: recordedLive.oursUs, unit: 'µs', baseline: recordedLive.baselineUs, baselineName: 'in-memory fetch' })
       const journalled = await compareCalls(
         () => memoryInstrumented.chat.completions.create(request),
         () => memory.chat.completions.create(request),
