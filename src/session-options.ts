@@ -3,7 +3,9 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
+import { checkFaultsOption, type Fault } from './faults/faults-option.js'
 import type { LedgerOption } from './ledger/session-reporter.js'
+import { checkLimitsOption, type Limits } from './limits/limits-option.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -48,6 +50,22 @@ export interface SessionOptions {
    * @example { ledger: 'http://127.0.0.1:4319' }
    */
   ledger?: LedgerOption
+  /**
+   * Tools that fail instead of running, to test how the agent copes: a call
+   * of a `traceTool` tool named by a fault throws its error, and its turn is
+   * marked `injected: true`. Sessions opened inside this one share its
+   * faults. Default: none. (README, "Faults and limits".)
+   * @example { faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] }
+   */
+  faults?: readonly Fault[]
+  /**
+   * A runaway guard: once the run has gone past one of these, its next model
+   * or tool call throws `BudgetExceededError`, and the run is recorded as
+   * `cancelled` with the limit as its reason. Sessions opened inside this
+   * one count toward its limits. Default: none. (README, "Faults and limits".)
+   * @example { limits: { turns: 10, tokens: 20_000, usd: 0.5, seconds: 60 } }
+   */
+  limits?: Limits
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -62,7 +80,15 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'save',
   'journal',
   'ledger',
+  'faults',
+  'limits',
 ])
+
+/** Options whose parts are checked one by one, each error naming the part at fault. */
+const DEEP_CHECKS: Readonly<Record<string, (value: unknown) => unknown>> = {
+  faults: checkFaultsOption,
+  limits: checkLimitsOption,
+}
 
 /** The type each option must have; a wrong one would write a file our own loader rejects, so it is refused here. */
 const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boolean; expected: string }>> = {
@@ -105,6 +131,7 @@ export function checkOptions(options: unknown): SessionOptions {
     if (value !== undefined && kind !== undefined && !kind.accepts(value)) {
       throw new TypeError(`session() option "${key}" must be ${kind.expected}, got ${describe(value)}.`)
     }
+    if (value !== undefined) DEEP_CHECKS[key]?.(value)
   }
   return options as SessionOptions
 }

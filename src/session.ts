@@ -8,8 +8,11 @@
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
-import { AgentAssertionError, SessionClosedError } from './errors.js'
+import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors.js'
 import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
+import { FaultPlan } from './faults/fault-plan.js'
+import { budgetStopOf } from './limits/budget-stop.js'
+import { RunGuard } from './limits/run-guard.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
@@ -75,8 +78,13 @@ export class Session<T = unknown> extends TraceAssertions {
   #hasWarnedDropped = false
   #output: T | undefined
   #path: string | undefined
+  /** The `limits` of this run, or of the session it was opened inside (shared: a sub-agent counts toward them). */
+  readonly #guard: RunGuard | undefined
+  /** The `faults` of this run, or of the session it was opened inside. */
+  readonly #faults: FaultPlan | undefined
 
-  constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession()) {
+  /** `traceFields`: extra top-level fields of the trace (a repeated run's `repeat`), there before any file is written. */
+  constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession(), traceFields?: Readonly<JsonObject>) {
     super()
     sanitizeName(name)
     this.#name = name
@@ -86,6 +94,8 @@ export class Session<T = unknown> extends TraceAssertions {
     const parentTraceId = options.parentTraceId === undefined ? (parent?.trace.trace_id ?? null) : options.parentTraceId
     this.#testScope = currentTestScope()
     this.#location = locateRun(name, options.traceDir, this.#testScope)
+    this.#guard = options.limits !== undefined ? new RunGuard(options.limits) : parent === undefined ? undefined : parent.#guard
+    this.#faults = options.faults !== undefined ? new FaultPlan(options.faults) : parent === undefined ? undefined : parent.#faults
     this.trace = {
       trace_id: traceId,
       name,
@@ -101,6 +111,7 @@ export class Session<T = unknown> extends TraceAssertions {
       session_id: options.sessionId ?? null,
       user_id: options.userId ?? null,
       ...this.#location.test,
+      ...traceFields,
     }
     if (parent !== undefined) parent.#children.push(this as Session<unknown>)
     this.#recorder = new Recorder(traceId, onIssue)
@@ -175,7 +186,55 @@ export class Session<T = unknown> extends TraceAssertions {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
-    return this.#recorder.logLlmCall(checkLlmCall(call))
+    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
+    // The call happened and is kept; past a limit (the `limits` option), the run stops here.
+    const stop = this.#guard?.stopAfterLoggedModelCall(this.trace.name)
+    this.#count()
+    if (stop !== undefined) throw stop
+    return ids
+  }
+
+  /**
+   * For adapters (adapter-support's ModelCall): records a model call that
+   * `admitModelCall()` let through before it was made. As `logLlmCall`, but
+   * never stopped by the run's limits, only counted toward them.
+   */
+  recordModelCall(call: LlmCallInput): string[] {
+    if (this.#closed) {
+      if (this.#isDetached) return this.#dropped('an LLM call', [])
+      throw new SessionClosedError(this.trace.name, 'log an LLM call')
+    }
+    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
+    this.#count()
+    return ids
+  }
+
+  /**
+   * For adapters: a model call is about to be made. Returns the
+   * `BudgetExceededError` to throw instead when the run has gone past one of
+   * its limits (the `limits` option); otherwise counts the call toward them.
+   */
+  admitModelCall(): BudgetExceededError | undefined {
+    return this.#guard?.stopBeforeModelCall(this.trace.name)
+  }
+
+  /**
+   * For tool wrappers (`traceTool`): tool `tool` is about to run. Returns
+   * what the call fails with instead of running: a `BudgetExceededError`
+   * (the run went past a limit) or an injected fault (the `faults` option,
+   * `injected: true`); undefined when it runs.
+   */
+  admitToolCall(tool: string): { error: unknown; injected: boolean } | undefined {
+    const stop = this.#guard?.stopBeforeToolCall(this.trace.name, tool)
+    if (stop !== undefined) return { error: stop, injected: false }
+    const fault = this.#faults?.toolCall(tool)
+    return fault === undefined ? undefined : { error: fault.error, injected: true }
+  }
+
+  /** What the call just recorded used, toward the run's limits. */
+  #count(): void {
+    const call = this.trace.turns.at(-1)?.llm_call
+    if (call !== undefined) this.#guard?.count(call, this.trace.name)
   }
 
   /**
@@ -185,15 +244,17 @@ export class Session<T = unknown> extends TraceAssertions {
    * the result as unmatched, with a warning.
    *
    * `skipIfRecorded` makes a second report of the same call a no-op (adapters
-   * use it when a result can be seen twice).
+   * use it when a result can be seen twice). `injected` marks the result as
+   * an injected fault: its turn gets `injected: true` and the call id in
+   * `injected_results` (the result itself keeps exactly its four keys).
    */
-  logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean } = {}): void {
+  logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean; injected?: boolean } = {}): void {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped(`a result of "${name}"`, undefined)
       throw new SessionClosedError(this.trace.name, `log a result of "${name}"`)
     }
     const checked = checkToolResult(name, result)
-    this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true)
+    this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true, checked.injected === true)
   }
 
   /**
@@ -285,7 +346,10 @@ export class Session<T = unknown> extends TraceAssertions {
     // Closed from outside while the hooks ran (a signal, the test's end).
     if (this.#closed) return
     if (outcome.ok) this.#output = outcome.output
-    this.#finish(outcome.ok ? { status: 'completed' } : { status: isCancellation(outcome.error) ? 'cancelled' : 'failed', error: outcome.error })
+    const end = outcome.ok ? ({ status: 'completed' } as const) : { status: isCancellation(outcome.error) ? ('cancelled' as const) : ('failed' as const), error: outcome.error }
+    // A run its limits stopped is cancelled with the limit as its reason, whether the agent rethrew the stop or caught it.
+    const stop = budgetStopOf(this.#guard, outcome.ok ? undefined : outcome.error)
+    this.#finish(stop === undefined ? end : { ...end, status: 'cancelled', reason: stop.reason })
     await this.#ledgerDone
   }
 
@@ -421,7 +485,27 @@ export async function session<T>(
   }
   if (typeof name !== 'string') throw new TypeError(`session() needs a name string first, got ${typeof name}.`)
   const options = checkOptions(typeof optionsOrFn === 'function' ? undefined : optionsOrFn)
-  const s = new Session<T>(name, options)
+  const run = await runSession(name, options, fn)
+  const s = run.session
+  if (run.threw) {
+    s.explainFailureInTest()
+    // The very same value, untouched: what the agent threw is the test's to see.
+    throw run.error
+  }
+  if (s.goldenFailure !== undefined) throw s.goldenFailure
+  return s
+}
+
+/** How a session's function ended: the closed session, and what the function threw, if it did. */
+export type SessionRun<T> = { session: Session<T>; threw: false } | { session: Session<T>; threw: true; error: unknown }
+
+/**
+ * The work of `session()` with checked options, resolving to how the
+ * function ended instead of rethrowing (`repeat` keeps every run, failed or
+ * not). `traceFields` are extra top-level fields of the trace.
+ */
+export async function runSession<T>(name: string, options: SessionOptions, fn: SessionFn<T>, traceFields?: Readonly<JsonObject>): Promise<SessionRun<T>> {
+  const s = new Session<T>(name, options, currentSession(), traceFields)
   let outcome: Outcome<T>
   try {
     outcome = { ok: true, output: await runInSession(s as Session<unknown>, () => fn(s)) }
@@ -429,11 +513,5 @@ export async function session<T>(
     outcome = { ok: false, error }
   }
   await runInSession(s as Session<unknown>, () => s[close](outcome))
-  if (!outcome.ok) {
-    s.explainFailureInTest()
-    // The very same value, untouched: what the agent threw is the test's to see.
-    throw outcome.error
-  }
-  if (s.goldenFailure !== undefined) throw s.goldenFailure
-  return s
+  return outcome.ok ? { session: s, threw: false } : { session: s, threw: true, error: outcome.error }
 }

@@ -16,6 +16,7 @@ export type ReagentWarningCode =
   | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
   | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
+  | 'REAGENT_LIMITS' // a run's limits could not count a call (no token usage, an unpriced model)
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

@@ -49,9 +49,13 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
   const failed = call.error !== undefined || turn.tool_results.some((r) => r.error !== null)
   const mark = failed ? c.red('✗') : c.green('✓')
   const meta = [formatDuration(turn.duration_ms), call.model].filter((p): p is string => p !== null && p !== '')
-  const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}`]
+  // A failure the test injected (the `faults` option) is told apart from one the agent ran into.
+  const injected = turn.injected === true || call.injected === true ? `  ${c.yellow('injected fault')}` : ''
+  const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}${injected}`]
   const inner = `${indent}    `
-  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}`)
+  const injectedMark = ` ${c.yellow('(injected)')}`
+  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}${call.injected === true ? injectedMark : ''}`)
+  const injectedResults = Array.isArray(turn.injected_results) ? turn.injected_results : []
   for (const toolCall of call.tool_calls) {
     const name = toolCall.name === highlight ? c.yellow(c.bold(toolCall.name)) : c.bold(toolCall.name)
     lines.push(`${inner}${callPrefix}${name}(${oneLine(toolCall.arguments, 100)})`)
@@ -60,7 +64,7 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
       lines.push(
         result.error === null
           ? `${inner}  ${c.green('✓')} ${oneLine(result.result)}${timing}`
-          : `${inner}  ${c.red(`✗ ${result.error}`)}${timing}`,
+          : `${inner}  ${c.red(`✗ ${result.error}`)}${injectedResults.includes(result.call_id) ? injectedMark : ''}${timing}`,
       )
     }
   }

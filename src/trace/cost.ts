@@ -6,7 +6,7 @@
  * (exceedsLimit).
  */
 import { readTokens } from './tokens.js'
-import type { Trace, Turn } from './types.js'
+import type { LLMCall, Trace, Turn } from './types.js'
 
 /** USD per 1 million tokens. */
 export interface ModelCost {
@@ -86,30 +86,31 @@ export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): {
   return best
 }
 
+/** The price of one LLM call, or why it has none: `no model`, `no token_usage`, `no price for model "x"`. */
+export function priceCall(call: LLMCall, costs: ReadonlyMap<string, ModelCost>): { usd: number; model: string; prefix: string; input: number; output: number } | { skipped: string } {
+  const { model, token_usage: usage } = call
+  if (model === null || model === undefined) return { skipped: 'no model' }
+  if (usage === null || usage === undefined) return { skipped: 'no token_usage' }
+  const price = priceOf(model, costs)
+  if (price === undefined) return { skipped: `no price for model "${model}"` }
+  const { input, output } = readTokens(usage)
+  const usd = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
+  return { usd, model, prefix: price.prefix, input, output }
+}
+
 /** Prices every turn of `trace` that has a model, token usage and a price. */
 export function estimateCost(trace: Trace, costs: ReadonlyMap<string, ModelCost>): CostEstimate {
   const estimate: CostEstimate = { usd: 0, priced: [], skipped: [], top: undefined }
   for (const turn of trace.turns) {
-    const { model, token_usage: usage } = turn.llm_call
-    if (model === null || model === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no model)`)
+    const priced = priceCall(turn.llm_call, costs)
+    if ('skipped' in priced) {
+      estimate.skipped.push(`turn ${turn.index} (${priced.skipped})`)
       continue
     }
-    if (usage === null || usage === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no token_usage)`)
-      continue
-    }
-    const price = priceOf(model, costs)
-    if (price === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no price for model "${model}")`)
-      continue
-    }
-    const { input, output } = readTokens(usage)
-    const usd = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
-    const turnCost = { turn, usd, model, prefix: price.prefix, input, output }
-    estimate.usd += usd
+    const turnCost = { turn, ...priced }
+    estimate.usd += priced.usd
     estimate.priced.push(turnCost)
-    if (estimate.top === undefined || usd > estimate.top.usd) estimate.top = turnCost
+    if (estimate.top === undefined || priced.usd > estimate.top.usd) estimate.top = turnCost
   }
   return estimate
 }
