@@ -26,7 +26,7 @@ export class RunGuard {
   readonly #limits: Limits
   readonly #startedAt = performance.now()
   readonly #prices: ReadonlyMap<string, ModelCost> | undefined
-  /** Why calls could not be priced, each warned about once. */
+  /** Why calls could not be counted, per limit, each warned about once. */
   readonly #unpriced = new Set<string>()
   #modelCalls = 0
   #tokens = 0
@@ -105,8 +105,9 @@ export class RunGuard {
 
   /** A call a limit cannot count (`why`: `no token_usage`, `no price for model "x"`): warned about once per reason. */
   #warnOnce(sessionName: string, limit: LimitName, why: string): void {
-    if (this.#unpriced.has(why)) return
-    this.#unpriced.add(why)
+    const key = `${limit}: ${why}`
+    if (this.#unpriced.has(key)) return
+    this.#unpriced.add(key)
     const fix =
       limit === 'usd'
         ? 'Add the price with a price file (REAGENT_PRICES), or limit tokens instead'
