@@ -24,10 +24,15 @@ export interface RunLocation {
   test: { test_file: string; test_name: string; test_key: string } | undefined
 }
 
+/** The key a session named `name` has in the test of `scope`, before it is claimed: the test's name, then ` > <name>` unless the name starts with it. */
+export function testKeyOf(scope: TestScope, name: string): string {
+  const test = scope.testName
+  return name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
+}
+
 /** The key of a session named `name` in the test of `scope`, claimed (a repeated key gets its number). */
 function claimKey(scope: TestScope, name: string): string {
-  const test = scope.testName
-  const base = name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
+  const base = testKeyOf(scope, name)
   const count = (scope.keys.get(base) ?? 0) + 1
   scope.keys.set(base, count)
   return count === 1 ? base : `${base} #${count}`

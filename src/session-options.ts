@@ -117,14 +117,16 @@ function describe(value: unknown): string {
   return typeof value
 }
 
-export function checkOptions(options: unknown): SessionOptions {
+/** Checks the options of `session()`; `caller` and `ownOptions` are those of a function that takes them with options of its own (`repeat()`). */
+export function checkOptions(options: unknown, { caller = 'session()', ownOptions = [] }: { caller?: string; ownOptions?: readonly string[] } = {}): SessionOptions {
   if (options === undefined) return {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`session() options must be an object, got ${options === null ? 'null' : typeof options}.`)
+    throw new TypeError(`${caller} options must be an object, got ${options === null ? 'null' : typeof options}.`)
   }
   for (const key of Object.keys(options)) {
+    if (ownOptions.includes(key)) continue
     if (!OPTION_NAMES.has(key)) {
-      throw new TypeError(`Unknown session() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
+      throw new TypeError(`Unknown ${caller} option "${key}". Valid options: ${[...OPTION_NAMES, ...ownOptions].join(', ')}.`)
     }
     const value: unknown = (options as Record<string, unknown>)[key]
     const kind = OPTION_KINDS[key]

@@ -87,8 +87,8 @@ describe('the faults option: a traceTool tool fails instead of running', () => {
     const { agent } = paymentKit()
     const s = await session('parent', { save: false, faults: [{ tool: 'charge_card', error: 'card declined', after: 1 }] }, async (s) => {
       const first = await agent(s, ['a'])
-      const child = await session('child', { save: false }, (child) => agent(child, ['b']))
-      return [...first, ...child.output!]
+      const child = await session<string[]>('child', { save: false }, (child) => agent(child, ['b']))
+      return [...first, ...(child.output ?? [])]
     })
     expect(s.output).toEqual(['charged a', 'ToolFaultError: card declined'])
   })

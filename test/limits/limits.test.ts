@@ -43,16 +43,24 @@ function scriptedOpenAI(script: Script): { openai: OpenAI; fetch: ReturnType<typ
 
 afterEach(() => void vi.useRealTimers())
 
+/** What the session rejected with; a session that resolves fails the test. */
+function rejection(run: Promise<unknown>): Promise<Error> {
+  return run.then(
+    () => expect.unreachable('expected the run to be stopped'),
+    (error: unknown) => error as Error,
+  )
+}
+
 describe('limits: the next model or tool call after a limit throws BudgetExceededError, and the run is cancelled', () => {
   it('turns: the model call one past the limit is never made', async () => {
     const { openai, fetch } = scriptedOpenAI(loopingScript(10))
     const search = traceTool('search', ({ q }: { q: string }) => `results for ${q}`)
     const traceDir = tempDir()
     let s: Session | undefined
-    const error = await session('looping', { traceDir, limits: { turns: 3 } }, (opened) => {
+    const error = await rejection(session('looping', { traceDir, limits: { turns: 3 } }, (opened) => {
       s = opened
       return openaiLoop(openai, search)
-    }).catch((thrown: unknown) => thrown)
+    }))
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect((error as Error).message).toBe(
@@ -73,7 +81,7 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
   it("turns: reaches the caller of the SDK's stream helper (which wraps it), and the run is still cancelled", async () => {
     const { openai, fetch } = scriptedOpenAI(loopingScript(10))
     let s: Session | undefined
-    const error = await session('streamed', { save: false, limits: { turns: 1 } }, async (opened) => {
+    const error = await rejection(session('streamed', { save: false, limits: { turns: 1 } }, async (opened) => {
       s = opened
       const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Find everything.' }]
       for (;;) {
@@ -81,7 +89,7 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
         messages.push(completion.choices[0]!.message)
         for (const call of completion.choices[0]!.message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: 'hit' })
       }
-    }).catch((thrown: Error) => thrown)
+    }))
     // The helper turns errors that are not its own into an OpenAIError with the same message, the original as its cause.
     expect([error.constructor.name, error.cause instanceof BudgetExceededError, error.message]).toEqual(['OpenAIError', true, (error.cause as Error).message])
     expect(fetch.requests).toHaveLength(1)
@@ -114,7 +122,7 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
 
   it('usd: priced with the price table, from the model and usage each call records', async () => {
     const { openai, fetch } = scriptedOpenAI(loopingScript(10, { inputTokens: 1000, outputTokens: 100 }))
-    const error = await session('spender', { save: false, limits: { usd: 0.005 } }, () => openaiLoop(openai, () => 'hit')).catch((thrown: Error) => thrown)
+    const error = await rejection(session('spender', { save: false, limits: { usd: 0.005 } }, () => openaiLoop(openai, () => 'hit')))
 
     // gpt-4o: $2.50 per 1M input and $10 per 1M output tokens, so $0.0035 a call.
     expect(error.message).toBe(
@@ -132,10 +140,10 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
       return 'hit'
     })
     let s: Session | undefined
-    const error = await session('slow', { save: false, limits: { seconds: 2 } }, (opened) => {
+    const error = await rejection(session('slow', { save: false, limits: { seconds: 2 } }, (opened) => {
       s = opened
       return openaiLoop(openai, slowSearch)
-    }).catch((thrown: Error) => thrown)
+    }))
 
     expect(error.message).toBe(
       'Session "slow" went past its limit of 2 seconds (limits.seconds: 3 seconds passed), so the model call was not made. Raise limits.seconds, or look at the trace for why the agent took so long.',
@@ -146,10 +154,10 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
 
   it('stops an agent that logs its own model calls at the first call logged past the limit, which is kept', async () => {
     let s: Session | undefined
-    const error = await session('manual', { save: false, limits: { turns: 2 } }, (opened) => {
+    const error = await rejection(session('manual', { save: false, limits: { turns: 2 } }, (opened) => {
       s = opened
       for (;;) opened.logLlmCall({ responseText: 'again', model: 'gpt-4o' })
-    }).catch((thrown: Error) => thrown)
+    }))
 
     expect(error.message).toBe(
       'Session "manual" went past its limit of 2 turns (limits.turns: 3 model calls), so the run was stopped at the model call just logged. Raise limits.turns, or look at the trace for why the agent kept going.',
@@ -176,9 +184,9 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
     const model = scriptedLanguageModel(loopingScript(10))
     let searches = 0
     const tools = instrumentTools({ search: tool({ inputSchema: z.object({ q: z.string() }), execute: async () => `hit ${++searches}` }) })
-    const error = await session('ai-sdk-loop', { save: false, limits: { turns: 2 } }, () =>
+    const error = await rejection(session('ai-sdk-loop', { save: false, limits: { turns: 2 } }, () =>
       generateText({ model: wrapLanguageModel({ model, middleware: reagentMiddleware() }), tools, prompt: 'Find everything.', stopWhen: stepCountIs(10), maxRetries: 3 }),
-    ).catch((thrown: unknown) => thrown)
+    ))
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect([model.requests.length, searches]).toEqual([2, 2])
@@ -190,10 +198,10 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
     const search = langchainTool(async ({ q }) => `results for ${q}`, { name: 'search', schema: z.object({ q: z.string() }) })
     const agent = createReactAgent({ llm: model, tools: [search] })
     let s: Session | undefined
-    const error = await session('react-loop', { save: false, limits: { turns: 2 } }, (opened) => {
+    const error = await rejection(session('react-loop', { save: false, limits: { turns: 2 } }, (opened) => {
       s = opened
       return agent.invoke({ messages: [new HumanMessage('Find everything.')] }, { callbacks: [new ReagentCallbackHandler()] })
-    }).catch((thrown: unknown) => thrown)
+    }))
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect(model.requests).toHaveLength(2)
