@@ -16,6 +16,8 @@ export { assertToolOutputMatches } from './assert/tool-output.js'
 export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
+export { repeat } from './repeat/repeat.js'
+export { RunSet } from './repeat/run-set.js'
 export { loadChain, ChainNode } from './chain.js'
 export {
   ReagentError,
@@ -25,6 +27,8 @@ export {
   TraceNotFoundError,
   TraceFormatError,
   AgentAssertionError,
+  BudgetExceededError,
+  ToolFaultError,
   isReagentError,
 } from './errors.js'
 export { loadTrace, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
@@ -37,6 +41,12 @@ export { REDACTED, redactForDisk } from './trace/redact.js'
 
 export type { SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
+export type { Fault, ToolFault } from './faults/faults-option.js'
+export type { Limits } from './limits/limits-option.js'
+export type { LimitName, StoppedCall } from './errors.js'
+export type { RepeatOptions, RepeatFn, RunPosition } from './repeat/repeat.js'
+export type { RunCheck, RunVerdict } from './repeat/verdicts.js'
+export type { RunSetSummary, RunRow } from './repeat/summary.js'
 export type { RunContext } from './context.js'
 export type { TraceSource } from './assert/arguments.js'
 export type { CallCount } from './assert/calls.js'

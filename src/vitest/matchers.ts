@@ -5,6 +5,7 @@
 import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from './tool-matchers.js'
 import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
 import { toMatchGolden } from './golden-matcher.js'
+import { toPassInAtLeast } from './run-set-matcher.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -13,4 +14,5 @@ export const reagentMatchers = {
   toMatchFlow,
   toHaveSucceeded,
   toMatchGolden,
+  toPassInAtLeast,
 }

@@ -6,6 +6,7 @@
  * merge as overloads instead of clashing.
  */
 import type { CallCount } from '../assert/calls.js'
+import type { Session } from '../session.js'
 import type { GoldenMatcherOptions } from './golden-matcher.js'
 
 declare module 'vitest' {
@@ -47,5 +48,15 @@ declare module 'vitest' {
      * @example expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
      */
     toMatchGolden(options?: GoldenMatcherOptions): void
+    /**
+     * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
+     * `check`: they completed, matched their golden (`golden: true`), and
+     * `check(run)` neither threw nor returned false. A failure lists the
+     * failing runs with their first failing assertion and trace file. With
+     * an async check it returns a promise: await it.
+     * @example expect(runs).toPassInAtLeast(0.8, (run) => expect(run).toHaveCalledTool('issue_refund'))
+     */
+    toPassInAtLeast(share: number, check: (run: Session<any>) => PromiseLike<unknown>): Promise<void>
+    toPassInAtLeast(share: number, check: (run: Session<any>) => unknown): void
   }
 }

@@ -6,7 +6,7 @@
  */
 import { expect, expectTypeOf } from 'vitest'
 import { test, type AgentSession } from 'reagent-flow/vitest'
-import type { Session, Trace } from 'reagent-flow'
+import { repeat, type RunPosition, type RunRow, type RunSet, type Session, type Trace } from 'reagent-flow'
 
 declare const trace: Trace
 declare const s: Session<string>
@@ -59,4 +59,27 @@ export function fixtureTypes(): void {
   test.override({ reagentOptions: { traceDir: 'test/.traces' } })
   // @ts-expect-error reagentOptions are session options
   test.override({ reagentOptions: { tracedir: 'test/.traces' } })
+}
+
+export async function runSetTypes(): Promise<void> {
+  const runs = await repeat<string>(5, 'refund', { concurrency: 2, limits: { turns: 8 }, faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] }, (s, run) => {
+    expectTypeOf(run).toEqualTypeOf<RunPosition>()
+    s.logLlmCall({ responseText: 'ok' })
+    return `run ${run.index}`
+  })
+  // (expectTypeOf cannot compare classes with overloaded methods: an assignment checks the type instead.)
+  const typed: RunSet<string> = runs
+  expectTypeOf(typed.runs).toEqualTypeOf<readonly Session<string>[]>()
+  expectTypeOf(runs.passRate((run) => run.assertCalled('x'))).toEqualTypeOf<number>()
+  expectTypeOf(runs.passRate(async (run) => run.assertCalled('x'))).toEqualTypeOf<Promise<number>>()
+  expectTypeOf(runs.passAll((run) => run.output === 'ok')).toEqualTypeOf<boolean>()
+  expectTypeOf(runs.summary().perRun).toEqualTypeOf<RunRow[]>()
+  expectTypeOf(expect(runs).toPassInAtLeast(0.8, (run) => expect(run).toHaveCalledTool('x'))).toEqualTypeOf<void>()
+  expectTypeOf(expect(runs).toPassInAtLeast(0.8, async (run) => expect(run).toHaveCalledTool('x'))).toEqualTypeOf<Promise<void>>()
+  // @ts-expect-error the share comes first
+  expect(runs).toPassInAtLeast((run: Session) => run.assertCalled('x'), 0.8)
+  // @ts-expect-error an unknown limit
+  await repeat(2, 'x', { limits: { steps: 3 } }, () => 1)
+  // @ts-expect-error a fault names its tool
+  await repeat(2, 'x', { faults: [{ error: 'card declined' }] }, () => 1)
 }
