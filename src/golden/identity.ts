@@ -4,29 +4,9 @@
  * so the k repetitions of one agent are compared with one golden and its
  * accepted variants, not each with a golden of its own.
  */
+import { repeatOf } from '../repeat/repeat-field.js'
 import type { TraceIdentity } from '../storage.js'
 import type { Trace } from '../trace/types.js'
-
-/** The `repeat` field of a trace recorded by `repeat()`: which run set it belongs to, and where in it. */
-export interface RepeatField {
-  /** The run set's id (a ULID), shared by its runs. */
-  id: string
-  /** The run set's name: the name given to `repeat`. Each run is named `<name> #<index>`. */
-  name: string
-  /** This run's number, from 1. */
-  index: number
-  /** How many runs the set has. */
-  of: number
-  /** Inside vitest, the run set's test key (its runs' keys end in ` #<index>`). */
-  test_key?: string
-}
-
-/** The `repeat` field of `trace`, when it is one (a hand-edited file may hold anything). */
-export function repeatOf(trace: object): RepeatField | undefined {
-  const field = (trace as { repeat?: unknown }).repeat as Partial<RepeatField> | null | undefined
-  if (field === null || typeof field !== 'object' || typeof field.name !== 'string' || field.name === '') return undefined
-  return field as RepeatField
-}
 
 /** The identity a trace's golden is filed under: the run set's for a repeated run, else the trace's own. */
 export function goldenIdentity(trace: TraceIdentity): TraceIdentity {

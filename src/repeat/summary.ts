@@ -12,7 +12,7 @@ import type { RunVerdict } from './verdicts.js'
 import type { Session } from '../session.js'
 
 /** One run of a run set, in numbers. */
-export interface RunRow {
+export interface RunSetRow {
   /** The run's number in its set, from 1. */
   index: number
   name: string
@@ -44,10 +44,10 @@ export interface RunSetSummary {
   usd: { total: number; mean: number | null }
   /** Over the runs that ended. */
   durationMs: { mean: number | null; max: number | null }
-  perRun: RunRow[]
+  perRun: RunSetRow[]
 }
 
-function rowOf(run: Session, index: number, verdict: RunVerdict | undefined): RunRow {
+function rowOf(run: Session, index: number, verdict: RunVerdict | undefined): RunSetRow {
   const trace = run.trace
   const tokens = sumTokens(trace)
   const cost = estimateCost(trace, defaultPriceTable())

@@ -6,7 +6,7 @@
  */
 import { expect, expectTypeOf } from 'vitest'
 import { test, type AgentSession } from 'reagent-flow/vitest'
-import { repeat, type RunPosition, type RunRow, type RunSet, type Session, type Trace } from 'reagent-flow'
+import { repeat, type RunPosition, type RunSetRow, type RunSet, type Session, type Trace } from 'reagent-flow'
 
 declare const trace: Trace
 declare const s: Session<string>
@@ -73,7 +73,7 @@ export async function runSetTypes(): Promise<void> {
   expectTypeOf(runs.passRate((run) => run.assertCalled('x'))).toEqualTypeOf<number>()
   expectTypeOf(runs.passRate(async (run) => run.assertCalled('x'))).toEqualTypeOf<Promise<number>>()
   expectTypeOf(runs.passAll((run) => run.output === 'ok')).toEqualTypeOf<boolean>()
-  expectTypeOf(runs.summary().perRun).toEqualTypeOf<RunRow[]>()
+  expectTypeOf(runs.summary().perRun).toEqualTypeOf<RunSetRow[]>()
   expectTypeOf(expect(runs).toPassInAtLeast(0.8, (run) => expect(run).toHaveCalledTool('x'))).toEqualTypeOf<void>()
   expectTypeOf(expect(runs).toPassInAtLeast(0.8, async (run) => expect(run).toHaveCalledTool('x'))).toEqualTypeOf<Promise<void>>()
   // @ts-expect-error the share comes first

@@ -8,6 +8,7 @@ import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime, formatVerdict } from '../format.js'
 import { GRADE_FILTERS, noteUnreadable, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
+import { describeRunSet, groupRunSets, runSetPlaceOf, type RunSetPlace, type RunSetRow } from '../run-sets.js'
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
@@ -26,6 +27,8 @@ export interface RunRow {
   tool_calls: number
   tokens: TokenTotals | null
   grade: Grade | null
+  /** The run set (`repeat()`) the run belongs to, and its place in it. */
+  repeat: RunSetPlace | null
 }
 
 /** `list --json` */
@@ -33,7 +36,10 @@ export interface ListOutput {
   total: number
   offset: number
   limit: number
+  /** The page, the runs of each run set together and in their order. */
   runs: RunRow[]
+  /** The run sets on the page, each summed up over all its runs in the directory. */
+  run_sets: RunSetRow[]
   unreadable: Array<{ file: string; reason: string }>
 }
 
@@ -61,14 +67,17 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
       tool_calls: countToolCalls(trace),
       tokens: tokenTotals(trace),
       grade: fields.grade ?? null,
+      repeat: runSetPlaceOf(run),
     })
   }
+  const grouped = groupRunSets(rows, runs)
   return {
     // A file whose middle turned out damaged is not a run after all.
     total: total - damaged.length,
     offset: query.offset,
     limit: query.limit,
-    runs: rows,
+    runs: grouped.rows,
+    run_sets: grouped.sets,
     unreadable: [...unreadable, ...damaged].map(({ path, reason }) => ({ file: path, reason })),
   }
 }
@@ -76,7 +85,7 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
 function printTable(out: ListOutput, ctx: CommandContext): void {
   const { c } = ctx
   const rows = out.runs.map((run) => [
-    c.bold(run.name),
+    run.repeat === null ? c.bold(run.name) : `  ${c.bold(run.name)}`,
     run.trace_id,
     formatStatus(run.status, c),
     formatTime(run.started_at),
@@ -99,7 +108,16 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
       { title: 'TOKENS', ...right },
       { title: 'GRADE' },
     ]
-    ctx.print(formatTable(columns, rows, c))
+    const [header, ...lines] = formatTable(columns, rows, c).split('\n')
+    // Each run set's line above its first run.
+    const sets = new Map(out.run_sets.map((set) => [set.id, set]))
+    const shown: string[] = [header!]
+    out.runs.forEach((run, i) => {
+      const set = run.repeat === null ? undefined : sets.get(run.repeat.id)
+      if (set !== undefined && out.runs[i - 1]?.repeat?.id !== set.id) shown.push(c.dim(describeRunSet(set)))
+      shown.push(lines[i]!)
+    })
+    ctx.print(shown.join('\n'))
   }
   const shown = rows.length === 0 ? '' : ` · showing ${out.offset + 1}–${out.offset + rows.length}`
   const none = out.total > 0 && rows.length === 0 ? ` · none at --offset ${out.offset}` : ''
