@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { repeat, RunSet, session, type Session } from '../../src/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -105,6 +106,20 @@ describe('repeat(k, name, options, fn)', () => {
       path: `${traceDir}/refund__7.trace.json`,
     })
     expect(runs.summary().passRate).toBeNull()
+  })
+
+  it("shares one golden among the runs of a set, the run set's, and counts a run that does not match it as failing", async () => {
+    const traceDir = tempDir()
+    const runs = await repeat(10, 'refund', { traceDir, golden: true }, (s, run) => flakyRefundAgent(s, run))
+
+    expect(readdirSync(join(traceDir, 'golden'))).toEqual(['refund.trace.json'])
+    const golden = readFileSync(join(traceDir, 'golden', 'refund.trace.json'), 'utf8')
+    expect(JSON.parse(golden)).toMatchObject({ name: 'refund', trace_id: 'golden' })
+    expect(golden).not.toContain('"repeat"')
+    expect(runs.verdicts(() => true).filter((v) => !v.passed).map((v) => [v.index, v.failure])).toEqual([
+      [7, '"refund #7" does not match its golden baseline'],
+      [8, '"refund #8" does not match its golden baseline'],
+    ])
   })
 
   it('opens the runs inside the session it is called in, as its children', async () => {
