@@ -77,7 +77,7 @@ function approve(file: string, store: GoldenStore, accept: Acceptance, skipped: 
 function variantNote(approval: Approval, accept: Acceptance): string {
   const { before, after, run } = approval.variants
   if (after > 1) return `variant ${run} of ${after}${approval.status === 'unchanged' ? '' : accept === 'add' ? ', added' : ', refreshed'}`
-  if (before > 1) return `the one variant now (it had ${before})`
+  if (before > 1) return `now its one variant; it had ${before}`
   return ''
 }
 
