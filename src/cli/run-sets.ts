@@ -15,6 +15,8 @@ import type { RunFile } from './ledger.js'
 export interface RunSetRow {
   id: string
   name: string
+  /** Inside vitest, the run set's test key: `<test name> > <name>`; null outside. */
+  test_key: string | null
   /** How many runs the set was made with. */
   of: number
   /** How many of its runs are in the directory. */
@@ -62,11 +64,12 @@ export function groupRunSets<R extends { repeat: RunSetPlace | null }>(page: rea
 }
 
 function summarizeSet(id: string, all: readonly RunFile[]): RunSetRow {
-  const set: RunSetRow = { id, name: '', of: 0, runs: 0, statuses: {} }
+  const set: RunSetRow = { id, name: '', test_key: null, of: 0, runs: 0, statuses: {} }
   for (const run of all) {
     const field = repeatOf(run.fields)
     if (field?.id !== id) continue
     set.name = field.name
+    set.test_key = typeof field.test_key === 'string' && field.test_key !== '' ? field.test_key : null
     set.of = Math.max(set.of, field.of)
     set.runs += 1
     const status = statusOf(run.fields)
@@ -75,9 +78,13 @@ function summarizeSet(id: string, all: readonly RunFile[]): RunSetRow {
   return set
 }
 
-/** `run set "refund-agent" · 10 runs · 8 completed, 2 failed` (and `9 of 10 runs` when some are not in the directory). */
+/**
+ * `run set "refund-agent" · 10 runs · 8 completed, 2 failed` (`9 of 10 runs`
+ * when some are not in the directory); inside vitest named by its test key,
+ * which tells apart the run sets of one name in two tests.
+ */
 export function describeRunSet(set: RunSetRow): string {
   const counts = Object.entries(set.statuses).map(([status, count]) => `${count} ${status}`)
   const runs = set.runs === set.of ? plural(set.of, 'run') : `${set.runs} of ${plural(set.of, 'run')}`
-  return `run set "${set.name}" · ${runs} · ${counts.join(', ')}`
+  return `run set "${set.test_key ?? set.name}" · ${runs} · ${counts.join(', ')}`
 }

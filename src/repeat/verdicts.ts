@@ -39,7 +39,8 @@ const ASSERTION_ERRORS: ReadonlySet<string> = new Set(['AssertionError', 'JestAs
 /** The first line of an error, as a failure reads: a failed expectation by its message, anything else with its name. */
 export function failureLine(error: unknown): string {
   const { name, message } = recordError(error)
-  const first = (message.split('\n').find((line) => line.trim() !== '') ?? '').trim()
+  // A message's headline may end in a colon, introducing what follows it (a diff): not shown here.
+  const first = (message.split('\n').find((line) => line.trim() !== '') ?? '').trim().replace(/:$/, '')
   if (!ASSERTION_ERRORS.has(name)) return `${name}: ${first}`
   // Ours carry the failed assertion in one line, without the agent stack trace the message goes on with.
   const assertion = (error as { assertion?: unknown } | null)?.assertion

@@ -87,7 +87,7 @@ describe('reagent-flow list', () => {
     const { json } = runJson<ListJson & { run_sets: unknown[] }>(['list', '--limit', '4'], cwd)
     expect(names(json)).toEqual(['refund #1', 'refund #2', 'refund #3', 'search-agent'])
     expect(json.runs.map((row) => row.repeat)).toEqual([{ id: 'set-1', index: 1, of: 4 }, { id: 'set-1', index: 2, of: 4 }, { id: 'set-1', index: 3, of: 4 }, null])
-    expect(json.run_sets).toEqual([{ id: 'set-1', name: 'refund', of: 4, runs: 4, statuses: { completed: 3, failed: 1 } }])
+    expect(json.run_sets).toEqual([{ id: 'set-1', name: 'refund', test_key: null, of: 4, runs: 4, statuses: { completed: 3, failed: 1 } }])
     expect(runCli(['list', '--limit', '4'], cwd).stdout).toBe(
       [
         'NAME          TRACE ID            STATUS     STARTED (UTC)        DURATION  TURNS  CALLS  TOKENS  GRADE',

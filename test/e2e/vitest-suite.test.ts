@@ -100,6 +100,8 @@ describe('a suite of six test files', () => {
         '',
         `If the new behaviour is right, accept it (or run the tests with vitest -u), then review and commit ${golden}:`,
         '  npx reagent-flow approve .reagent/test/research.test.ts/research_agent___reads_what_it_found.trace.json',
+        "If it is right as well as the golden's (the agent may do either), add it as another accepted variant:",
+        '  npx reagent-flow approve --add .reagent/test/research.test.ts/research_agent___reads_what_it_found.trace.json',
         ' ❯ test/research.test.ts:14:15',
       ].join('\n'),
     )
