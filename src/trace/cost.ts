@@ -77,12 +77,27 @@ export function exceedsLimit(actual: number, limit: number): boolean {
   return actual - limit > 1e-9
 }
 
+type Price = { prefix: string; cost: ModelCost }
+
+/**
+ * Prices found, per table and model: a run prices the same few models on
+ * every call (a run's limits price each call as it is recorded). Tables are
+ * not changed once built (see prices.ts), so a found price stays right.
+ */
+const found = new WeakMap<ReadonlyMap<string, ModelCost>, Map<string, Price | null>>()
+
 /** The price of `model`: the entry with the longest key that `model` starts with. */
-export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): { prefix: string; cost: ModelCost } | undefined {
-  let best: { prefix: string; cost: ModelCost } | undefined
+export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): Price | undefined {
+  let byModel = found.get(costs)
+  if (byModel === undefined) found.set(costs, (byModel = new Map()))
+  const known = byModel.get(model)
+  if (known !== undefined) return known ?? undefined
+  let best: Price | undefined
   for (const [prefix, cost] of costs) {
     if (model.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { prefix, cost }
   }
+  // Bounded: a table meets a handful of models, but a hostile trace could name millions.
+  if (byModel.size < 1024) byModel.set(model, best ?? null)
   return best
 }
 
