@@ -7,12 +7,11 @@
  * its trace. Each step needs the previous one, so they run in order on one copy.
  */
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runVitest } from '../helpers/vitest-project.js'
+import { copyFixture, runVitest } from '../helpers/vitest-project.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const CLI = join(REPO, 'dist', 'src', 'cli', 'index.js')
@@ -21,14 +20,9 @@ const TRIAGE_RUN = '.reagent/test/triage.test.ts/triages_a_broken_order.trace.js
 
 describe('golden variants and repeated runs through vitest', () => {
   let dir: string
-  beforeAll(() => {
-    dir = join(mkdtempSync(join(tmpdir(), 'reagent-vitest-variants-')), 'project')
-    cpSync(join(REPO, 'fixtures', 'vitest-variants'), dir, { recursive: true })
-    mkdirSync(join(dir, 'node_modules'))
-    symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
-    symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
-  })
-  afterAll(() => rmSync(dirname(dir), { recursive: true, force: true }))
+  let remove: () => void
+  beforeAll(() => void ({ dir, remove } = copyFixture('vitest-variants', 'project')))
+  afterAll(() => remove())
 
   const cli = (...args: string[]): { status: number | null; stdout: string } => spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
 

@@ -26,6 +26,22 @@ export function copySampleProject(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
+/**
+ * A fresh copy of `fixtures/<fixture>` as `<a new temporary folder>/<folder>`
+ * (a folder of its own, so a run from its parent can be checked to leave the
+ * parent as it was), with reagent-flow and vitest linked in; `remove()`
+ * deletes the temporary folder.
+ */
+export function copyFixture(fixture: string, folder: string): { dir: string; remove: () => void } {
+  const parent = mkdtempSync(join(tmpdir(), `reagent-${fixture}-`))
+  const dir = join(parent, folder)
+  cpSync(join(REPO, 'fixtures', fixture), dir, { recursive: true })
+  mkdirSync(join(dir, 'node_modules'))
+  symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
+  symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
+  return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) }
+}
+
 /** Variables of this test run that would change how the child behaves (its own vitest state, CI, update mode). */
 const INHERITED_OUT = /^(VITEST|CI$|REAGENT_|FORCE_COLOR$|NODE_OPTIONS$)/
 
