@@ -131,7 +131,8 @@ export const listCommand: Command = {
   details: [
     'Filters and order work on the top-level fields of each file, read from its two ends;',
     'only the runs on the page are read whole. Files that are not readable traces are',
-    'skipped and named on stderr (and under "unreadable" with --json).',
+    'skipped and named on stderr (and under "unreadable" with --json). The runs of a run set',
+    '(repeat()) are shown together, in order, under a line that sums the set up.',
   ],
   options: {
     status: { type: 'string', value: '<status>', choices: STATUSES, description: 'only runs with this status' },
