@@ -182,16 +182,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * calls (given ones kept, missing ones generated), in order.
    */
   logLlmCall(call: LlmCallInput): string[] {
-    if (this.#closed) {
-      if (this.#isDetached) return this.#dropped('an LLM call', [])
-      throw new SessionClosedError(this.trace.name, 'log an LLM call')
-    }
-    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
-    // The call happened and is kept; past a limit (the `limits` option), the run stops here.
-    const stop = this.#guard?.stopAfterLoggedModelCall(this.trace.name)
-    this.#count()
-    if (stop !== undefined) throw stop
-    return ids
+    return this.#logLlmCall(call, false)
   }
 
   /**
@@ -200,12 +191,21 @@ export class Session<T = unknown> extends TraceAssertions {
    * never stopped by the run's limits, only counted toward them.
    */
   recordModelCall(call: LlmCallInput): string[] {
+    return this.#logLlmCall(call, true)
+  }
+
+  #logLlmCall(call: LlmCallInput, isAdmitted: boolean): string[] {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
     const ids = this.#recorder.logLlmCall(checkLlmCall(call))
-    this.#count()
+    const guard = this.#guard
+    if (guard === undefined) return ids
+    // A call the agent logged itself has happened: it is kept, and past a limit (`limits`) the run stops here.
+    const stop = isAdmitted ? undefined : guard.stopAfterLoggedModelCall(this.trace.name)
+    guard.count(this.trace.turns.at(-1)!.llm_call, this.trace.name)
+    if (stop !== undefined) throw stop
     return ids
   }
 
@@ -229,12 +229,6 @@ export class Session<T = unknown> extends TraceAssertions {
     if (stop !== undefined) return { error: stop, injected: false }
     const fault = this.#faults?.toolCall(tool)
     return fault === undefined ? undefined : { error: fault.error, injected: true }
-  }
-
-  /** What the call just recorded used, toward the run's limits. */
-  #count(): void {
-    const call = this.trace.turns.at(-1)?.llm_call
-    if (call !== undefined) this.#guard?.count(call, this.trace.name)
   }
 
   /**

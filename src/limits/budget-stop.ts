@@ -2,9 +2,17 @@
 import { isReagentError, type BudgetExceededError } from '../errors.js'
 import type { RunGuard } from './run-guard.js'
 
-/** By name, so a stop thrown by another copy of reagent-flow (a nested install) counts too. */
+/**
+ * By name, so a stop thrown by another copy of reagent-flow (a nested
+ * install) counts too. Never throws: the value may be anything an agent
+ * threw (a revoked Proxy refuses every look).
+ */
 export function isBudgetStop(error: unknown): error is BudgetExceededError {
-  return isReagentError(error) && error.name === 'BudgetExceededError' && typeof (error as { reason?: unknown }).reason === 'string'
+  try {
+    return isReagentError(error) && error.name === 'BudgetExceededError' && typeof (error as { reason?: unknown }).reason === 'string'
+  } catch {
+    return false
+  }
 }
 
 /**
