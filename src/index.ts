@@ -13,6 +13,7 @@ export {
   assertContextPreserved,
 } from './assert/handoff.js'
 export { assertToolOutputMatches } from './assert/tool-output.js'
+export { assertGoalReached } from './assert/goal.js'
 export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
@@ -35,13 +36,14 @@ export { matchGolden, resolveUpdateMode, UPDATE_MODES, normalizeTrace, loadGolde
 export { assertMatchesBaseline } from './assert/baseline.js'
 export { REDACTED, redactForDisk } from './trace/redact.js'
 
-export type { SessionFn } from './session.js'
+export type { ClosedSession, SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
 export type { RunContext } from './context.js'
 export type { TraceSource } from './assert/arguments.js'
 export type { CallCount } from './assert/calls.js'
 export type { DurationOptions } from './assert/budgets.js'
 export type { CostOptions, ModelCost, TokenOptions } from './assert/usage.js'
+export type { GoalJudge, GoalJudgeInput, GoalJudgement, GoalOptions, GoalVerdict } from './assert/goal.js'
 export type { AllowedFieldsOptions, PreservedFieldsOptions } from './assert/handoff.js'
 export type { AssertionSchema, JsonSchema, SchemaOptions, StandardSchemaLike } from './assert/schema.js'
 export type { AsymmetricMatcher } from './assert/equality.js'
