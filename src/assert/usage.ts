@@ -89,8 +89,11 @@ export function checkModelCosts(fn: string, argument: string, value: unknown): M
 }
 
 /** `$0.0034` rather than reagent-flow 0.5's `$0.00` for sub-cent amounts. */
-function usdApart(a: number, b: number): [string, string] {
-  const [x, y] = formatApart(a, b, 2)
+function usdApart(a: number, limit: number): [string, string] {
+  // At least as many decimals as the limit was written with: a limit of $0.001 never shows as $0.00.
+  const written = String(limit)
+  const decimals = written.includes('e') ? 10 : (written.split('.')[1] ?? '').length
+  const [x, y] = formatApart(a, limit, Math.min(10, Math.max(2, decimals)))
   return [`$${x}`, `$${y}`]
 }
 

@@ -38,13 +38,15 @@ export function toHaveFinalAnswer(this: MatcherState, received: unknown, expecte
     // search() ignores a /g or /y regex's lastIndex, so a shared regex gives the same answer every time.
     (typeof wanted === 'string' ? answer === wanted : wanted instanceof RegExp ? answer.search(wanted) !== -1 : this.equals(answer, wanted, this.customTesters))
   const shown = answer === null ? 'the agent gave no text answer' : `it was ${JSON.stringify(cut(answer, 200))}`
-  const headline = pass ? `expected the final answer not to ${describeExpected(wanted)}, but it did` : `expected the final answer to ${describeExpected(wanted)}, but ${shown}`
+  const headline = `expected the final answer ${pass ? 'not ' : ''}to ${describeExpected(wanted)}, but ${shown}`
   // A diff of the two texts where there are two texts; a RegExp has none to draw.
   const diff = wanted instanceof RegExp || answer === null ? {} : { actual: answer, expected: wanted }
   return { pass, message: () => describeFailure(trace, headline, { causes: [whatWasCalled(trace)] }), ...diff }
 }
 
 export async function toReachGoal(this: MatcherState, received: unknown, judge: unknown, options: GoalOptions = {}): Promise<MatcherOutcome> {
+  // Checked here first, so a wrong value is named as what was given to expect().
+  receivedTrace('toReachGoal', received)
   const judgement = await judgeGoal('toReachGoal', received, judge, options)
   const causes = [judgeRunFact(judgement)]
   if (!judgement.reached) return { pass: false, message: () => describeFailure(judgement.trace, notReachedHeadline(judgement), { causes }) }
