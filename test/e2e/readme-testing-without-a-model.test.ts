@@ -6,40 +6,18 @@
  * (as `.example.ts`, so `npm run typecheck` compiles it); the README shows
  * those files byte for byte.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
+import { readmeExamples as sectionExamples, scratchProject as scratch } from '../helpers/readme-examples.js'
 import { runVitest } from '../helpers/vitest-project.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const EXAMPLES = join(REPO, 'test', 'fake', 'readme')
 
-/** The section's code blocks that are test files: they start with a `// test/....test.ts` line. */
-function readmeExamples(): Map<string, string> {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
-  const start = readme.indexOf('\n## Testing without a model\n')
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
-  const examples = new Map<string, string>()
-  for (const [, code] of section.matchAll(/```ts\n(\/\/ (test\/[\w.-]+\.test\.ts)\n[\s\S]*?)```/g)) {
-    examples.set(code!.slice(3, code!.indexOf('\n')), code!)
-  }
-  return examples
-}
-
-/** A project whose node_modules are this repository's, plus reagent-flow itself. */
-function scratchProject(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'reagent-fake-readme-'))
-  mkdirSync(join(dir, 'node_modules'))
-  for (const entry of readdirSync(join(REPO, 'node_modules'))) {
-    if (!entry.startsWith('.')) symlinkSync(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir')
-  }
-  symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'fake-readme', private: true, type: 'module' }))
-  writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
-  return dir
-}
+const readmeExamples = (): Map<string, string> => sectionExamples('Testing without a model')
+const scratchProject = (): string => scratch('reagent-fake-readme-')
 
 let project: string | undefined
 afterAll(() => {
