@@ -102,10 +102,12 @@ describe('reagent-flow get', () => {
     ])
   })
 
-  it('lists the first five tool errors and counts the rest', () => {
+  it('lists the first five tool errors, each on one line, and counts the rest', () => {
     const looping = buildTrace('looping-agent', Array.from({ length: 7 }, (_, i) => ({ calls: [{ name: 'fetch', args: { page: i }, error: 'HTTP 503' }] })))
+    looping.turns[0]!.tool_results[0]!.error = `HTTP 503\n${'<html>'.repeat(1_000)}`
     const { stdout } = runCli(['get', 'looping-agent'], traceDirWith([looping]))
     expect(stdout).toContain('status      completed · 7 of 7 tool calls failed\n')
+    expect(stdout).toContain(`\ntool error  fetch({"page":0}) failed in turn 0: HTTP 503\\n${'<html>'.repeat(31)}<ht…\n`)
     expect(stdout).toContain(
       '            fetch({"page":4}) failed in turn 4: HTTP 503\n            … 2 more (reagent-flow show draws them all)\nresponse',
     )

@@ -4,10 +4,12 @@
  * as a file (`<name>.example.ts`, so `npm run typecheck` compiles it), which
  * the README shows byte for byte, and runs in a scratch vitest project.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, expect, it } from 'vitest'
+import { runVitest } from './vitest-project.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -35,4 +37,37 @@ export function scratchProject(prefix: string): string {
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: prefix.replace(/-$/, ''), private: true, type: 'module' }))
   writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
   return dir
+}
+
+/**
+ * The two tests of a README's examples: the blocks of `sections` are the
+ * files of `folder` (relative to the repository) byte for byte, and they pass
+ * as test files of a scratch vitest project, `tests` tests in all.
+ */
+export function testReadmeExamples({ sections, folder, tests }: { sections: readonly string[]; folder: string; tests: number }): void {
+  const examples = (): Map<string, string> => new Map(sections.flatMap((heading) => [...readmeExamples(heading)]))
+  const dir = join(REPO, folder)
+  let project: string | undefined
+  afterAll(() => {
+    if (project !== undefined) rmSync(project, { recursive: true, force: true })
+  })
+
+  it(`shows, byte for byte, the example files of ${folder}/`, () => {
+    const shown = examples()
+    const files = readdirSync(dir).map((file) => `test/${file.replace(/\.example\.ts$/, '.test.ts')}`)
+    expect([...shown.keys()].sort()).toEqual(files.sort())
+    for (const [path, code] of shown) expect(code).toBe(readFileSync(join(dir, basename(path).replace(/\.test\.ts$/, '.example.ts')), 'utf8'))
+  })
+
+  it('runs every example as a passing vitest test file', async () => {
+    project = scratchProject(`reagent-${basename(dirname(dir))}-readme-`)
+    const shown = examples()
+    for (const [path, code] of shown) {
+      mkdirSync(join(project, dirname(path)), { recursive: true })
+      writeFileSync(join(project, path), code)
+    }
+    const { exitCode, output } = await runVitest(project)
+    expect(output).toMatch(new RegExp(`Test Files {2}${shown.size} passed \\(${shown.size}\\)\n {6}Tests {2}${tests} passed \\(${tests}\\)`))
+    expect(exitCode).toBe(0)
+  })
 }

@@ -1,5 +1,5 @@
 /** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
-import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
+import { formatDuration, formatStatus, oneLineText, plural } from '../../report/format-value.js'
 import { describeToolError } from '../../report/stack-trace.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
@@ -50,9 +50,11 @@ function budgetLine(budget: BudgetCheck, c: CommandContext['c']): string {
 const MAX_TOOL_ERRORS = 5
 
 function toolErrorLines(errors: readonly ToolErrorFact[]): string[] {
-  const lines = errors.slice(0, MAX_TOOL_ERRORS).map((fact) =>
-    fact.turn === null ? `${fact.tool} failed before the first turn: ${fact.error}` : describeToolError(fact.tool, fact.arguments ?? {}, fact.turn, fact.error),
-  )
+  const lines = errors.slice(0, MAX_TOOL_ERRORS).map((fact) => {
+    // One line each, however long the error (a stack, a response body): --json has it whole.
+    const error = oneLineText(fact.error, 200)
+    return fact.turn === null ? `${fact.tool} failed before the first turn: ${error}` : describeToolError(fact.tool, fact.arguments ?? {}, fact.turn, error)
+  })
   if (errors.length > MAX_TOOL_ERRORS) lines.push(`… ${errors.length - MAX_TOOL_ERRORS} more (reagent-flow show draws them all)`)
   return lines
 }
