@@ -141,11 +141,11 @@ export async function judgeGoal(fn: string, source: unknown, judge: unknown, opt
   const by = checked.source ?? DEFAULT_SOURCE
   if (typeof by !== 'string' || by === '') throw new TypeError(`${fn}(): options.source must be a non-empty string, got ${describeReceived(by)}.`)
 
-  // Beside the judged run, redacted as it is; written only when the judged run was.
+  // Beside the judged session's run, redacted as it is; written only when that run was (a chain node or a Trace has no traceDir to put it in).
   const judgeOptions: SessionOptions = {
     metadata: { goal, judged_trace_id: trace.trace_id, judged_name: trace.name },
     parentTraceId: null,
-    save: settings.path !== undefined,
+    save: settings.path !== undefined && settings.traceDir !== undefined,
     ...(settings.traceDir === undefined ? {} : { traceDir: settings.traceDir }),
     ...(settings.redact === undefined ? {} : { redact: settings.redact }),
   }

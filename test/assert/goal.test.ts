@@ -4,7 +4,7 @@ import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
 import { scriptedFetch } from '../../src/fake/index.js'
-import { AgentAssertionError, assertGoalReached, loadTrace, session, type GoalJudgeInput, type Session } from '../../src/index.js'
+import { AgentAssertionError, assertGoalReached, loadChain, loadTrace, session, type GoalJudgeInput, type Session } from '../../src/index.js'
 import { formatTranscript } from '../../src/report/transcript.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -185,10 +185,17 @@ describe('assertGoalReached()', () => {
     expect(loadTrace(plain.path!).grade!.reason).toBe(reason)
   })
 
-  it('keeps the judge and the grade in memory for a run that was not written, or a plain trace', async () => {
+  it('keeps the judge in memory for a run that was not written, a chain node and a plain trace, and the grade where the run is', async () => {
     const unsaved = await session('unsaved', { save: false, metadata: { goal: GOAL } }, (s) => refundAgent(s))
     const judgement = await assertGoalReached(unsaved, () => true)
     expect([judgement.judge.path, unsaved.trace.grade?.grade]).toEqual([undefined, 'pass'])
+    // A chain node read from a file: the grade goes into that file, the judge stays in memory.
+    const saved = await refundRun(tempDir())
+    const node = loadChain(saved.trace.name, { traceDir: saved.traceDir })
+    const judged = await assertGoalReached(node, () => false).catch((error: unknown) => error)
+    expect(judged).toBeInstanceOf(AgentAssertionError)
+    expect(loadTrace(node.path).grade?.grade).toBe('fail')
+    expect(readdirSync(saved.traceDir)).toEqual(['refund-agent.trace.json'])
     const trace = buildTrace('loaded', [{ text: 'Refunded order 42.' }], { metadata: { goal: GOAL } })
     await assertGoalReached(trace, ({ answer }) => answer === 'Refunded order 42.')
     expect(trace.grade?.grade).toBe('pass')
