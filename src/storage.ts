@@ -11,7 +11,7 @@ export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from 
 export { readTraceFile } from './storage/trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined } from './storage/trace-fields.js'
 export { loadTrace } from './storage/runs.js'
-export { listTraceFiles, goldenFolders, NOT_RUNS, isFile, unreadableReason, loadTraceOrSkip, scanTraceDirectory } from './storage/directory.js'
+export { listTraceFiles, goldenFolders, NOT_RUNS, isFile, unreadableReason, loadTraceOrSkip, scanTraceDirectory, sweepTraceDirectory } from './storage/directory.js'
 export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'
 export { JournalWriter } from './storage/journal-writer.js'

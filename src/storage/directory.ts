@@ -9,6 +9,7 @@ import { TraceFileError, TraceFormatError } from '../errors.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
 import { TRACE_FILE_SUFFIX } from './paths.js'
+import type { JournalFile } from './journal-reader.js'
 import { sweepDirectory } from './recovery.js'
 import { loadTrace } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
@@ -166,20 +167,33 @@ function withoutTurns(trace: Trace): TraceFields {
  * file that cannot be read or is not a valid trace is listed in `skipped`
  * with the reason, never thrown. Trace files are read at their two ends only.
  */
-export function scanTraceDirectory(dir: string): TraceDirectory {
+/**
+ * Sweeps every run folder of `dir` (see recovery.ts): runs whose process died
+ * are written out as interrupted traces, leftovers cleaned up. Returns what
+ * each sweep found still open, and the journals it could not read.
+ */
+export function sweepTraceDirectory(dir: string): { dirs: string[] | null; openJournals: JournalFile[]; unreadable: Array<{ path: string; error: unknown }> } {
   const dirs = runDirectories(dir)
+  const out = { dirs, openJournals: [] as JournalFile[], unreadable: [] as Array<{ path: string; error: unknown }> }
+  for (const folder of dirs ?? []) {
+    const swept = sweepDirectory(folder)
+    out.openJournals.push(...swept.openJournals)
+    out.unreadable.push(...swept.unreadable)
+  }
+  return out
+}
+
+export function scanTraceDirectory(dir: string): TraceDirectory {
+  const { dirs, openJournals, unreadable } = sweepTraceDirectory(dir)
   if (dirs === null) return { exists: false, traces: [], skipped: [] }
   const out: TraceDirectory = { exists: true, traces: [], skipped: [] }
   const replaced = new Map<string, number>()
-  for (const folder of dirs) {
-    const { openJournals, unreadable } = sweepDirectory(folder)
-    for (const journal of openJournals) {
-      const key = resolve(journal.runPath)
-      replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
-      out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
-    }
-    for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
+  for (const journal of openJournals) {
+    const key = resolve(journal.runPath)
+    replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
+    out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
   }
+  for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
   for (const path of dirs.flatMap(traceFilesIn)) {
     let fields: TraceFields
     try {
