@@ -10,7 +10,7 @@ export { writeAtomic, writeFileAtomic, readTextOrNull } from './storage/atomic-w
 export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from './storage/trace-writer.js'
 export { readTraceFile } from './storage/trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined } from './storage/trace-fields.js'
-export { loadTrace } from './storage/runs.js'
+export { loadTrace, readRun } from './storage/runs.js'
 export { listTraceFiles, goldenFolders, NOT_RUNS, isFile, unreadableReason, loadTraceOrSkip, scanTraceDirectory, sweepTraceDirectory } from './storage/directory.js'
 export { sweepDirectory, recoverJournal, removeQuietly } from './storage/recovery.js'
 export { readJournal } from './storage/journal-reader.js'

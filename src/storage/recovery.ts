@@ -99,15 +99,15 @@ export function recoverJournal(journal: JournalFile): boolean {
 }
 
 /**
- * Sweeps `dir` (only the journals of `runPath` when given) and returns the
- * journals of open runs. Never throws for a file: unreadable journals are
+ * Sweeps `dir` (only the journals of `runPath` when given; `listed`: its
+ * entries, when the caller has read them already) and returns the journals of open runs. Never throws for a file: unreadable journals are
  * returned apart; a directory that cannot be listed yields nothing.
  */
-export function sweepDirectory(dir: string, runPath?: string): SweepResult {
+export function sweepDirectory(dir: string, runPath?: string, listed?: readonly string[]): SweepResult {
   const result: SweepResult = { openJournals: [], kept: [], unreadable: [] }
-  let names: string[]
+  let names: readonly string[]
   try {
-    names = readdirSync(dir)
+    names = listed ?? readdirSync(dir)
   } catch {
     return result
   }

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../../errors.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, listTraceFiles, loadTrace, sweepTraceDirectory, unreadableReason } from '../../storage.js'
+import { isFile, listTraceFiles, readRun, sweepTraceDirectory, unreadableReason } from '../../storage.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
 
 /** A file that failed the check: where in it (JSON path, `""` for the top level) and which rule. */
@@ -44,7 +44,7 @@ function filesToCheck(paths: readonly string[], dir: string): string[] {
 /** What is wrong with `file`, for --json and in words; undefined when it is a valid trace. */
 function check(file: string): { invalid: InvalidFile; reason: string } | undefined {
   try {
-    loadTrace(file)
+    readRun(file)
     return undefined
   } catch (error) {
     const reason = unreadableReason(error)
