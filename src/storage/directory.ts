@@ -180,6 +180,8 @@ export function sweepTraceDirectory(dir: string): { folders: RunFolder[] | null;
   const out = { folders, openJournals: [] as JournalFile[], unreadable: [] as Array<{ path: string; error: unknown }> }
   for (const folder of folders ?? []) {
     const swept = sweepDirectory(folder.dir, undefined, folder.entries.map((entry) => entry.name))
+    // A recovered run's trace file did not exist when the folder was listed.
+    if (swept.written.length > 0) folder.entries = readdirSync(folder.dir, { withFileTypes: true })
     out.openJournals.push(...swept.openJournals)
     out.unreadable.push(...swept.unreadable)
   }

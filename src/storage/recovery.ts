@@ -38,6 +38,8 @@ export interface SweepResult {
   kept: JournalFile[]
   /** Journals that are not readable. */
   unreadable: Array<{ path: string; error: unknown }>
+  /** Trace files this sweep wrote (interrupted runs written out): not in a listing read before it. */
+  written: string[]
 }
 
 /** Removes a file if it is there; a failure is left for the next sweep. */
@@ -104,7 +106,7 @@ export function recoverJournal(journal: JournalFile): boolean {
  * returned apart; a directory that cannot be listed yields nothing.
  */
 export function sweepDirectory(dir: string, runPath?: string, listed?: readonly string[]): SweepResult {
-  const result: SweepResult = { openJournals: [], kept: [], unreadable: [] }
+  const result: SweepResult = { openJournals: [], kept: [], unreadable: [], written: [] }
   let names: readonly string[]
   try {
     names = listed ?? readdirSync(dir)
@@ -139,7 +141,10 @@ export function sweepDirectory(dir: string, runPath?: string, listed?: readonly 
       continue
     }
     if (journal.isLive || !recoverJournal(journal)) result.openJournals.push(journal)
-    else result.kept.push(journal)
+    else {
+      result.kept.push(journal)
+      result.written.push(journal.runPath)
+    }
   }
   return result
 }
