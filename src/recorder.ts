@@ -51,7 +51,8 @@ export interface ToolResultInput {
   result?: unknown
   /** A string, or an Error (written as `"Name: message"`). */
   error?: unknown
-  callId?: string
+  /** The id `logLlmCall` returned for the call (`const [id] = s.logLlmCall(...)`, which strict TypeScript types `string | undefined`). */
+  callId?: string | undefined
   durationMs?: number
 }
 

@@ -31,7 +31,12 @@ import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/seria
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
 
-export type SessionFn<T> = (session: Session<T>) => T | PromiseLike<T>
+/**
+ * The function a session runs. Its parameter is a plain `Session` (its
+ * output is not known while it runs): were it `Session<T>`, TypeScript would
+ * fix `T` as `unknown` before reading the return type of `async (s) => ...`.
+ */
+export type SessionFn<T> = (session: Session) => T | PromiseLike<T>
 
 const close = Symbol('close')
 
@@ -50,6 +55,13 @@ function isCancellation(error: unknown): boolean {
 }
 
 type Outcome<T> = { ok: true; output: T } | { ok: false; error: unknown }
+
+/**
+ * The Session `session()` resolves to. It resolves only when the function
+ * returned (it rejects with the function's error otherwise), so `output` is
+ * what the function returned, typed `T`.
+ */
+export type ClosedSession<T> = Session<T> & { readonly output: T }
 
 export class Session<T = unknown> extends TraceAssertions {
   /** The trace being recorded; complete once the session has closed. */
@@ -144,7 +156,7 @@ export class Session<T = unknown> extends TraceAssertions {
     return this.#closed
   }
 
-  /** What the session function returned (undefined while open, or when it threw). */
+  /** What the session function returned (undefined while open, or when it threw); typed `T` on the Session `session()` resolves to. */
   get output(): T | undefined {
     return this.#output
   }
@@ -324,6 +336,8 @@ export class Session<T = unknown> extends TraceAssertions {
   }
 
   async [close](outcome: Outcome<T>): Promise<void> {
+    // Kept also when the session was closed from outside first: the function did return it.
+    if (outcome.ok) this.#output = outcome.output
     if (this.#closed) return
     // Tracked work first: a hook records what is still unfinished, and work
     // that would have finished on its own (a response copy being read) must
@@ -466,13 +480,13 @@ export class Session<T = unknown> extends TraceAssertions {
  * const s = await session('refund-agent', async (s) => runAgent('Refund order 42'))
  * s.assertCalled('issue_refund')
  */
-export function session<T>(name: string, fn: SessionFn<T>): Promise<Session<T>>
-export function session<T>(name: string, options: SessionOptions, fn: SessionFn<T>): Promise<Session<T>>
+export function session<T>(name: string, fn: SessionFn<T>): Promise<ClosedSession<T>>
+export function session<T>(name: string, options: SessionOptions, fn: SessionFn<T>): Promise<ClosedSession<T>>
 export async function session<T>(
   name: string,
   optionsOrFn: SessionOptions | SessionFn<T>,
   maybeFn?: SessionFn<T>,
-): Promise<Session<T>> {
+): Promise<ClosedSession<T>> {
   const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
   if (typeof fn !== 'function') {
     throw new TypeError(`session(${JSON.stringify(name)}, ...) needs a function to run, as its last argument.`)
@@ -487,7 +501,7 @@ export async function session<T>(
     throw run.error
   }
   if (s.goldenFailure !== undefined) throw s.goldenFailure
-  return s
+  return s as ClosedSession<T>
 }
 
 /** How a session's function ended: the closed session, and what the function threw, if it did. */

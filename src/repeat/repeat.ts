@@ -37,7 +37,7 @@ export interface RunPosition {
 }
 
 /** The agent: run once per repetition, with the run's session and its place in the set. */
-export type RepeatFn<T> = (session: Session<T>, run: RunPosition) => T | PromiseLike<T>
+export type RepeatFn<T> = (session: Session, run: RunPosition) => T | PromiseLike<T>
 
 function checkCount(value: unknown, what: string, counts: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value

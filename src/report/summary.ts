@@ -10,7 +10,7 @@
  * The agent stack trace (stack-trace.ts) lays them out, for a failed
  * assertion and for a trace alone (`reagent-flow show`, the demo).
  */
-import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
+import { countFailedToolCalls, countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import type { Colors } from './colors.js'
@@ -30,10 +30,13 @@ export interface TurnStyle {
   highlight?: string
 }
 
-/** `name  status · N turns · N tool calls · tokens · duration` */
+/** `name  status · N turns · N tool calls (N failed) · tokens · duration` */
 export function formatHeader(trace: Trace, c: Colors): string {
   const tokens = sumTokens(trace)
-  const parts = [plural(trace.turns.length, 'turn'), plural(countToolCalls(trace), 'tool call')]
+  // A completed run whose tools threw must not read as a clean one.
+  const failed = countFailedToolCalls(trace)
+  const calls = plural(countToolCalls(trace), 'tool call') + (failed === 0 ? '' : ` ${c.red(`(${failed} failed)`)}`)
+  const parts = [plural(trace.turns.length, 'turn'), calls]
   if (tokens.measuredTurns > 0) {
     parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
   }

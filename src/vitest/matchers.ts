@@ -6,6 +6,8 @@ import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from '.
 import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
 import { toMatchGolden } from './golden-matcher.js'
 import { toPassInAtLeast } from './run-set-matcher.js'
+import { toHaveFinalAnswer, toReachGoal } from './answer-matchers.js'
+import { toCostLessThan, toStayWithinTokens } from './budget-matchers.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -15,4 +17,8 @@ export const reagentMatchers = {
   toHaveSucceeded,
   toMatchGolden,
   toPassInAtLeast,
+  toHaveFinalAnswer,
+  toStayWithinTokens,
+  toCostLessThan,
+  toReachGoal,
 }

@@ -16,21 +16,21 @@ interface ListJson {
 const names = (json: ListJson): unknown[] => json.runs.map((run) => run.name)
 
 describe('reagent-flow list', () => {
-  it('prints a table of the runs, newest first, Python-written ones included, and the match count', () => {
+  it('prints a table of the runs, newest first, Python-written ones included, failed tool calls counted, and the match count', () => {
     const cwd = traceDirWith(sampleRuns(), { python: true })
     const { code, stdout, stderr } = runCli(['list'], cwd)
     expect(code).toBe(0)
     expect(stderr).toBe('')
     expect(stdout).toBe(
       [
-        'NAME             TRACE ID                              STATUS     STARTED (UTC)        DURATION  TURNS  CALLS  TOKENS  GRADE',
-        'search-agent     trace-search-agent                    failed     2027-01-15 08:01:00       30s      1      1       —  —',
-        'billing-agent    trace-billing-agent                   completed  2027-01-15 08:00:00     250ms      2      1     310  —',
-        'refund-agent     trace-refund-agent                    completed  2027-01-15 08:00:00      1.5s      3      2    3090  —',
-        'with-secrets     276e0425-084e-49ce-963b-f72620e61bc2  completed  2026-11-30 12:29:28      26µs      2      1       —  —',
-        'researcher       151c43c4-4136-448e-a599-06454f7cb61c  completed  2026-11-30 12:29:28       7µs      1      0       —  —',
-        'planner          d2ff446d-08a1-4e96-85cf-fcd13b3cd18b  completed  2026-11-30 12:29:28      18µs      1      1       —  —',
-        'parallel-search  36e0c196-7a89-4b54-906a-2979677043ba  completed  2026-11-30 12:29:28      44µs      2      2     184  —',
+        'NAME             TRACE ID                              STATUS     STARTED (UTC)        DURATION  TURNS         CALLS  TOKENS  GRADE',
+        'search-agent     trace-search-agent                    failed     2027-01-15 08:01:00       30s      1  1 (1 failed)       —  —',
+        'billing-agent    trace-billing-agent                   completed  2027-01-15 08:00:00     250ms      2             1     310  —',
+        'refund-agent     trace-refund-agent                    completed  2027-01-15 08:00:00      1.5s      3             2    3090  —',
+        'with-secrets     276e0425-084e-49ce-963b-f72620e61bc2  completed  2026-11-30 12:29:28      26µs      2             1       —  —',
+        'researcher       151c43c4-4136-448e-a599-06454f7cb61c  completed  2026-11-30 12:29:28       7µs      1             0       —  —',
+        'planner          d2ff446d-08a1-4e96-85cf-fcd13b3cd18b  completed  2026-11-30 12:29:28      18µs      1             1       —  —',
+        'parallel-search  36e0c196-7a89-4b54-906a-2979677043ba  completed  2026-11-30 12:29:28      44µs      2  2 (1 failed)     184  —',
         '7 runs match · showing 1–7',
         '',
       ].join('\n'),
@@ -57,6 +57,7 @@ describe('reagent-flow list', () => {
           duration_ms: 30_250,
           turns: 1,
           tool_calls: 1,
+          failed_tool_calls: 1,
           tokens: null,
           grade: null,
           repeat: null,

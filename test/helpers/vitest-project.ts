@@ -1,5 +1,5 @@
 /**
- * The sample project of `fixtures/vitest-project/`, copied to a temporary
+ * A sample project of `fixtures/` (`vitest-project` by default), copied to a temporary
  * directory and run by vitest as a child process, as a user runs it.
  *
  * `reagent-flow` resolves there by its public name to this repository (its
@@ -14,12 +14,10 @@ import { fileURLToPath } from 'node:url'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const VITEST = join(REPO, 'node_modules', 'vitest', 'vitest.mjs')
-const SAMPLE = join(REPO, 'fixtures', 'vitest-project')
-
-/** A fresh copy of the sample project; `remove()` deletes it. */
-export function copySampleProject(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'reagent-vitest-project-'))
-  cpSync(SAMPLE, dir, { recursive: true })
+/** A fresh copy of the sample project `fixtures/<sample>/`; `remove()` deletes it. */
+export function copySampleProject(sample = 'vitest-project'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `reagent-${sample}-`))
+  cpSync(join(REPO, 'fixtures', sample), dir, { recursive: true })
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
   symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')

@@ -62,6 +62,7 @@ describe('expect(runSet).toPassInAtLeast(share, check)', () => {
 
   it('rejects what is not a run set, a share outside 0 to 1, and a check that is not a function', async () => {
     const runs = await repeat(1, 'one', { save: false }, () => undefined)
+    // @ts-expect-error: the types reject what is not a run set, as the matcher does at run time.
     expect(() => expect({ runs: [] }).toPassInAtLeast(0.5, refunds)).toThrow(
       new TypeError("toPassInAtLeast() needs the run set repeat() resolves to, e.g. expect(await repeat(10, 'agent', run)).toPassInAtLeast(0.8, check); got object."),
     )

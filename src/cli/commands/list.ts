@@ -1,7 +1,7 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { loadTraceOrSkip } from '../../storage.js'
-import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
+import { countFailedToolCalls, countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
@@ -25,6 +25,8 @@ export interface RunRow {
   duration_ms: number | null
   turns: number
   tool_calls: number
+  /** Tool calls whose result was an error. */
+  failed_tool_calls: number
   tokens: TokenTotals | null
   grade: Grade | null
   /** The run set (`repeat()`) the run belongs to, and its place in it. */
@@ -65,6 +67,7 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
       duration_ms: durationMs(fields),
       turns: trace.turns.length,
       tool_calls: countToolCalls(trace),
+      failed_tool_calls: countFailedToolCalls(trace),
       tokens: tokenTotals(trace),
       grade: fields.grade ?? null,
       repeat: runSetPlaceOf(run),
@@ -91,7 +94,8 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
     formatTime(run.started_at),
     run.duration_ms === null ? '—' : formatDuration(run.duration_ms),
     String(run.turns),
-    String(run.tool_calls),
+    // A completed run whose tools threw must not read as a clean one: `2 (1 failed)`.
+    run.failed_tool_calls === 0 ? String(run.tool_calls) : `${run.tool_calls} ${c.red(`(${run.failed_tool_calls} failed)`)}`,
     run.tokens === null ? '—' : String(run.tokens.total),
     run.grade === null ? c.dim('—') : formatVerdict(run.grade.grade, c),
   ])
