@@ -20,7 +20,8 @@
  * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
  *   client instance, once.
  * - runToolIn, measure: a tool execution recorded (or only timed) as
- *   `traceTool` does it.
+ *   `traceTool` does it; admitTool: what it runs (the tool, or the fault or
+ *   limit stop that replaces it), for an execution measured by other means.
  * - openChildSession: a session for an agent the SDK started inside another
  *   one's run (a handoff), closed by the SDK's events.
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
@@ -41,7 +42,7 @@ export { toolOutputValue } from './adapter-support/tool-output.js'
 export { markNotRetryable, responseFailingWith } from './adapter-support/failing-response.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'
 export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapter-support/patch.js'
-export { measure, runToolIn } from './trace-tool.js'
+export { admitTool, measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './adapter-support/stream-tap.js'
 export { openChildSession } from './adapter-support/child-session.js'
 export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'

@@ -3,7 +3,7 @@
  * started (sessions opened inside it: sub-agents, handoffs), read from a
  * trace directory and linked by `parent_trace_id`, as a tree.
  *
- *   ChainNode                           one trace in the tree: find, get, flatten, toolCalls
+ *   ChainNode                           one trace in the tree: find, get, flatten (and every assertion and helper)
  *   linkChain(root, files, skipped)     links a root's descendants, reading only them whole
  *   loadChain(idOrName, { traceDir })   scans the directory, finds the root, links it
  */
@@ -14,7 +14,7 @@ import { pushTo } from './list-map.js'
 import { plural } from './report/format-value.js'
 import { DEFAULT_TRACE_DIR, loadTraceOrSkip, scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile, type TraceFile } from './storage.js'
 import type { Session } from './session.js'
-import type { ToolCall, Trace } from './trace/types.js'
+import type { Trace } from './trace/types.js'
 import { warn } from './warnings.js'
 
 export interface LoadChainOptions {
@@ -92,17 +92,6 @@ export class ChainNode extends TraceAssertions {
         `Its agents: ${agents.join(', ')}. Check the name the sub-agent's session() was given, and that it ran inside this agent.`,
       { traceName: this.name, assertion: `no agent "${nameOrId}" in the chain of "${this.name}"` },
     )
-  }
-
-  /** The tool calls this agent's model made, in order; only those of `toolName` when given. */
-  toolCalls(toolName?: string): ToolCall[] {
-    const calls = this.trace.turns.flatMap((turn) => turn.llm_call.tool_calls)
-    return toolName === undefined ? calls : calls.filter((call) => call.name === toolName)
-  }
-
-  /** The names of the tools this agent's model called, in order (repeats kept). */
-  toolNames(): string[] {
-    return this.toolCalls().map((call) => call.name)
   }
 
   static {

@@ -65,6 +65,11 @@ export function runInSession<T>(session: Session, fn: () => T): T {
   return store.run(session, fn)
 }
 
+/** Runs `fn` outside every session: a session it opens is nobody's child, and nothing it does is recorded into an enclosing one. */
+export function runOutsideSessions<T>(fn: () => T): T {
+  return store.exit(fn)
+}
+
 /** The innermost open session, or undefined outside one. Adapters record into it. */
 export function currentSession(): Session | undefined {
   const active = store.getStore()

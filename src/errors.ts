@@ -224,3 +224,100 @@ export class OtlpExportError extends ReagentError {
     this.status = status
   }
 }
+
+/** The limits a session can be given (the `limits` option), by name. */
+export type LimitName = 'turns' | 'tokens' | 'usd' | 'seconds'
+
+/** What a run that went past a limit was about to do when it was stopped. */
+export type StoppedCall = { kind: 'model' } | { kind: 'logged-model' } | { kind: 'tool'; tool: string }
+
+function limitAmount(limit: LimitName, value: number): string {
+  switch (limit) {
+    case 'turns':
+      return value === 1 ? '1 turn' : `${value} turns`
+    case 'tokens':
+      return `${value} tokens`
+    case 'usd':
+      return `$${value}`
+    case 'seconds':
+      return value === 1 ? '1 second' : `${value} seconds`
+  }
+}
+
+/** The figure that went past the limit, in words; usd and seconds rounded for reading (the exact figure is `actual`). */
+function limitFigure(limit: LimitName, actual: number): string {
+  switch (limit) {
+    case 'turns':
+      return `${actual} model calls`
+    case 'tokens':
+      return `${actual} tokens used`
+    case 'usd':
+      return `$${Number(actual.toPrecision(3))} spent`
+    case 'seconds':
+      return `${Number(actual.toFixed(2))} seconds passed`
+  }
+}
+
+const STOPPED_WHAT: Readonly<Record<StoppedCall['kind'], string>> = {
+  model: 'so the model call was not made',
+  'logged-model': 'so the run was stopped at the model call just logged',
+  tool: 'so tool',
+}
+
+const ADVICE: Readonly<Record<LimitName, string>> = {
+  turns: 'kept going',
+  tokens: 'used so many',
+  usd: 'cost so much',
+  seconds: 'took so long',
+}
+
+/**
+ * A run went past one of its limits (the `limits` session option): the
+ * next model or tool call throws this instead of being made, and the run is
+ * recorded as `cancelled` with `reason` as its `interruption_reason`.
+ */
+export class BudgetExceededError extends ReagentError {
+  override name = 'BudgetExceededError' as const
+  readonly sessionName: string
+  /** The limit that was passed. */
+  readonly limit: LimitName
+  /** Its value, as the option gave it. */
+  readonly max: number
+  /** The figure that went past it: model calls, tokens, USD, seconds. */
+  readonly actual: number
+  /** The call that was stopped. */
+  readonly stopped: StoppedCall
+  /** The same in a few words, for the trace's `interruption_reason`: `limits.tokens of 1000 tokens passed (1200 tokens used)`. */
+  readonly reason: string
+
+  constructor(sessionName: string, limit: LimitName, max: number, actual: number, stopped: StoppedCall) {
+    const what = stopped.kind === 'tool' ? `${STOPPED_WHAT.tool} "${stopped.tool}" was not run` : STOPPED_WHAT[stopped.kind]
+    super(
+      `Session "${sessionName}" went past its limit of ${limitAmount(limit, max)} (limits.${limit}: ${limitFigure(limit, actual)}), ${what}. ` +
+        `Raise limits.${limit}, or look at the trace for why the agent ${ADVICE[limit]}.`,
+    )
+    this.sessionName = sessionName
+    this.limit = limit
+    this.max = max
+    this.actual = actual
+    this.stopped = stopped
+    this.reason = `limits.${limit} of ${limitAmount(limit, max)} passed (${limitFigure(limit, actual)})`
+  }
+}
+
+/**
+ * The error an injected tool fault (the `faults` session option) throws in
+ * place of running the tool. Its message is the one the fault names (`card
+ * declined`), since the agent, and the model it shows the error to, should
+ * see what a failing tool would say; `tool` and `injected` tell it apart.
+ */
+export class ToolFaultError extends ReagentError {
+  override name = 'ToolFaultError' as const
+  readonly tool: string
+  readonly injected = true as const
+
+  constructor(tool: string, message: string) {
+    super(message)
+    this.tool = tool
+  }
+}

@@ -13,10 +13,13 @@ export {
   assertContextPreserved,
 } from './assert/handoff.js'
 export { assertToolOutputMatches } from './assert/tool-output.js'
+export { assertGoalReached } from './assert/goal.js'
 export { formatStackTrace } from './report/stack-trace.js'
 export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
 export { resume } from './replay/resume.js'
+export { repeat } from './repeat/repeat.js'
+export { RunSet } from './repeat/run-set.js'
 export { loadChain, ChainNode } from './chain.js'
 export {
   ReagentError,
@@ -26,6 +29,8 @@ export {
   TraceNotFoundError,
   TraceFormatError,
   AgentAssertionError,
+  BudgetExceededError,
+  ToolFaultError,
   isReagentError,
 } from './errors.js'
 export { ReplayMissError, UnusedRecordingError, RecordingFormatError } from './replay/errors.js'
@@ -37,14 +42,21 @@ export { matchGolden, resolveUpdateMode, UPDATE_MODES, normalizeTrace, loadGolde
 export { assertMatchesBaseline } from './assert/baseline.js'
 export { REDACTED, redactForDisk } from './trace/redact.js'
 
-export type { SessionFn } from './session.js'
+export type { ClosedSession, SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
 export type { ReplayMode } from './replay/mode.js'
+export type { Fault, ToolFault } from './faults/faults-option.js'
+export type { Limits } from './limits/limits-option.js'
+export type { LimitName, StoppedCall } from './errors.js'
+export type { RepeatOptions, RepeatFn, RunPosition } from './repeat/repeat.js'
+export type { RunCheck, RunVerdict } from './repeat/verdicts.js'
+export type { RunSetSummary, RunSetRow } from './repeat/summary.js'
 export type { RunContext } from './context.js'
 export type { TraceSource } from './assert/arguments.js'
 export type { CallCount } from './assert/calls.js'
 export type { DurationOptions } from './assert/budgets.js'
 export type { CostOptions, ModelCost, TokenOptions } from './assert/usage.js'
+export type { GoalJudge, GoalJudgeInput, GoalJudgement, GoalOptions, GoalVerdict } from './assert/goal.js'
 export type { AllowedFieldsOptions, PreservedFieldsOptions } from './assert/handoff.js'
 export type { AssertionSchema, JsonSchema, SchemaOptions, StandardSchemaLike } from './assert/schema.js'
 export type { AsymmetricMatcher } from './assert/equality.js'

@@ -67,7 +67,7 @@ function checkToolCall(item: unknown, index: number | undefined): void {
 }
 
 /** The tool name and result as the recorder takes them; a missing result object means "no result value". */
-export function checkToolResult(name: unknown, result: unknown): ToolResultInput & { skipIfRecorded?: boolean } {
+export function checkToolResult(name: unknown, result: unknown): ToolResultInput & { skipIfRecorded?: boolean; injected?: boolean } {
   if (typeof name !== 'string' || name === '') {
     throw new TypeError(`logToolResult(name, { result }) needs the tool name as a non-empty string first, got ${kindOf(name)}.`)
   }

@@ -53,7 +53,8 @@ export interface ToolResultInput {
   result?: unknown
   /** A string, or an Error (written as `"Name: message"`). */
   error?: unknown
-  callId?: string
+  /** The id `logLlmCall` returned for the call (`const [id] = s.logLlmCall(...)`, which strict TypeScript types `string | undefined`). */
+  callId?: string | undefined
   durationMs?: number
 }
 
@@ -84,10 +85,21 @@ function addResult(turn: Turn, result: ToolResult): void {
   else turn.tool_results.push(result)
 }
 
+/**
+ * Marks `turn` as holding an injected fault's result. On the turn, never on
+ * the result: reagent-flow 0.5 builds a ToolResult from exactly its four keys.
+ */
+function markInjected(turn: Turn, callId: string): void {
+  turn.injected = true
+  const marked = turn.injected_results
+  if (Array.isArray(marked)) marked.push(callId)
+  else turn.injected_results = [callId]
+}
+
 export class Recorder {
   readonly turns: Turn[] = []
   /** Results logged before any LLM call: there is no turn to hold them. */
-  readonly orphanResults: Array<ToolResult & { name: string }> = []
+  readonly orphanResults: Array<ToolResult & { name: string; injected?: boolean }> = []
   /** Calls whose id came from the provider or the user. */
   readonly #calls = new Map<string, CallSlot>()
   /**
@@ -184,9 +196,11 @@ export class Recorder {
   /**
    * Records a result. With `onlyIfUnanswered`, a result for a call that already
    * has one is skipped silently: adapters use it so a result seen twice (by
-   * `traceTool` and again in the next request) is recorded once.
+   * `traceTool` and again in the next request) is recorded once. An
+   * `injected` result (a fault the `faults` option injected) marks the turn
+   * it lands on: `injected: true`, and its call id in `injected_results`.
    */
-  logToolResult(name: string, input: ToolResultInput, onlyIfUnanswered = false): ToolResult | undefined {
+  logToolResult(name: string, input: ToolResultInput, onlyIfUnanswered = false, injected = false): ToolResult | undefined {
     const where = this.#where.at(-1, -1, name)
     const given = readField(input, 'callId', this.#onIssue, where)
     let slot: CallSlot | undefined
@@ -212,7 +226,7 @@ export class Recorder {
       duration_ms: finiteNumber(readField(input, 'durationMs', this.#onIssue, where), 0) ?? 0,
     }
     if (slot === undefined) {
-      this.#keepOrphan(name, result)
+      this.#keepOrphan(name, result, injected)
       return result
     }
     if (slot.answered) {
@@ -226,6 +240,7 @@ export class Recorder {
     }
     const turn = slot.turn
     addResult(turn, result)
+    if (injected) markInjected(turn, result.call_id)
     const elapsed = (epochSeconds() - turn.llm_call.timestamp) * 1000
     if (elapsed > turn.duration_ms && Number.isFinite(elapsed)) turn.duration_ms = elapsed
     this.listener?.onResult(turn.index, result, turn.duration_ms)
@@ -296,7 +311,7 @@ export class Recorder {
     else if (at > 0) pending.splice(at, 1)
   }
 
-  #keepOrphan(name: string, result: ToolResult): void {
+  #keepOrphan(name: string, result: ToolResult, injected: boolean): void {
     const last = this.turns.at(-1)
     warn(
       'REAGENT_ORPHAN_RESULT',
@@ -307,12 +322,13 @@ export class Recorder {
         `Log the LLM call that requested the tool first, or pass the callId it returned.`,
     )
     if (last === undefined) {
-      const orphan = { name, ...result }
+      const orphan = injected ? { name, ...result, injected: true } : { name, ...result }
       this.orphanResults.push(orphan)
       this.listener?.onOrphan(orphan)
       return
     }
     addResult(last, result)
+    if (injected) markInjected(last, result.call_id)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
     this.listener?.onResult(last.index, result, last.duration_ms, name)
   }

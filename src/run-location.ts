@@ -24,14 +24,19 @@ export interface RunLocation {
   test: { test_file: string; test_name: string; test_key: string } | undefined
 }
 
+/** The key a session named `name` has in the test of `scope`, before it is claimed: the test's name, then ` > <name>` unless the name starts with it. */
+export function testKeyOf(scope: TestScope, name: string): string {
+  const test = scope.testName
+  return name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
+}
+
 /**
  * The key of a session named `name` in the test of `scope`, claimed (a
  * repeated key gets its number). A resumed run takes the key of the run it
  * resumes, the latest of its name in this test, and so its files.
  */
 function claimKey(scope: TestScope, name: string, isResume: boolean): string {
-  const test = scope.testName
-  const base = name === test || name.startsWith(`${test} > `) || name.startsWith(`${test} #`) ? name : `${test} > ${name}`
+  const base = testKeyOf(scope, name)
   const claimed = scope.keys.get(base) ?? 0
   const count = isResume && claimed > 0 ? claimed : claimed + 1
   scope.keys.set(base, count)

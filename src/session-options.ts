@@ -3,8 +3,10 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
+import { checkFaultsOption, type Fault } from './faults/faults-option.js'
 import type { LedgerOption } from './ledger/session-reporter.js'
 import { REPLAY_MODES, type ReplayMode } from './replay/mode.js'
+import { checkLimitsOption, type Limits } from './limits/limits-option.js'
 import type { RedactOption } from './trace/redact.js'
 
 export interface SessionOptions {
@@ -68,6 +70,22 @@ export interface SessionOptions {
    * false (tools run for real in every mode).
    */
   replayTools?: boolean
+  /**
+   * Tools that fail instead of running, to test how the agent copes: a call
+   * of a `traceTool` tool named by a fault throws its error, and its turn is
+   * marked `injected: true`. Sessions opened inside this one share its
+   * faults. Default: none. (README, "Faults and limits".)
+   * @example { faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] }
+   */
+  faults?: readonly Fault[]
+  /**
+   * A runaway guard: once the run has gone past one of these, its next model
+   * or tool call throws `BudgetExceededError`, and the run is recorded as
+   * `cancelled` with the limit as its reason. Sessions opened inside this
+   * one count toward its limits. Default: none. (README, "Faults and limits".)
+   * @example { limits: { turns: 10, tokens: 20_000, usd: 0.5, seconds: 60 } }
+   */
+  limits?: Limits
 }
 
 const OPTION_NAMES: ReadonlySet<string> = new Set([
@@ -85,7 +103,15 @@ const OPTION_NAMES: ReadonlySet<string> = new Set([
   'replay',
   'strict',
   'replayTools',
+  'faults',
+  'limits',
 ])
+
+/** Options whose parts are checked one by one, each error naming the part at fault. */
+const DEEP_CHECKS: Readonly<Record<string, (value: unknown) => unknown>> = {
+  faults: checkFaultsOption,
+  limits: checkLimitsOption,
+}
 
 /** The type each option must have; a wrong one would write a file our own loader rejects, so it is refused here. */
 const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boolean; expected: string; quotesStrings?: boolean }>> = {
@@ -117,14 +143,16 @@ function describe(value: unknown): string {
   return typeof value
 }
 
-export function checkOptions(options: unknown): SessionOptions {
+/** Checks the options of `session()`; `caller` and `ownOptions` are those of a function that takes them with options of its own (`repeat()`). */
+export function checkOptions(options: unknown, { caller = 'session()', ownOptions = [] }: { caller?: string; ownOptions?: readonly string[] } = {}): SessionOptions {
   if (options === undefined) return {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`session() options must be an object, got ${options === null ? 'null' : typeof options}.`)
+    throw new TypeError(`${caller} options must be an object, got ${options === null ? 'null' : typeof options}.`)
   }
   for (const key of Object.keys(options)) {
+    if (ownOptions.includes(key)) continue
     if (!OPTION_NAMES.has(key)) {
-      throw new TypeError(`Unknown session() option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
+      throw new TypeError(`Unknown ${caller} option "${key}". Valid options: ${[...OPTION_NAMES, ...ownOptions].join(', ')}.`)
     }
     const value: unknown = (options as Record<string, unknown>)[key]
     const kind = OPTION_KINDS[key]
@@ -132,6 +160,7 @@ export function checkOptions(options: unknown): SessionOptions {
       const got = kind.quotesStrings === true && typeof value === 'string' ? `the string ${JSON.stringify(value)}` : describe(value)
       throw new TypeError(`session() option "${key}" must be ${kind.expected}, got ${got}.`)
     }
+    if (value !== undefined) DEEP_CHECKS[key]?.(value)
   }
   return options as SessionOptions
 }

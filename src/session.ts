@@ -8,8 +8,11 @@
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
-import { AgentAssertionError, SessionClosedError } from './errors.js'
+import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors.js'
 import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
+import { FaultPlan } from './faults/fault-plan.js'
+import { budgetStopOf } from './limits/budget-stop.js'
+import { RunGuard } from './limits/run-guard.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
@@ -29,7 +32,12 @@ import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/seria
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
 
-export type SessionFn<T> = (session: Session<T>) => T | PromiseLike<T>
+/**
+ * The function a session runs. Its parameter is a plain `Session` (its
+ * output is not known while it runs): were it `Session<T>`, TypeScript would
+ * fix `T` as `unknown` before reading the return type of `async (s) => ...`.
+ */
+export type SessionFn<T> = (session: Session) => T | PromiseLike<T>
 
 const close = Symbol('close')
 
@@ -48,6 +56,13 @@ function isCancellation(error: unknown): boolean {
 }
 
 type Outcome<T> = { ok: true; output: T } | { ok: false; error: unknown }
+
+/**
+ * The Session `session()` resolves to. It resolves only when the function
+ * returned (it rejects with the function's error otherwise), so `output` is
+ * what the function returned, typed `T`.
+ */
+export type ClosedSession<T> = Session<T> & { readonly output: T }
 
 export class Session<T = unknown> extends TraceAssertions {
   /** The trace being recorded; complete once the session has closed. */
@@ -76,8 +91,13 @@ export class Session<T = unknown> extends TraceAssertions {
   #hasWarnedDropped = false
   #output: T | undefined
   #path: string | undefined
+  /** The `limits` of this run, or of the session it was opened inside (shared: a sub-agent counts toward them). */
+  readonly #guard: RunGuard | undefined
+  /** The `faults` of this run, or of the session it was opened inside. */
+  readonly #faults: FaultPlan | undefined
 
-  constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession()) {
+  /** `traceFields`: extra top-level fields of the trace (a repeated run's `repeat`), there before any file is written. */
+  constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession(), traceFields?: Readonly<JsonObject>) {
     super()
     sanitizeName(name)
     this.#name = name
@@ -87,6 +107,8 @@ export class Session<T = unknown> extends TraceAssertions {
     const parentTraceId = options.parentTraceId === undefined ? (parent?.trace.trace_id ?? null) : options.parentTraceId
     this.#testScope = currentTestScope()
     this.#location = locateRun(name, options.traceDir, this.#testScope, isResume(options))
+    this.#guard = options.limits !== undefined ? new RunGuard(options.limits) : parent === undefined ? undefined : parent.#guard
+    this.#faults = options.faults !== undefined ? new FaultPlan(options.faults) : parent === undefined ? undefined : parent.#faults
     this.trace = {
       trace_id: traceId,
       name,
@@ -102,6 +124,7 @@ export class Session<T = unknown> extends TraceAssertions {
       session_id: options.sessionId ?? null,
       user_id: options.userId ?? null,
       ...this.#location.test,
+      ...traceFields,
     }
     // Before any file is opened: a bad REAGENT_REPLAY or recording throws here, and a resumed trace names its run from the start.
     const steps = openSteps(this, this.trace, options as StepsOptions, this.#location.runPath, parent)
@@ -137,7 +160,7 @@ export class Session<T = unknown> extends TraceAssertions {
     return this.#closed
   }
 
-  /** What the session function returned (undefined while open, or when it threw). */
+  /** What the session function returned (undefined while open, or when it threw); typed `T` on the Session `session()` resolves to. */
   get output(): T | undefined {
     return this.#output
   }
@@ -175,11 +198,53 @@ export class Session<T = unknown> extends TraceAssertions {
    * calls (given ones kept, missing ones generated), in order.
    */
   logLlmCall(call: LlmCallInput): string[] {
+    return this.#logLlmCall(call, false)
+  }
+
+  /**
+   * For adapters (adapter-support's ModelCall): records a model call that
+   * `admitModelCall()` let through before it was made. As `logLlmCall`, but
+   * never stopped by the run's limits, only counted toward them.
+   */
+  recordModelCall(call: LlmCallInput): string[] {
+    return this.#logLlmCall(call, true)
+  }
+
+  #logLlmCall(call: LlmCallInput, isAdmitted: boolean): string[] {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
-    return this.#recorder.logLlmCall(checkLlmCall(call))
+    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
+    const guard = this.#guard
+    if (guard === undefined) return ids
+    // A call the agent logged itself has happened: it is kept, and past a limit (`limits`) the run stops here.
+    const stop = isAdmitted ? undefined : guard.stopAfterLoggedModelCall(this.trace.name)
+    guard.count(this.trace.turns.at(-1)!.llm_call, this.trace.name)
+    if (stop !== undefined) throw stop
+    return ids
+  }
+
+  /**
+   * For adapters: a model call is about to be made. Returns the
+   * `BudgetExceededError` to throw instead when the run has gone past one of
+   * its limits (the `limits` option); otherwise counts the call toward them.
+   */
+  admitModelCall(): BudgetExceededError | undefined {
+    return this.#guard?.stopBeforeModelCall(this.trace.name)
+  }
+
+  /**
+   * For tool wrappers (`traceTool`): tool `tool` is about to run. Returns
+   * what the call fails with instead of running: a `BudgetExceededError`
+   * (the run went past a limit) or an injected fault (the `faults` option,
+   * `injected: true`); undefined when it runs.
+   */
+  admitToolCall(tool: string): { error: unknown; injected: boolean } | undefined {
+    const stop = this.#guard?.stopBeforeToolCall(this.trace.name, tool)
+    if (stop !== undefined) return { error: stop, injected: false }
+    const fault = this.#faults?.toolCall(tool)
+    return fault === undefined ? undefined : { error: fault.error, injected: true }
   }
 
   /**
@@ -189,15 +254,17 @@ export class Session<T = unknown> extends TraceAssertions {
    * the result as unmatched, with a warning.
    *
    * `skipIfRecorded` makes a second report of the same call a no-op (adapters
-   * use it when a result can be seen twice).
+   * use it when a result can be seen twice). `injected` marks the result as
+   * an injected fault: its turn gets `injected: true` and the call id in
+   * `injected_results` (the result itself keeps exactly its four keys).
    */
-  logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean } = {}): void {
+  logToolResult(name: string, result: ToolResultInput & { skipIfRecorded?: boolean; injected?: boolean } = {}): void {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped(`a result of "${name}"`, undefined)
       throw new SessionClosedError(this.trace.name, `log a result of "${name}"`)
     }
     const checked = checkToolResult(name, result)
-    this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true)
+    this.#recorder.logToolResult(name, checked, checked.skipIfRecorded === true, checked.injected === true)
   }
 
   /**
@@ -273,6 +340,8 @@ export class Session<T = unknown> extends TraceAssertions {
   }
 
   async [close](outcome: Outcome<T>): Promise<void> {
+    // Kept also when the session was closed from outside first: the function did return it.
+    if (outcome.ok) this.#output = outcome.output
     if (this.#closed) return
     // Tracked work first: a hook records what is still unfinished, and work
     // that would have finished on its own (a response copy being read) must
@@ -289,7 +358,10 @@ export class Session<T = unknown> extends TraceAssertions {
     // Closed from outside while the hooks ran (a signal, the test's end).
     if (this.#closed) return
     if (outcome.ok) this.#output = outcome.output
-    this.#finish(outcome.ok ? { status: 'completed' } : { status: isCancellation(outcome.error) ? 'cancelled' : 'failed', error: outcome.error })
+    const end = outcome.ok ? ({ status: 'completed' } as const) : { status: isCancellation(outcome.error) ? ('cancelled' as const) : ('failed' as const), error: outcome.error }
+    // A run its limits stopped is cancelled with the limit as its reason, whether the agent rethrew the stop or caught it.
+    const stop = budgetStopOf(this.#guard, outcome.ok ? undefined : outcome.error)
+    this.#finish(stop === undefined ? end : { ...end, status: 'cancelled', reason: stop.reason })
     await this.#ledgerDone
   }
 
@@ -414,20 +486,42 @@ export class Session<T = unknown> extends TraceAssertions {
  * const s = await session('refund-agent', async (s) => runAgent('Refund order 42'))
  * s.assertCalled('issue_refund')
  */
-export function session<T>(name: string, fn: SessionFn<T>): Promise<Session<T>>
-export function session<T>(name: string, options: SessionOptions, fn: SessionFn<T>): Promise<Session<T>>
+export function session<T>(name: string, fn: SessionFn<T>): Promise<ClosedSession<T>>
+export function session<T>(name: string, options: SessionOptions, fn: SessionFn<T>): Promise<ClosedSession<T>>
 export async function session<T>(
   name: string,
   optionsOrFn: SessionOptions | SessionFn<T>,
   maybeFn?: SessionFn<T>,
-): Promise<Session<T>> {
+): Promise<ClosedSession<T>> {
   const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
   if (typeof fn !== 'function') {
     throw new TypeError(`session(${JSON.stringify(name)}, ...) needs a function to run, as its last argument.`)
   }
   if (typeof name !== 'string') throw new TypeError(`session() needs a name string first, got ${typeof name}.`)
   const options = checkOptions(typeof optionsOrFn === 'function' ? undefined : optionsOrFn)
-  const s = new Session<T>(name, options)
+  const run = await runSession(name, options, fn)
+  const s = run.session
+  if (run.threw) {
+    s.explainFailureInTest()
+    // The very same value, untouched: what the agent threw is the test's to see.
+    throw run.error
+  }
+  if (s.goldenFailure !== undefined) throw s.goldenFailure
+  const unused = stepsOf(s)?.failure
+  if (unused !== undefined) throw unused
+  return s as ClosedSession<T>
+}
+
+/** How a session's function ended: the closed session, and what the function threw, if it did. */
+export type SessionRun<T> = { session: Session<T>; threw: false } | { session: Session<T>; threw: true; error: unknown }
+
+/**
+ * The work of `session()` with checked options, resolving to how the
+ * function ended instead of rethrowing (`repeat` keeps every run, failed or
+ * not). `traceFields` are extra top-level fields of the trace.
+ */
+export async function runSession<T>(name: string, options: SessionOptions, fn: SessionFn<T>, traceFields?: Readonly<JsonObject>): Promise<SessionRun<T>> {
+  const s = new Session<T>(name, options, currentSession(), traceFields)
   let outcome: Outcome<T>
   try {
     outcome = { ok: true, output: await runInSession(s as Session<unknown>, () => fn(s)) }
@@ -435,13 +529,5 @@ export async function session<T>(
     outcome = { ok: false, error }
   }
   await runInSession(s as Session<unknown>, () => s[close](outcome))
-  if (!outcome.ok) {
-    s.explainFailureInTest()
-    // The very same value, untouched: what the agent threw is the test's to see.
-    throw outcome.error
-  }
-  if (s.goldenFailure !== undefined) throw s.goldenFailure
-  const unused = stepsOf(s)?.failure
-  if (unused !== undefined) throw unused
-  return s
+  return outcome.ok ? { session: s, threw: false } : { session: s, threw: true, error: outcome.error }
 }

@@ -6,6 +6,9 @@
  * is one (AI SDK `toolCallId`, LangChain `toolCall.id`, or your own `callId`
  * option); else the pending call of that name, matching arguments when the
  * model asked for the same tool more than once.
+ *
+ * A call may fail instead of running: when the session's `faults` name the
+ * tool, or its `limits` have been passed (admitTool).
  */
 import { currentSession } from './context.js'
 import type { ToolOutcome } from './recorder.js'
@@ -34,13 +37,14 @@ function findCallId(args: readonly unknown[]): string | undefined {
   return undefined
 }
 
-function isThenable(value: unknown): value is PromiseLike<unknown> {
+/** Whether `value` is a promise or any object with a `then` method (awaiting it would wait for it). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
   return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
-function record(s: Session, name: string, callId: string | undefined, outcome: ToolOutcome, durationMs: number): void {
+function record(s: Session, name: string, callId: string | undefined, outcome: ToolOutcome, durationMs: number, injected: boolean): void {
   try {
-    s.logToolResult(name, { ...outcome, ...(callId === undefined ? {} : { callId }), durationMs, skipIfRecorded: true })
+    s.logToolResult(name, { ...outcome, ...(callId === undefined ? {} : { callId }), durationMs, skipIfRecorded: true, ...(injected ? { injected } : {}) })
   } catch (error) {
     // The tool did its job; failing to record it must not fail the agent.
     warn('REAGENT_ADAPTER', `traceTool("${name}"): the result could not be recorded (${String(error)}).`)
@@ -78,22 +82,53 @@ export function measure<R>(fn: () => R, settle: (outcome: ToolOutcome, durationM
   ) as R
 }
 
+/** The tool as a call of it runs: `fn`, or `fails`, when the run's limits stop the call or a fault replaces it. */
+export interface AdmittedTool<R> {
+  run: () => R
+  /** The call fails with a fault the `faults` option injected. */
+  injected: boolean
+}
+
+/**
+ * What a call of tool `name` runs in session `s`, decided as the call
+ * starts (it counts the call): `fn`; or a function that throws the run's
+ * `BudgetExceededError` or the injected fault instead, as a rejected
+ * promise when `isAsync` (the tool is an async function), so the caller
+ * sees the failure the way the tool reports its own.
+ */
+export function admitTool<R>(s: Session, name: string, fn: () => R, isAsync = false): AdmittedTool<R> {
+  const stop = s.admitToolCall(name)
+  if (stop === undefined) return { run: fn, injected: false }
+  const fail = (): never => {
+    throw stop.error
+  }
+  return { run: isAsync ? () => Promise.reject(stop.error) as R : fail, injected: stop.injected }
+}
+
 /**
  * Runs `fn` as tool `name` in session `s`: records its value or error, with
  * the exact duration, as the result of call `callId` (else of the pending
- * call of `name` it claims, matching `args`). A run the session can answer
- * (`resume()`, `replayTools`) is played back from the step it recorded
- * instead of running `fn`; every run that completes is kept as a step.
+ * call of `name` it claims, matching `args`). A call the run's limits stop,
+ * or a fault replaces (see admitTool), fails instead of running, and is
+ * recorded so. A run the session can answer (`resume()`, `replayTools`) is
+ * played back from the step it recorded instead of running `fn`; every run
+ * that completes is kept as a step.
  */
-export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R): R {
+export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R, isAsync = false): R {
   const id = callId ?? s.claimPendingCall(name, args)
-  const answer = stepsOf(s)?.answerTool(name, args)
-  if (answer === undefined) return measure(fn, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
-  if (answer.kind === 'recorded') return measure(answer.run as () => R, (outcome, durationMs) => record(s, name, id, outcome, durationMs))
-  return measure(fn, (outcome, durationMs, isAsync) => {
-    record(s, name, id, outcome, durationMs)
-    answer.done(outcome, isAsync)
+  const { run, injected } = admitTool(s, name, fn, isAsync)
+  const answer = run === fn ? stepsOf(s)?.answerTool(name, args) : undefined
+  if (answer === undefined) return measure(run, (outcome, durationMs) => record(s, name, id, outcome, durationMs, injected))
+  if (answer.kind === 'recorded') return measure(answer.run as () => R, (outcome, durationMs) => record(s, name, id, outcome, durationMs, false))
+  return measure(fn, (outcome, durationMs, settledLater) => {
+    record(s, name, id, outcome, durationMs, false)
+    answer.done(outcome, settledLater)
   })
+}
+
+/** Whether `fn` is an `async function` (its result, a failure included, is always a promise). */
+function isAsyncFunction(fn: unknown): boolean {
+  return typeof fn === 'function' && fn.constructor?.name === 'AsyncFunction'
 }
 
 /**
@@ -113,7 +148,7 @@ export function traceTool<Args extends unknown[], R>(
     const s = currentSession()
     if (s === undefined) return fn.apply(this, args)
     const callId = options.callId !== undefined ? options.callId(...args) : findCallId(args.slice(1))
-    return runToolIn(s, name, callId, args[0], () => fn.apply(this, args))
+    return runToolIn(s, name, callId, args[0], () => fn.apply(this, args), isAsyncFunction(fn))
   }
   Object.defineProperty(wrapped, 'name', { value: fn.name || name })
   return wrapped

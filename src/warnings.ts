@@ -18,6 +18,7 @@ export type ReagentWarningCode =
   | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
   | 'REAGENT_REPLAY' // a replayed session left recorded calls unused, or a request could not be recorded
   | 'REAGENT_RESUME' // resume() found no failed, cancelled or interrupted run to resume, and ran fresh
+  | 'REAGENT_LIMITS' // a run's limits could not count a call (no token usage, an unpriced model)
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

@@ -167,7 +167,7 @@ describe('session()', () => {
 
   it('rejects an unknown option with the list of valid ones', async () => {
     await expect(session('typo', { tracedir: '/tmp' } as never, () => undefined)).rejects.toThrowError(
-      'Unknown session() option "tracedir". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save, journal, ledger, replay, strict, replayTools.',
+      'Unknown session() option "tracedir". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save, journal, ledger, replay, strict, replayTools, faults, limits.',
     )
   })
 

@@ -15,13 +15,15 @@ interface HeldResult {
   name: string
   outcome: ToolOutcome
   durationMs: number
+  /** The outcome is a fault the `faults` option injected. */
+  injected: boolean
 }
 
 const heldBySession = new WeakMap<Session, Map<string, HeldResult>>()
 
-function log(s: Session, callId: string, { name, outcome, durationMs }: HeldResult): void {
+function log(s: Session, callId: string, { name, outcome, durationMs, injected }: HeldResult): void {
   recordSafelyAiSdk(`the result of tool "${name}"`, () => {
-    s.logToolResult(name, { ...outcome, callId, durationMs, skipIfRecorded: true })
+    s.logToolResult(name, { ...outcome, callId, durationMs, skipIfRecorded: true, injected })
   })
 }
 

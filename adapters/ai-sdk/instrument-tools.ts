@@ -5,7 +5,7 @@
  * duration. The middleware cannot do this: it sees model calls only.
  */
 import type { ToolExecutionOptions, ToolSet } from 'ai'
-import { currentSession, measure, runToolIn, type Session } from '../../src/adapter-support.js'
+import { admitTool, currentSession, measure, runToolIn, type Session } from '../../src/adapter-support.js'
 import { logOrHoldResult } from './held-results.js'
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
@@ -67,7 +67,8 @@ function runMeasured(execute: () => unknown, measured: (run: () => unknown) => u
 function runInto(s: Session, name: string, callId: string | undefined, input: unknown, execute: () => unknown): unknown {
   if (callId !== undefined && s.toolNameOf(callId) === undefined) {
     // The tool started before its call was in the trace (see held-results.ts): measure, then log or hold.
-    return runMeasured(execute, (run) => measure(run, (outcome, durationMs) => logOrHoldResult(s, callId, { name, outcome, durationMs })))
+    const { run: admitted, injected } = admitTool(s, name, execute)
+    return runMeasured(admitted, (run) => measure(run, (outcome, durationMs) => logOrHoldResult(s, callId, { name, outcome, durationMs, injected })))
   }
   return runMeasured(execute, (run) => runToolIn(s, name, callId, input, run))
 }

@@ -32,6 +32,12 @@ export class ReagentCallbackHandler extends BaseCallbackHandler {
    * takes microseconds, so awaiting costs nothing.
    */
   override awaitHandlers = true
+  /**
+   * Errors of this handler reach the run: the one it throws on purpose is
+   * `BudgetExceededError`, a model call started past the session's `limits`
+   * (every recording failure is caught and warned about, see record.ts).
+   */
+  override raiseError = true
   // Chain, retriever and custom events carry nothing we record; ignoring them spares LangChain the calls.
   override ignoreChain = true
   override ignoreRetriever = true

@@ -2,8 +2,9 @@
  * From LangChain callbacks to the session: a run is started when its start
  * callback fires inside a session, and recorded into that session when it
  * ends. A model run is a ModelCall (the lifecycle every adapter shares); a
- * tool run is recorded here. Nothing here throws into LangChain: every step
- * goes through `recordSafely`.
+ * tool run is recorded here. Nothing here throws into LangChain but a model
+ * call started past the session's limits (`BudgetExceededError`): every
+ * step goes through `recordSafely`.
  */
 import type { LLMResult } from '@langchain/core/outputs'
 import { currentSession, ModelCall, recordSafely, startModelCall, type Session } from '../../src/adapter-support.js'

@@ -42,13 +42,21 @@ const noResponse = (): ModelResponse => NO_RESPONSE
  * the request, records the tool results it hands back, and opens the call.
  * Undefined when the request cannot be read (warned about once): the call
  * then goes on unrecorded.
+ *
+ * Throws `BudgetExceededError` when the run has gone past its limits (the
+ * `limits` option): the call is not made, and the error reaches the caller.
  */
 export function startModelCall<Request, Response, Event>(
   session: Session,
   api: ModelApi<Request, Response, Event>,
   raw: Request,
 ): ModelCall<Response, Event> | undefined {
-  return recordSafely(api.adapter, 'a request', () => new ModelCall(session, api, api.request(raw)))
+  // Read first: the tool results the request hands back are recorded even when the call is stopped.
+  const call = recordSafely(api.adapter, 'a request', () => new ModelCall(session, api, api.request(raw)))
+  const stop = session.admitModelCall()
+  if (stop === undefined) return call
+  call?.withdraw()
+  throw stop
 }
 
 export class ModelCall<Response = unknown, Event = unknown> {
@@ -126,6 +134,13 @@ export class ModelCall<Response = unknown, Event = unknown> {
   /** The HTTP layer answered the call from a recording (or a resumed run): its LLM call says `replayed: true`. */
   markReplayed(): void {
     this.#isReplayed = true
+  }
+
+  /** The call was stopped before it was made (its run's limits): it leaves the session's open calls, and no turn is recorded. */
+  withdraw(): void {
+    if (this.#isRecorded) return
+    this.#isRecorded = true
+    this.#leave()
   }
 
   /** A whole response: recorded now. */
@@ -215,7 +230,8 @@ export class ModelCall<Response = unknown, Event = unknown> {
       if (request.provider !== null) call.provider = request.provider
       if (this.#isReplayed) call.replayed = true
       if (response.error !== undefined) call.error = response.error
-      this.#session.logLlmCall(call)
+      // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
+      this.#session.recordModelCall(call)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))

@@ -2,6 +2,7 @@
  * The guard that keeps a recording failure from breaking the user's call: it
  * warns once per adapter, then stays quiet.
  */
+import { isBudgetStop } from '../limits/budget-stop.js'
 import { warn } from '../warnings.js'
 
 const warned = new Set<string>()
@@ -20,11 +21,14 @@ export function reportRecordingFailure(adapter: string, what: string, error: unk
 /**
  * Runs `record` and returns its value; if it throws, warns once for `adapter`
  * (naming what failed) and returns undefined. The user's call goes on.
+ * Except for the one deliberate stop: a run past its limits (the `limits`
+ * option) throws `BudgetExceededError` as a call starts, and that reaches the caller.
  */
 export function recordSafely<T>(adapter: string, what: string, record: () => T): T | undefined {
   try {
     return record()
   } catch (error) {
+    if (isBudgetStop(error)) throw error
     reportRecordingFailure(adapter, what, error)
     return undefined
   }

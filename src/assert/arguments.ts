@@ -5,6 +5,7 @@
  */
 import { isAmount } from '../trace/cost.js'
 import type { Trace } from '../trace/types.js'
+import { describeReceived, receivedHint } from './received.js'
 import { render } from './render.js'
 
 /** A trace, or anything holding one (a Session, `assertOn(trace)`). */
@@ -15,10 +16,19 @@ function describe(value: unknown): string {
   return `${render(value)} (${type})`
 }
 
+function isTrace(value: unknown): value is Trace {
+  return value !== null && typeof value === 'object' && Array.isArray((value as Trace).turns)
+}
+
+/** The trace of `source` (a Trace, or a Session, chain node or anything holding one as `trace`); else a one-line TypeError. */
 export function toTrace(fn: string, source: unknown, argument = 'the first argument'): Trace {
-  const candidate = source !== null && typeof source === 'object' && 'trace' in source ? (source as { trace: unknown }).trace : source
-  if (candidate !== null && typeof candidate === 'object' && Array.isArray((candidate as Trace).turns)) return candidate as Trace
-  throw new TypeError(`${fn}(): ${argument} must be a Trace (as loadTrace() returns) or a Session, got ${describe(source)}.`)
+  const holdsTrace = source !== null && typeof source === 'object' && 'trace' in source
+  const candidate = holdsTrace ? (source as { trace: unknown }).trace : source
+  if (isTrace(candidate)) return candidate
+  const got = holdsTrace ? `an object whose "trace" is ${describeReceived(candidate)}, not a Trace` : describeReceived(source)
+  throw new TypeError(
+    `${fn}(): ${argument} must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got ${got}.${holdsTrace ? '' : receivedHint(source)}`,
+  )
 }
 
 export function requireToolName(fn: string, argument: string, value: unknown): string {

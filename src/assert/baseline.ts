@@ -39,8 +39,9 @@ function mergeIgnoreFields(options: BaselineOptions): object {
 
 /**
  * Throws `AgentAssertionError` when `trace` does not match its golden
- * baseline: the message names the trace and the file, followed by the diff,
- * and `actual`/`expected` hold both traces in normal form. A missing golden is
+ * baseline (any of its accepted variants): the message names the trace and
+ * the file, followed by the diff with the closest variant, and
+ * `actual`/`expected` hold both traces in normal form. A missing golden is
  * a `TraceNotFoundError` naming the path.
  *
  * @example
@@ -60,9 +61,9 @@ export function assertMatchesBaseline(trace: Trace, options: BaselineOptions = {
     )
   }
   const actual = renderGolden(trace, options.redact).trace
-  const { expected, diff } = compareWithGolden({ path, text }, actual, resolved)
+  const { expected, diff, variant, variants } = compareWithGolden({ path, text }, actual, resolved)
   if (diff.equal) return
-  throw new AgentAssertionError(mismatchMessage(trace.name, path, diff), {
+  throw new AgentAssertionError(mismatchMessage(trace.name, path, diff, { index: variant, of: variants }), {
     traceName: trace.name,
     assertion: `"${trace.name}" does not match its golden baseline (${plural(diff.changes.length, 'difference')})`,
     actual,

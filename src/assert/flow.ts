@@ -45,9 +45,28 @@ function unknownNames(pattern: readonly string[], called: readonly string[]): st
   return `never called at all: ${described.join(', ')}`
 }
 
+/** Whether `names` occur in `flat` in this order, other calls allowed between them. */
+function isSubsequence(names: readonly string[], flat: readonly string[]): boolean {
+  let next = 0
+  for (const name of flat) if (name === names[next]) next++
+  return next === names.length
+}
+
+/**
+ * When the calls hold the pattern's names in order but not where its anchors
+ * put them, the pattern that says "in this order, anywhere" (the question
+ * a failed flow usually asks).
+ */
+function inOrderHint(pattern: readonly string[], flat: readonly string[]): string | undefined {
+  const names = pattern.filter((item) => item !== ANY_CALLS)
+  if (names.length === 0 || !isSubsequence(names, flat)) return undefined
+  const loose = [ANY_CALLS, ...names.flatMap((name) => [name, ANY_CALLS])]
+  return `the calls include ${render(names)} in this order, with other calls around them; a pattern is anchored at both ends and '...' is any run of calls: ${formatPattern(loose)} passes`
+}
+
 function failFlow(trace: Trace, detail: string, pattern: readonly string[], flat: readonly string[]): never {
   fail(trace, `Flow mismatch: ${detail}. Pattern: ${formatPattern(pattern)}, actual: ${render(flat)}`, {
-    causes: [unknownNames(pattern, flat)],
+    causes: [unknownNames(pattern, flat), inOrderHint(pattern, flat)],
     diff: { actual: [...flat], expected: [...pattern] },
   })
 }

@@ -1,5 +1,6 @@
 /**
- * Every assertion as a method, over `this.trace`.
+ * Every assertion as a method, over `this.trace`, and the helpers tests read
+ * a run with (`toolCalls()`, `toolNames()`, `finalAnswer`).
  *
  * Why a base class: Session extends it, so `s.assertCalled('x')` works on a
  * recorded session while session.ts keeps to recording; and `assertOn(trace)`
@@ -7,7 +8,8 @@
  * very same methods. Each method is one line over the pure function of the
  * same name in this folder, so the two forms cannot drift apart.
  */
-import type { Trace } from '../trace/types.js'
+import { finalResponse } from '../trace/facts.js'
+import type { ToolCall, Trace } from '../trace/types.js'
 import { toTrace, type TraceSource } from './arguments.js'
 import { assertCalled, assertCalledBefore, assertCalledTimes, assertNeverCalled, assertToolSucceeded, type CallCount } from './calls.js'
 import { assertCalledWith } from './called-with.js'
@@ -23,12 +25,37 @@ import {
 } from './handoff.js'
 import { assertMaxTurns, assertTotalDurationUnder, type DurationOptions } from './budgets.js'
 import type { SchemaOptions } from './schema.js'
+import { toolNames as toolNamesOf } from './tool-calls.js'
 import { assertToolOutputMatches } from './tool-output.js'
 import { assertCostUnder, assertTotalTokensUnder, type CostOptions, type TokenOptions } from './usage.js'
 
 export abstract class TraceAssertions {
   /** The trace the assertions read (for an open session, the live trace so far). */
   abstract readonly trace: Trace
+
+  /**
+   * The tool calls the model made, in order over all turns; only those of
+   * `toolName` when given.
+   * @example expect(s.toolCalls('search').map((call) => call.arguments.q)).toEqual(['refund policy'])
+   */
+  toolCalls(toolName?: string): ToolCall[] {
+    const calls = this.trace.turns.flatMap((turn) => turn.llm_call.tool_calls)
+    return toolName === undefined ? calls : calls.filter((call) => call.name === toolName)
+  }
+
+  /** The names of the tools the model called, in order (repeats kept). @example expect(s.toolNames()).toContain('issue_refund') */
+  toolNames(): string[] {
+    return toolNamesOf(this.trace)
+  }
+
+  /**
+   * The model's last text answer: the `response_text` of the last turn that
+   * has one; null when the model never answered in text.
+   * @example expect(s.finalAnswer).toMatch(/refunded/i)
+   */
+  get finalAnswer(): string | null {
+    return finalResponse(this.trace)
+  }
 
   /** `tool` was called at least once. @example s.assertCalled('lookup_order') */
   assertCalled(tool: string): void {

@@ -7,7 +7,7 @@
 import { estimateCost, exceedsLimit, formatUsd, parseModelCosts, type ModelCost } from '../trace/cost.js'
 import { defaultPriceTable, PRICES_ENV } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
-import type { Turn } from '../trace/types.js'
+import type { Trace, Turn } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { notALimit, notAnObject, requireLimit, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'
@@ -78,19 +78,59 @@ export interface CostOptions {
   allowUnpriced?: boolean
 }
 
-function checkModelCosts(fn: string, value: unknown): Map<string, ModelCost> {
+/** A price table given by a test (`modelCosts`, `prices`), each mistake a TypeError or RangeError naming `argument` and the entry. */
+export function checkModelCosts(fn: string, argument: string, value: unknown): Map<string, ModelCost> {
   return parseModelCosts(value, (problem) => {
-    if (problem.kind === 'table') throw notAnObject(fn, 'modelCosts', problem.value)
-    const entry = `modelCosts[${JSON.stringify(problem.prefix)}]`
+    if (problem.kind === 'table') throw notAnObject(fn, argument, problem.value)
+    const entry = `${argument}[${JSON.stringify(problem.prefix)}]`
     if (problem.kind === 'entry') throw notAnObject(fn, entry, problem.entry)
     throw notALimit(fn, `${entry}.${problem.field}`, problem.entry[problem.field])
   })
 }
 
 /** `$0.0034` rather than reagent-flow 0.5's `$0.00` for sub-cent amounts. */
-function usdApart(a: number, b: number): [string, string] {
-  const [x, y] = formatApart(a, b, 2)
+function usdApart(a: number, limit: number): [string, string] {
+  // At least as many decimals as the limit was written with: a limit of $0.001 never shows as $0.00.
+  const written = String(limit)
+  const decimals = written.includes('e') ? 10 : (written.split('.')[1] ?? '').length
+  const [x, y] = formatApart(a, limit, Math.min(10, Math.max(2, decimals)))
   return [`$${x}`, `$${y}`]
+}
+
+/** The price table a cost check reads, and how its failure tells to fix a missing price. */
+export interface PriceTable {
+  costs: ReadonlyMap<string, ModelCost>
+  /** The fix when no turn could be priced: `Price your models with modelCosts (...)`. */
+  fix: string
+  /** A fact to show then (the prefixes of a table the test gave), if any. */
+  known?: string | undefined
+}
+
+/**
+ * Fails unless the estimated cost of `trace` is at most `limitUsd`; the
+ * check behind assertCostUnder and the toCostLessThan matcher. `fn` names
+ * the caller in the warning about unpriced turns.
+ */
+export function checkCost(fn: string, trace: Trace, limitUsd: number, table: PriceTable, allowUnpriced: boolean): void {
+  const { usd: total, top, skipped } = estimateCost(trace, table.costs)
+  if (skipped.length > 0) warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": skipped in the cost estimate: ${skipped.join(', ')}.`)
+  if (top === undefined && trace.turns.length > 0 && !allowUnpriced) {
+    fail(trace, `Cannot verify cost limit: no priced turns in ${trace.turns.length} turn(s). ${table.fix}`, {
+      causes: [`skipped: ${skipped.join(', ')}`, table.known],
+    })
+  }
+  if (!exceedsLimit(total, limitUsd)) return
+  const [shown, limit] = usdApart(total, limitUsd)
+  fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
+    causes: [top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`],
+    facts: [skipped.length > 0 ? `not priced: ${skipped.join(', ')}` : undefined],
+  })
+}
+
+/** The default table (built-in, with REAGENT_PRICES over it), with `added` over that when given. */
+export function pricesOver(added: ReadonlyMap<string, ModelCost> | undefined): ReadonlyMap<string, ModelCost> {
+  const table = defaultPriceTable()
+  return added === undefined || added.size === 0 ? table : new Map([...table, ...added])
 }
 
 /**
@@ -104,23 +144,14 @@ export function assertCostUnder(source: TraceSource, options: CostOptions): void
   const trace = toTrace(fn, source)
   const checked = requireOptions(fn, options, ['usd', 'modelCosts', 'allowUnpriced'])
   const limitUsd = requireLimit(fn, 'usd', checked.usd)
-  const builtIn = checked.modelCosts === undefined
-  const costs = builtIn ? defaultPriceTable() : checkModelCosts(fn, checked.modelCosts)
-  const { usd: total, top, skipped } = estimateCost(trace, costs)
-  if (skipped.length > 0) warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": skipped in the cost estimate: ${skipped.join(', ')}.`)
-  if (top === undefined && trace.turns.length > 0 && checked.allowUnpriced !== true) {
-    const fix = builtIn
-      ? `Price your models with modelCosts (or a ${PRICES_ENV} file), or pass allowUnpriced: true.`
-      : 'Check modelCosts keys match your models, or pass allowUnpriced: true.'
-    const prefixes = builtIn ? undefined : `modelCosts prefixes: ${[...costs.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`
-    fail(trace, `Cannot verify cost limit: no priced turns in ${trace.turns.length} turn(s). ${fix}`, {
-      causes: [`skipped: ${skipped.join(', ')}`, prefixes],
-    })
-  }
-  if (!exceedsLimit(total, limitUsd)) return
-  const [shown, limit] = usdApart(total, limitUsd)
-  fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
-    causes: [top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`],
-    facts: [skipped.length > 0 ? `not priced: ${skipped.join(', ')}` : undefined],
-  })
+  const given = checked.modelCosts === undefined ? undefined : checkModelCosts(fn, 'modelCosts', checked.modelCosts)
+  const table: PriceTable =
+    given === undefined
+      ? { costs: pricesOver(undefined), fix: `Price your models with modelCosts (or a ${PRICES_ENV} file), or pass allowUnpriced: true.` }
+      : {
+          costs: given,
+          fix: 'Check modelCosts keys match your models, or pass allowUnpriced: true.',
+          known: `modelCosts prefixes: ${[...given.keys()].map((p) => JSON.stringify(p)).join(', ') || 'none'}`,
+        }
+  checkCost(fn, trace, limitUsd, table, checked.allowUnpriced === true)
 }

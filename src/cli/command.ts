@@ -11,6 +11,11 @@ export const EXIT_OK = 0
 export const EXIT_CHECK_FAILED = 1
 /** Bad usage or unreadable input; the reason is one line on stderr. */
 export const EXIT_USAGE = 2
+/**
+ * A bug in reagent-flow, not in what it was given: the error and its stack
+ * on stderr. 70 is EX_SOFTWARE ("internal software error") of sysexits.h.
+ */
+export const EXIT_INTERNAL = 70
 
 export interface OptionSpec {
   type: 'string' | 'boolean'

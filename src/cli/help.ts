@@ -2,7 +2,9 @@
 import { COMMON_OPTIONS, optionSpecs, usageLine } from './args.js'
 import type { Command, OptionSpec } from './command.js'
 
-const EXIT_CODES = 'Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input (the reason is one line on stderr).'
+const EXIT_CODES =
+  'Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input (the reason is one line on stderr), ' +
+  '70 an internal error (a bug in reagent-flow: its stack is on stderr; please report it).'
 
 function optionLines(options: Readonly<Record<string, OptionSpec>>): string[] {
   const rows = Object.entries(options).map(([name, spec]) => {
@@ -40,6 +42,7 @@ export function globalHelp(commands: readonly Command[]): string {
   const width = Math.max(...rows.map(([usage]) => usage.length))
   return [
     'Usage: reagent-flow <command> [options]',
+    '       reagent-flow --version',
     '',
     'Look at recorded agent runs and their golden baselines, in the terminal and in CI.',
     '',

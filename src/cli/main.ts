@@ -1,11 +1,12 @@
 /**
  * The `reagent-flow` command: finds the command named by the first word,
- * parses the rest for it, runs it, and turns any error into a one-line
- * reason on stderr and exit code 2.
+ * parses the rest for it, runs it, and reports an error the user can fix as
+ * one line and exit code 2, and a bug of ours with its stack and exit code
+ * 70 (failure.ts).
  */
 import { colors, shouldColor } from '../report/colors.js'
 import { parseCommandLine } from './args.js'
-import { EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
+import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
@@ -22,9 +23,11 @@ import { showCommand } from './commands/show.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
 import { viewCommand } from './commands/view.js'
+import { describeInternalError, isUserFixable, oneLineReason } from './failure.js'
 import { commandHelp, globalHelp } from './help.js'
+import { PACKAGE_VERSION } from '../package-version.js'
 
-export { EXIT_CHECK_FAILED, EXIT_OK, EXIT_USAGE } from './command.js'
+export { EXIT_CHECK_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './command.js'
 export type { CliIo } from './command.js'
 
 export const COMMANDS: readonly Command[] = [
@@ -51,12 +54,6 @@ const defaultIo: CliIo = {
   stderr: (text) => void process.stderr.write(text),
 }
 
-/** An error as one line: the message without its line breaks. */
-function oneLineReason(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error)
-  return text.replace(/\s*\n\s*/g, ' ').trim()
-}
-
 function contextFor(command: Command, dir: string, json: boolean, io: CliIo): CommandContext {
   return {
     dir,
@@ -69,20 +66,25 @@ function contextFor(command: Command, dir: string, json: boolean, io: CliIo): Co
   }
 }
 
-export async function main(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+/** Runs `reagent-flow ...argv` and returns its exit code. `commands` is the command table (tests pass their own). */
+export async function main(argv: readonly string[], io: CliIo = defaultIo, commands: readonly Command[] = COMMANDS): Promise<number> {
   const [name, ...rest] = argv
   if (name === '--help' || name === '-h' || name === 'help') {
-    io.stdout(globalHelp(COMMANDS))
+    io.stdout(globalHelp(commands))
+    return EXIT_OK
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(`reagent-flow ${PACKAGE_VERSION}\n`)
     return EXIT_OK
   }
   if (name === undefined) {
-    io.stderr(globalHelp(COMMANDS))
+    io.stderr(globalHelp(commands))
     return EXIT_USAGE
   }
-  const command = COMMANDS.find((candidate) => candidate.name === name)
+  const command = commands.find((candidate) => candidate.name === name)
   if (command === undefined) {
     io.stderr(
-      `reagent-flow: unknown command ${JSON.stringify(name)}. Commands: ${COMMANDS.map((c) => c.name).join(', ')}. ` +
+      `reagent-flow: unknown command ${JSON.stringify(name)}. Commands: ${commands.map((c) => c.name).join(', ')}. ` +
         `Run "reagent-flow --help" for details.\n`,
     )
     return EXIT_USAGE
@@ -95,8 +97,11 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo): Prom
     }
     return await command.run(parsed.input, contextFor(command, parsed.dir, parsed.json, io))
   } catch (error) {
-    // A ReagentError says what is wrong and how to fix it; anything else
-    // (EACCES, EISDIR) is unreadable input too, told the same way.
+    if (!isUserFixable(error)) {
+      io.stderr(describeInternalError(command.name, error))
+      return EXIT_INTERNAL
+    }
+    // A ReagentError says what is wrong and how to fix it; a refusal of the file system (EACCES, EISDIR) is unreadable input too.
     io.stderr(`reagent-flow ${command.name}: ${oneLineReason(error)}\n`)
     return EXIT_USAGE
   }

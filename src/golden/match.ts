@@ -38,8 +38,10 @@ export interface MatchGoldenResult {
   diff: TraceDiff | null
   /** The recorded trace in golden normal form. */
   actual: Trace
-  /** The golden in normal form, when it was compared. */
+  /** The golden in normal form, when it was compared: of several accepted variants, the closest. */
   expected: Trace | null
+  /** When it was compared: which variant is `expected` (from 1), and how many the golden has. */
+  variant: { index: number; of: number } | null
   message: string
 }
 
@@ -64,7 +66,7 @@ export function matchGolden(trace: Trace, options: MatchGoldenOptions = {}): Mat
   const text = store.read(path)
   const recorded = renderGolden(trace, redact)
   const decision = reconcile(recorded, text === null ? null : { path, text }, update, diffOptions)
-  if (decision.action === 'write' && decision.written !== 'unchanged') store.save(path, recorded.text)
+  if (decision.action === 'write' && decision.written !== 'unchanged') store.save(path, decision.text)
   const outcome =
     decision.action === 'fail'
       ? 'missing'
@@ -84,6 +86,7 @@ export function matchGolden(trace: Trace, options: MatchGoldenOptions = {}): Mat
     diff: decision.action === 'compare' ? decision.diff : null,
     actual: recorded.trace,
     expected: decision.action === 'compare' ? decision.expected : null,
+    variant: decision.action === 'compare' ? { index: decision.variant, of: decision.variants } : null,
     message: outcomeMessage(trace.name, path, decision, runPath, traceDir),
   }
 }

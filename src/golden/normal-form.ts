@@ -12,10 +12,18 @@
  * - `replayed` marks, `resumed_from` and `replayed_steps` are dropped (how the
  *   run was answered, not what it did: a replayed run matches a golden
  *   recorded live);
+ * - the marks of injected faults are dropped (`injected`, `injected_results`):
+ *   a golden holds what the agent did, and the same failure from a real
+ *   tool is the same behaviour;
+ * - a run of a run set (`repeat`) is named as its run set, whose golden it
+ *   shares, and the `repeat` field is dropped;
+ * - `variants` (the other accepted variants a golden file holds) is dropped:
+ *   each variant is normalised on its own (see variants.ts);
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
 import { stringifyStable } from '../trace/serialize.js'
 import type { JsonValue, LLMCall, RecordedError, Trace, Turn } from '../trace/types.js'
+import { asGoldenIdentity } from './identity.js'
 
 export const GOLDEN_TRACE_ID = 'golden'
 export const GOLDEN_PARENT_ID = 'golden-parent'
@@ -48,13 +56,17 @@ export function normalizeTrace(trace: Trace): Trace {
       tool_results: turn.tool_results.map((result) => ({ ...result, call_id: idOf(result.call_id), duration_ms: 0 })),
       duration_ms: 0,
     }
+    // Rare, so deleted where present rather than copied around on every turn.
+    if (llmCall.injected !== undefined) delete llmCall.injected
+    if (out.injected !== undefined) delete out.injected
+    if (out.injected_results !== undefined) delete out.injected_results
     if (turn.unmatched_results !== undefined) {
       out.unmatched_results = turn.unmatched_results.map((u) => ({ ...u, call_id: idOf(u.call_id) }))
     }
     return out
   })
 
-  const { grade: _grade, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, ...rest } = trace
+  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, ...rest } = asGoldenIdentity(trace)
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,
@@ -66,7 +78,7 @@ export function normalizeTrace(trace: Trace): Trace {
   }
   if (trace.error != null) out.error = withoutStack(trace.error)
   if (trace.orphan_results !== undefined) {
-    out.orphan_results = trace.orphan_results.map((r) => ({ ...r, call_id: idOf(r.call_id), duration_ms: 0 }))
+    out.orphan_results = trace.orphan_results.map(({ injected: _injected, ...r }) => ({ ...r, call_id: idOf(r.call_id), duration_ms: 0 }))
   }
   return out
 }

@@ -3,41 +3,99 @@
  * (as vitest keeps its snapshot state's `_reconcile`), and the one
  * comparison of a golden's text with a recorded run.
  */
-import { diffResolved } from '../diff/diff-traces.js'
 import type { ResolvedDiffOptions } from '../diff/options.js'
 import type { TraceDiff } from '../diff/types.js'
+import { isReagentError } from '../errors.js'
 import type { Trace } from '../trace/types.js'
-import { parseTrace } from '../trace/validate.js'
-import { normalizeTrace } from './normal-form.js'
 import type { GoldenRecording } from './render.js'
 import type { UpdateMode } from './update-mode.js'
+import { closestVariant, readVariants, variantsText, type GoldenFile, type GoldenVariant } from './variants.js'
 
-/** What update mode `all` always decides: write the golden, unless its bytes would not change. */
+export type { GoldenFile } from './variants.js'
+
+/**
+ * How a run that is written becomes the golden (`reagent-flow approve`'s
+ * choice; update mode `all` refreshes):
+ * - `refresh`: it replaces the variant it matches, else all of them;
+ * - `add`: it joins the accepted variants;
+ * - `replace`: it becomes the one variant.
+ */
+export type Acceptance = 'refresh' | 'add' | 'replace'
+
+/** What update mode `all` (or an approval) decides: write the golden, unless its bytes would not change. */
 export interface WriteDecision {
   action: 'write'
   written: 'created' | 'updated' | 'unchanged'
-}
-
-export type Reconciliation =
-  | WriteDecision
-  | { action: 'compare'; pass: boolean; expected: Trace; diff: TraceDiff }
-  | { action: 'fail'; reason: 'missing' }
-
-/** A golden file as read: its path and text. */
-export interface GoldenFile {
-  path: string
+  /** The golden file's new text (its text as it was, when unchanged). */
   text: string
+  /** How many accepted variants it had before (0: none), and has now. */
+  variants: { before: number; after: number }
+  /** Which variant the run is, from 1, in the golden's order. */
+  variant: number
 }
+
+/** A comparison: `expected` and `diff` are the closest variant's, `variant` its number from 1 among `variants`. */
+export interface Comparison {
+  action: 'compare'
+  pass: boolean
+  expected: Trace
+  diff: TraceDiff
+  variant: number
+  variants: number
+}
+
+export type Reconciliation = WriteDecision | Comparison | { action: 'fail'; reason: 'missing' }
 
 /**
  * The golden `golden` holds, in normal form, and what differs between it and
  * `actual`, a run in golden normal form (see renderGolden): the one
  * comparison behind reconcile, assertMatchesBaseline and the CLI's diff and
- * approve. A golden that is not a valid trace is a TraceFormatError naming its file.
+ * approve. With several accepted variants, the closest one. A golden that is
+ * not a valid trace is a TraceFormatError naming its file.
  */
-export function compareWithGolden(golden: GoldenFile, actual: Trace, options: ResolvedDiffOptions): { expected: Trace; diff: TraceDiff } {
-  const expected = normalizeTrace(parseTrace(golden.text, golden.path))
-  return { expected, diff: diffResolved(expected, actual, options) }
+export function compareWithGolden(golden: GoldenFile, actual: Trace, options: ResolvedDiffOptions): Omit<Comparison, 'action' | 'pass'> {
+  const variants = readVariants(golden)
+  const { at, expected, diff } = closestVariant(variants, actual, options)
+  return { expected, diff, variant: at + 1, variants: variants.length }
+}
+
+/** The variants of an existing golden for a write; a golden that is not a readable trace has none to keep (unless adding, where that is an error). */
+function keptVariants(golden: GoldenFile, accept: Acceptance): GoldenVariant[] {
+  try {
+    return readVariants(golden)
+  } catch (error) {
+    if (accept === 'add' || !isReagentError(error)) throw error
+    return []
+  }
+}
+
+/** The golden written with the run `recorded`, accepted as `accept` says. */
+function written(recorded: GoldenRecording, golden: GoldenFile, accept: Acceptance, options: ResolvedDiffOptions): WriteDecision {
+  const before = accept === 'replace' ? [] : keptVariants(golden, accept)
+  let after: GoldenVariant[]
+  if (accept === 'add') after = [...before, recorded]
+  else {
+    // `refresh`: the variant the run matches is refreshed with it, the others kept; matching none, it is the one variant.
+    const matched = before.length === 0 ? undefined : closestVariant(before, recorded.trace, options)
+    after = matched === undefined || !matched.diff.equal ? [recorded] : before.map((variant, at) => (at === matched.at ? recorded : variant))
+  }
+  const { text, order } = variantsText(after)
+  return {
+    action: 'write',
+    written: text === golden.text ? 'unchanged' : 'updated',
+    text,
+    variants: { before: accept === 'replace' ? keptCount(golden) : before.length, after: order.length },
+    variant: order.findIndex((variant) => variant.text === recorded.text) + 1,
+  }
+}
+
+/** How many variants a golden holds, for a message; 1 for one that cannot be read. */
+function keptCount(golden: GoldenFile): number {
+  try {
+    return readVariants(golden).length
+  } catch {
+    return 1
+  }
 }
 
 /**
@@ -45,18 +103,25 @@ export function compareWithGolden(golden: GoldenFile, actual: Trace, options: Re
  * null when there is none yet). Every "write or not" decision is here, read
  * top to bottom:
  */
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: 'all', options: ResolvedDiffOptions): WriteDecision
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: 'all', options: ResolvedDiffOptions, accept?: Acceptance): WriteDecision
 export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation {
+export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions, accept: Acceptance = 'refresh'): Reconciliation {
   // 1. No golden yet: record one, except where goldens are never written (CI),
   //    since a golden first written by CI would pass without anyone reviewing it.
-  if (golden === null) return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created' }
-  // 2. `all` takes the recorded behaviour as the new truth. Identical bytes
-  //    are left alone, so re-recording the same behaviour changes no file.
-  if (mode === 'all') return { action: 'write', written: golden.text === recorded.text ? 'unchanged' : 'updated' }
+  if (golden === null) {
+    return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created', text: recorded.text, variants: { before: 0, after: 1 }, variant: 1 }
+  }
+  // 2. `all` takes the recorded behaviour as the new truth: the variant it
+  //    matches is refreshed (or, approving, it is added, or replaces them
+  //    all). Identical bytes are left alone, so re-recording the same
+  //    behaviour changes no file.
+  if (mode === 'all') {
+    if (golden.text === recorded.text) return { action: 'write', written: 'unchanged', text: golden.text, variants: { before: 1, after: 1 }, variant: 1 }
+    return written(recorded, golden, accept, options)
+  }
   // 3. `new` and `none` never touch an existing golden: compare behaviour,
-  //    both sides in normal form, under the diff options.
-  const { expected, diff } = compareWithGolden(golden, recorded.trace, options)
-  return { action: 'compare', pass: diff.equal, expected, diff }
+  //    both sides in normal form, under the diff options, with each accepted
+  //    variant; the run passes when it matches one.
+  const compared = compareWithGolden(golden, recorded.trace, options)
+  return { action: 'compare', pass: compared.diff.equal, ...compared }
 }
-

@@ -7,9 +7,14 @@
  */
 import { DEFAULT_TRACE_DIR, readTextOrNull, readTraceFile, removeQuietly, resolveTraceFile, writeFileAtomic, type TraceIdentity } from '../storage.js'
 import type { Trace } from '../trace/types.js'
+import { goldenIdentity } from './identity.js'
 
 export interface GoldenStore {
-  /** The file of the golden baseline of a trace, known by its name (and, inside vitest, its test file and key). */
+  /**
+   * The file of the golden baseline of a trace, known by its name (and,
+   * inside vitest, its test file and key); a run of a run set (`repeat`)
+   * shares its run set's golden.
+   */
   resolvePath(trace: TraceIdentity): string
   /** The file's text, or null when it does not exist. */
   read(path: string): string | null
@@ -25,7 +30,7 @@ export interface GoldenStore {
 /** Golden files under `<traceDir>/golden/`. */
 export function fileGoldenStore(traceDir: string = DEFAULT_TRACE_DIR): GoldenStore {
   return {
-    resolvePath: (trace) => resolveTraceFile(trace, { traceDir, golden: true }),
+    resolvePath: (trace) => resolveTraceFile(goldenIdentity(trace), { traceDir, golden: true }),
     read: readTextOrNull,
     save: (path, text) => void writeFileAtomic(path, text),
     remove: removeQuietly,

@@ -10,7 +10,7 @@
  * The agent stack trace (stack-trace.ts) lays them out, for a failed
  * assertion and for a trace alone (`reagent-flow show`, the demo).
  */
-import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
+import { countFailedToolCalls, countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import type { Colors } from './colors.js'
@@ -30,10 +30,13 @@ export interface TurnStyle {
   highlight?: string
 }
 
-/** `name  status · N turns · N tool calls · tokens · duration` */
+/** `name  status · N turns · N tool calls (N failed) · tokens · duration` */
 export function formatHeader(trace: Trace, c: Colors): string {
   const tokens = sumTokens(trace)
-  const parts = [plural(trace.turns.length, 'turn'), plural(countToolCalls(trace), 'tool call')]
+  // A completed run whose tools threw must not read as a clean one.
+  const failed = countFailedToolCalls(trace)
+  const calls = plural(countToolCalls(trace), 'tool call') + (failed === 0 ? '' : ` ${c.red(`(${failed} failed)`)}`)
+  const parts = [plural(trace.turns.length, 'turn'), calls]
   if (tokens.measuredTurns > 0) {
     parts.push(`${tokens.input + tokens.output} tokens (${tokens.input} in / ${tokens.output} out)`)
   }
@@ -49,9 +52,13 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
   const failed = call.error !== undefined || turn.tool_results.some((r) => r.error !== null)
   const mark = failed ? c.red('✗') : c.green('✓')
   const meta = [formatDuration(turn.duration_ms), call.model].filter((p): p is string => p !== null && p !== '')
-  const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}`]
+  // A failure the test injected (the `faults` option) is told apart from one the agent ran into.
+  const injected = turn.injected === true || call.injected === true ? `  ${c.yellow('injected fault')}` : ''
+  const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}${injected}`]
   const inner = `${indent}    `
-  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}`)
+  const injectedMark = ` ${c.yellow('(injected)')}`
+  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}${call.injected === true ? injectedMark : ''}`)
+  const injectedResults = Array.isArray(turn.injected_results) ? turn.injected_results : []
   for (const toolCall of call.tool_calls) {
     const name = toolCall.name === highlight ? c.yellow(c.bold(toolCall.name)) : c.bold(toolCall.name)
     lines.push(`${inner}${callPrefix}${name}(${oneLine(toolCall.arguments, 100)})`)
@@ -60,7 +67,7 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
       lines.push(
         result.error === null
           ? `${inner}  ${c.green('✓')} ${oneLine(result.result)}${timing}`
-          : `${inner}  ${c.red(`✗ ${result.error}`)}${timing}`,
+          : `${inner}  ${c.red(`✗ ${result.error}`)}${injectedResults.includes(result.call_id) ? injectedMark : ''}${timing}`,
       )
     }
   }

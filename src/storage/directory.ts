@@ -3,14 +3,15 @@
  * journals of runs still open or interrupted), known by their top-level
  * fields, and why a file that is not a readable trace was skipped.
  */
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, statSync, type Dirent } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { TraceFileError, TraceFormatError } from '../errors.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
 import { TRACE_FILE_SUFFIX } from './paths.js'
+import type { JournalFile } from './journal-reader.js'
 import { sweepDirectory } from './recovery.js'
-import { loadTrace } from './runs.js'
+import { readRun } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
 
 /**
@@ -22,11 +23,17 @@ export const NOT_RUNS: ReadonlySet<string> = new Set(['golden', 'ledger'])
 /** How deep run files may sit: a test file path under traceDir is a few folders; a link loop is cut here. */
 const MAX_DEPTH = 32
 
-/** `dir` and the folders under it that may hold runs, depth first: not `golden/`, dot folders or links. */
-function runDirectories(dir: string): string[] | null {
-  const out: string[] = []
+/** A folder that may hold runs, with the names of its entries (read once: listing 10,000 files is the cost of a scan). */
+interface RunFolder {
+  dir: string
+  entries: Dirent[]
+}
+
+/** `dir` and the folders under it that may hold runs, depth first: not `golden/`, `ledger/`, dot folders or links. */
+function runFolders(dir: string): RunFolder[] | null {
+  const out: RunFolder[] = []
   const visit = (current: string, depth: number): boolean => {
-    let entries
+    let entries: Dirent[]
     try {
       entries = readdirSync(current, { withFileTypes: true })
     } catch (error) {
@@ -34,7 +41,7 @@ function runDirectories(dir: string): string[] | null {
       if (depth === 0) throw new TraceFileError(dir, 'list', error)
       return true
     }
-    out.push(current)
+    out.push({ dir: current, entries })
     if (depth >= MAX_DEPTH) return true
     for (const entry of entries) {
       if (!entry.isDirectory() || entry.name.startsWith('.') || (depth === 0 && NOT_RUNS.has(entry.name))) continue
@@ -45,14 +52,8 @@ function runDirectories(dir: string): string[] | null {
   return visit(dir, 0) ? out : null
 }
 
-function filesIn(dir: string, suffix: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true })
-      .filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(suffix))
-      .map((entry) => join(dir, entry.name))
-  } catch {
-    return []
-  }
+function filesIn({ dir, entries }: RunFolder, suffix: string): string[] {
+  return entries.filter((entry) => !entry.isDirectory() && !entry.name.startsWith('.') && entry.name.endsWith(suffix)).map((entry) => join(dir, entry.name))
 }
 
 /**
@@ -67,8 +68,8 @@ export function listTraceFiles(dir: string): string[] | null {
 
 /** The files named `*<suffix>` where runs are kept (see `listTraceFiles`), sorted; null when `dir` does not exist. */
 export function listRunFiles(dir: string, suffix: string): string[] | null {
-  const dirs = runDirectories(dir)
-  return dirs === null ? null : dirs.flatMap((folder) => filesIn(folder, suffix)).sort()
+  const folders = runFolders(dir)
+  return folders === null ? null : folders.flatMap((folder) => filesIn(folder, suffix)).sort()
 }
 
 /**
@@ -139,10 +140,13 @@ export function unreadableReason(error: unknown): string {
   return `cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`
 }
 
-/** Reads the whole trace at `path`; one that cannot be read is added to `skipped`, never thrown. */
+/**
+ * Reads the whole trace at `path`, a file a directory scan listed (its
+ * folder already swept); one that cannot be read is added to `skipped`, never thrown.
+ */
 export function loadTraceOrSkip(path: string, skipped: SkippedFile[]): Trace | undefined {
   try {
-    return loadTrace(path)
+    return readRun(path)
   } catch (error) {
     skipped.push({ path, reason: unreadableReason(error) })
     return undefined
@@ -171,21 +175,36 @@ function withoutTurns(trace: Trace): TraceFields {
  * file that cannot be read or is not a valid trace is listed in `skipped`
  * with the reason, never thrown. Trace files are read at their two ends only.
  */
+/**
+ * Sweeps every run folder of `dir` (see recovery.ts): runs whose process died
+ * are written out as interrupted traces, leftovers cleaned up. Returns what
+ * each sweep found still open, and the journals it could not read.
+ */
+export function sweepTraceDirectory(dir: string): { folders: RunFolder[] | null; openJournals: JournalFile[]; unreadable: Array<{ path: string; error: unknown }> } {
+  const folders = runFolders(dir)
+  const out = { folders, openJournals: [] as JournalFile[], unreadable: [] as Array<{ path: string; error: unknown }> }
+  for (const folder of folders ?? []) {
+    const swept = sweepDirectory(folder.dir, undefined, folder.entries.map((entry) => entry.name))
+    // A recovered run's trace file did not exist when the folder was listed.
+    if (swept.written.length > 0) folder.entries = readdirSync(folder.dir, { withFileTypes: true })
+    out.openJournals.push(...swept.openJournals)
+    out.unreadable.push(...swept.unreadable)
+  }
+  return out
+}
+
 export function scanTraceDirectory(dir: string): TraceDirectory {
-  const dirs = runDirectories(dir)
-  if (dirs === null) return { exists: false, traces: [], skipped: [] }
+  const { folders, openJournals, unreadable } = sweepTraceDirectory(dir)
+  if (folders === null) return { exists: false, traces: [], skipped: [] }
   const out: TraceDirectory = { exists: true, traces: [], skipped: [] }
   const replaced = new Map<string, number>()
-  for (const folder of dirs) {
-    const { openJournals, unreadable } = sweepDirectory(folder)
-    for (const journal of openJournals) {
-      const key = resolve(journal.runPath)
-      replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
-      out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
-    }
-    for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
+  for (const journal of openJournals) {
+    const key = resolve(journal.runPath)
+    replaced.set(key, Math.max(replaced.get(key) ?? -Infinity, journal.trace.started_at))
+    out.traces.push({ path: journal.path, fields: withoutTurns(journal.trace) })
   }
-  for (const path of dirs.flatMap((folder) => filesIn(folder, TRACE_FILE_SUFFIX))) {
+  for (const { path, error } of unreadable) out.skipped.push({ path, reason: unreadableReason(error) })
+  for (const path of folders.flatMap((folder) => filesIn(folder, TRACE_FILE_SUFFIX))) {
     let fields: TraceFields
     try {
       fields = readTraceFields(path)

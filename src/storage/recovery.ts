@@ -38,6 +38,8 @@ export interface SweepResult {
   kept: JournalFile[]
   /** Journals that are not readable. */
   unreadable: Array<{ path: string; error: unknown }>
+  /** Trace files this sweep wrote (interrupted runs written out): not in a listing read before it. */
+  written: string[]
 }
 
 /** Removes a file if it is there; a failure is left for the next sweep. */
@@ -99,15 +101,15 @@ export function recoverJournal(journal: JournalFile): boolean {
 }
 
 /**
- * Sweeps `dir` (only the journals of `runPath` when given) and returns the
- * journals of open runs. Never throws for a file: unreadable journals are
+ * Sweeps `dir` (only the journals of `runPath` when given; `listed`: its
+ * entries, when the caller has read them already) and returns the journals of open runs. Never throws for a file: unreadable journals are
  * returned apart; a directory that cannot be listed yields nothing.
  */
-export function sweepDirectory(dir: string, runPath?: string): SweepResult {
-  const result: SweepResult = { openJournals: [], kept: [], unreadable: [] }
-  let names: string[]
+export function sweepDirectory(dir: string, runPath?: string, listed?: readonly string[]): SweepResult {
+  const result: SweepResult = { openJournals: [], kept: [], unreadable: [], written: [] }
+  let names: readonly string[]
   try {
-    names = readdirSync(dir)
+    names = listed ?? readdirSync(dir)
   } catch {
     return result
   }
@@ -139,7 +141,10 @@ export function sweepDirectory(dir: string, runPath?: string): SweepResult {
       continue
     }
     if (journal.isLive || !recoverJournal(journal)) result.openJournals.push(journal)
-    else result.kept.push(journal)
+    else {
+      result.kept.push(journal)
+      result.written.push(journal.runPath)
+    }
   }
   return result
 }

@@ -15,7 +15,12 @@ import { readTraceFile } from './trace-reader.js'
  * `TraceFileError`, each naming the file.
  */
 export function loadTrace(path: string): Trace {
+  if (parseJournalName(path) === undefined) sweepDirectory(dirname(path), path)
+  return readRun(path)
+}
+
+/** loadTrace for a file a directory scan just listed: its folder was swept by the scan. */
+export function readRun(path: string): Trace {
   if (parseJournalName(path) !== undefined) return readJournal(path).trace
-  sweepDirectory(dirname(path), path)
   return readTraceFile(path, `Check the path: a session named "x" writes <traceDir>/x${TRACE_FILE_SUFFIX} (traceDir defaults to ${DEFAULT_TRACE_DIR}).`)
 }

@@ -6,7 +6,7 @@
  * (exceedsLimit).
  */
 import { readTokens } from './tokens.js'
-import type { Trace, Turn } from './types.js'
+import type { LLMCall, Trace, Turn } from './types.js'
 
 /** USD per 1 million tokens. */
 export interface ModelCost {
@@ -77,39 +77,55 @@ export function exceedsLimit(actual: number, limit: number): boolean {
   return actual - limit > 1e-9
 }
 
+type Price = { prefix: string; cost: ModelCost }
+
+/**
+ * Prices found, per table and model: a run prices the same few models on
+ * every call (a run's limits price each call as it is recorded). Tables are
+ * not changed once built (see prices.ts), so a found price stays right.
+ */
+const found = new WeakMap<ReadonlyMap<string, ModelCost>, Map<string, Price | null>>()
+
 /** The price of `model`: the entry with the longest key that `model` starts with. */
-export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): { prefix: string; cost: ModelCost } | undefined {
-  let best: { prefix: string; cost: ModelCost } | undefined
+export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): Price | undefined {
+  let byModel = found.get(costs)
+  if (byModel === undefined) found.set(costs, (byModel = new Map()))
+  const known = byModel.get(model)
+  if (known !== undefined) return known ?? undefined
+  let best: Price | undefined
   for (const [prefix, cost] of costs) {
     if (model.startsWith(prefix) && prefix.length > (best?.prefix.length ?? -1)) best = { prefix, cost }
   }
+  // Bounded: a table meets a handful of models, but a hostile trace could name millions.
+  if (byModel.size < 1024) byModel.set(model, best ?? null)
   return best
+}
+
+/** The price of one LLM call, or why it has none: `no model`, `no token_usage`, `no price for model "x"`. */
+export function priceCall(call: LLMCall, costs: ReadonlyMap<string, ModelCost>): { usd: number; model: string; prefix: string; input: number; output: number } | { skipped: string } {
+  const { model, token_usage: usage } = call
+  if (model === null || model === undefined) return { skipped: 'no model' }
+  if (usage === null || usage === undefined) return { skipped: 'no token_usage' }
+  const price = priceOf(model, costs)
+  if (price === undefined) return { skipped: `no price for model "${model}"` }
+  const { input, output } = readTokens(usage)
+  const usd = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
+  return { usd, model, prefix: price.prefix, input, output }
 }
 
 /** Prices every turn of `trace` that has a model, token usage and a price. */
 export function estimateCost(trace: Trace, costs: ReadonlyMap<string, ModelCost>): CostEstimate {
   const estimate: CostEstimate = { usd: 0, priced: [], skipped: [], top: undefined }
   for (const turn of trace.turns) {
-    const { model, token_usage: usage } = turn.llm_call
-    if (model === null || model === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no model)`)
+    const priced = priceCall(turn.llm_call, costs)
+    if ('skipped' in priced) {
+      estimate.skipped.push(`turn ${turn.index} (${priced.skipped})`)
       continue
     }
-    if (usage === null || usage === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no token_usage)`)
-      continue
-    }
-    const price = priceOf(model, costs)
-    if (price === undefined) {
-      estimate.skipped.push(`turn ${turn.index} (no price for model "${model}")`)
-      continue
-    }
-    const { input, output } = readTokens(usage)
-    const usd = (input / 1_000_000) * price.cost.input + (output / 1_000_000) * price.cost.output
-    const turnCost = { turn, usd, model, prefix: price.prefix, input, output }
-    estimate.usd += usd
+    const turnCost = { turn, ...priced }
+    estimate.usd += priced.usd
     estimate.priced.push(turnCost)
-    if (estimate.top === undefined || usd > estimate.top.usd) estimate.top = turnCost
+    if (estimate.top === undefined || priced.usd > estimate.top.usd) estimate.top = turnCost
   }
   return estimate
 }

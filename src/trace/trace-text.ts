@@ -130,20 +130,41 @@ function goldenTurn(turns: readonly Turn[], at: number): unknown {
   return sortKeys(turn as unknown as JsonValue, floats)
 }
 
-/** The text of a golden file for a trace already in normal form: sorted keys, times written as floats, in pieces. */
-export function goldenFileChunks(trace: Trace, redactor?: PieceRedactor): Generator<string> {
+const TRACE_TIMES = new Set(['started_at', 'ended_at'])
+
+/** The top-level fields of a golden trace but its turns, as sorted trees with their times marked as floats. */
+function goldenFields(trace: Trace): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>
-  const times = new Set(['started_at', 'ended_at'])
   for (const key of Object.keys(trace)) {
     if (key === 'turns') continue
     const value = trace[key] as JsonValue
     fields[key] =
       key === 'grade' && value !== null && typeof value === 'object'
         ? sortKeys(value, new WeakMap([[value, new Set(['graded_at'])]]))
-        : sortKeys(value, undefined, times.has(key))
+        : sortKeys(value, undefined, TRACE_TIMES.has(key))
   }
+  return fields
+}
+
+/** The text of a golden file for a trace already in normal form: sorted keys, times written as floats, in pieces. */
+export function goldenFileChunks(trace: Trace, redactor?: PieceRedactor): Generator<string> {
+  const fields = goldenFields(trace)
   const keys = [...Object.keys(fields), 'turns'].sort()
   return fileChunks(fields, keys, trace.turns, goldenTurn, true, redactor)
+}
+
+/**
+ * A golden trace (in normal form) as its file holds it, as one value: for a
+ * golden nested in another's file (a golden's other accepted variants). Set
+ * as a field of the trace given to `goldenFileChunks`, it is written as
+ * that trace's own file would write it, one level deeper.
+ */
+export function goldenValue(trace: Trace): JsonValue {
+  const fields = goldenFields(trace)
+  fields['turns'] = trace.turns.map((_, at) => goldenTurn(trace.turns, at))
+  const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  for (const key of Object.keys(fields).sort()) sorted[key] = fields[key]
+  return sorted as JsonValue
 }
 
 /** All the pieces as one string: for files known to be small (and tests). */

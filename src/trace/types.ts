@@ -87,6 +87,10 @@ export interface Turn {
   duration_ms: number
   /** Ours: results in `tool_results` that matched no call, with the tool name they were logged under. */
   unmatched_results?: UnmatchedResult[]
+  /** Ours: a result of this turn is a fault the `faults` option injected (never marked on the result: reagent-flow 0.5 reads it with exact keys). */
+  injected?: boolean
+  /** Ours: the call ids of the injected results. */
+  injected_results?: string[]
   [extra: string]: unknown
 }
 
@@ -125,8 +129,8 @@ export interface Trace {
   session_id?: string | null
   user_id?: string | null
   grade?: Grade
-  /** Ours: tool results logged before any LLM call, so they have no turn. */
-  orphan_results?: Array<ToolResult & { name: string }>
+  /** Ours: tool results logged before any LLM call, so they have no turn (`injected` when one is an injected fault). */
+  orphan_results?: Array<ToolResult & { name: string; injected?: boolean }>
   /** Ours: the trace_id of the failed, cancelled or interrupted run this one resumed (`resume()`). */
   resumed_from?: string
   /** Ours: how many steps of a resumed run were answered from the run it resumed. */

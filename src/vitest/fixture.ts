@@ -10,7 +10,7 @@
  *   })
  */
 import { test as vitestTest } from 'vitest'
-import { session, type Session, type SessionFn } from '../session.js'
+import { session, type ClosedSession, type SessionFn } from '../session.js'
 import type { SessionOptions } from '../session-options.js'
 import { fullTestName } from './test-scope.js'
 
@@ -30,8 +30,8 @@ export interface AgentSessionOptions extends SessionOptions {
  * name gets ` #2`, ` #3`, ... so each keeps its own trace and golden.
  */
 export interface AgentSession {
-  <T>(fn: SessionFn<T>): Promise<Session<T>>
-  <T>(options: AgentSessionOptions, fn: SessionFn<T>): Promise<Session<T>>
+  <T>(fn: SessionFn<T>): Promise<ClosedSession<T>>
+  <T>(options: AgentSessionOptions, fn: SessionFn<T>): Promise<ClosedSession<T>>
 }
 
 export interface ReagentFixtures {
@@ -63,7 +63,7 @@ export const test = vitestTest.extend<ReagentFixtures>({
   reagentOptions: {},
   agentSession: async ({ task, reagentOptions }, use) => {
     const opened = new Map<string, number>()
-    const agentSession = async <T>(optionsOrFn: AgentSessionOptions | SessionFn<T>, maybeFn?: SessionFn<T>): Promise<Session<T>> => {
+    const agentSession = async <T>(optionsOrFn: AgentSessionOptions | SessionFn<T>, maybeFn?: SessionFn<T>): Promise<ClosedSession<T>> => {
       const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
       if (typeof fn !== 'function') throw new TypeError('agentSession() needs a function to run, as its last argument.')
       const given: unknown = typeof optionsOrFn === 'function' ? {} : optionsOrFn

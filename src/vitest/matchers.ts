@@ -5,6 +5,9 @@
 import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from './tool-matchers.js'
 import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
 import { toMatchGolden } from './golden-matcher.js'
+import { toPassInAtLeast } from './run-set-matcher.js'
+import { toHaveFinalAnswer, toReachGoal } from './answer-matchers.js'
+import { toCostLessThan, toStayWithinTokens } from './budget-matchers.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -13,4 +16,9 @@ export const reagentMatchers = {
   toMatchFlow,
   toHaveSucceeded,
   toMatchGolden,
+  toPassInAtLeast,
+  toHaveFinalAnswer,
+  toStayWithinTokens,
+  toCostLessThan,
+  toReachGoal,
 }

@@ -106,11 +106,11 @@ export default class ReagentReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const meta = test.meta() as Record<string, unknown>
         const ours = meta[META_KEY] as ReagentTaskMeta | undefined
-        for (const entry of ours?.goldens ?? []) {
+        const state = test.result().state
+        for (const entry of goldenOutcomes(ours?.goldens ?? [], state === 'passed')) {
           goldens.used.add(resolve(entry.path))
           add(entry.outcome)
         }
-        const state = test.result().state
         if (state !== 'passed' && state !== 'failed') goldens.ranInFull = false
         // A test that failed may have stopped before its golden assertion: what it owns is not obsolete.
         if (state !== 'passed') goldens.unranStems.push(fileStem(test.fullName))
@@ -160,6 +160,24 @@ export default class ReagentReporter implements Reporter {
     }
     for (const file of removed) log(`  removed obsolete golden ${shownPath(file)}`)
   }
+}
+
+/** The first of these a golden had in a test is how it is counted. */
+const OUTCOME_WEIGHT: readonly Outcome[] = ['written', 'updated', 'missing', 'failed', 'unchanged', 'matched']
+
+/**
+ * One outcome per golden file of a test. A test may compare several runs
+ * with one golden (the runs of a `repeat()`, through toPassInAtLeast): the
+ * golden counts once, as written or updated if it was, and as failed only
+ * when the test failed too (a run set may pass with some runs off its golden).
+ */
+function goldenOutcomes(entries: readonly GoldenEntry[], testPassed: boolean): GoldenEntry[] {
+  const byPath = new Map<string, Outcome[]>()
+  for (const { path, outcome } of entries) byPath.set(path, [...(byPath.get(path) ?? []), outcome])
+  return [...byPath].map(([path, outcomes]) => {
+    const counted = outcomes.length > 1 && testPassed ? outcomes.filter((outcome) => outcome !== 'failed') : outcomes
+    return { path, outcome: OUTCOME_WEIGHT.find((outcome) => counted.includes(outcome)) ?? outcomes[0]! }
+  })
 }
 
 function baseStem(file: string): string {

@@ -4,9 +4,44 @@
  * `Matchers<T = any>`). Methods rather than properties, so two copies of
  * these declarations in one program (the sources and the built package)
  * merge as overloads instead of clashing.
+ *
+ * Each takes its arguments only when `expect()` was given a run (`T`, the
+ * type of that value, is a Session, a Trace or a chain node): otherwise the
+ * first argument must be `NotAnAgentRun`, so `expect(result.messages)` or
+ * `expect(session(...))` (the forgotten await) is a type error whose text
+ * says what is wrong. `any` passes, as everywhere in vitest.
  */
+import type { MatcherState } from 'vitest'
+import type { TraceSource } from '../assert/arguments.js'
 import type { CallCount } from '../assert/calls.js'
+import type { RunSet } from '../repeat/run-set.js'
+import type { Session } from '../session.js'
+import type { GoalJudge, GoalOptions } from '../assert/goal.js'
+import type { TokenOptions } from '../assert/usage.js'
+import type { AnswerExpectation } from './answer-matchers.js'
+import type { CostMatcherOptions } from './budget-matchers.js'
 import type { GoldenMatcherOptions } from './golden-matcher.js'
+
+/** The type a reagent-flow matcher's first argument has when `expect()` was not given a run: no value has it. */
+export type NotAnAgentRun = 'expect() was given something that is not a Session, a Trace or a chain node: pass the Session that session() resolves to'
+
+/**
+ * The matcher's parameters `P` when `T` is a run, else a first parameter
+ * nothing can be passed to. Distributes over unions, so `Session | undefined`
+ * passes. `MatcherState` passes too: `expect.extend()` checks the matchers'
+ * implementations against `Matchers<MatcherState>`.
+ */
+export type RunArgs<T, P extends unknown[]> = T extends TraceSource | MatcherState
+  ? P
+  : [expect_value_must_be_a_Session_Trace_or_chain_node: NotAnAgentRun, ...rest: unknown[]]
+
+/** The type toPassInAtLeast's first argument has when `expect()` was not given a run set: no value has it. */
+export type NotARunSet = 'expect() was given something that is not a RunSet: pass what repeat() resolves to'
+
+/** The matcher's parameters `P` when `T` is a run set (`repeat()`), else a first parameter nothing can be passed to. */
+export type RunSetArgs<T, P extends unknown[]> = T extends RunSet<any> | MatcherState
+  ? P
+  : [expect_value_must_be_a_RunSet: NotARunSet, ...rest: unknown[]]
 
 declare module 'vitest' {
   // Declared with the same type parameter as vitest's, or the interfaces would not merge.
@@ -15,28 +50,29 @@ declare module 'vitest' {
      * The agent called `tool` at least once. On a Session or a Trace.
      * @example expect(s).toHaveCalledTool('issue_refund')
      */
-    toHaveCalledTool(tool: string): void
+    toHaveCalledTool(...args: RunArgs<T, [tool: string]>): void
     /**
      * Some call of `tool` had every key of `partialArgs` with an equal value
      * (other arguments ignored); values may be asymmetric matchers.
      * @example expect(s).toHaveCalledToolWith('issue_refund', { order_id: '42', amount: expect.any(Number) })
      */
-    toHaveCalledToolWith(tool: string, partialArgs: Readonly<Record<string, unknown>>): void
+    toHaveCalledToolWith(...args: RunArgs<T, [tool: string, partialArgs: Readonly<Record<string, unknown>>]>): void
     /**
      * `tool` was called exactly `times`, or between `min` (default 0) and `max` (default no limit) times.
      * @example expect(s).toHaveCalledToolTimes('search', { max: 3 })
      */
-    toHaveCalledToolTimes(tool: string, times: CallCount): void
+    toHaveCalledToolTimes(...args: RunArgs<T, [tool: string, times: CallCount]>): void
     /**
      * The tool names in call order match `pattern`, anchored at both ends; `'...'` is any run of calls.
+     * "Called in this order, anywhere": `['...', 'a', '...', 'b', '...']`.
      * @example expect(s).toMatchFlow(['lookup_order', '...', 'issue_refund'])
      */
-    toMatchFlow(pattern: readonly string[]): void
+    toMatchFlow(...args: RunArgs<T, [pattern: readonly string[]]>): void
     /**
      * The run completed (its function did not throw) and every tool call has a result without an error.
      * @example expect(s).toHaveSucceeded()
      */
-    toHaveSucceeded(): void
+    toHaveSucceeded(...args: RunArgs<T, []>): void
     /**
      * The run matches its golden baseline, which belongs to the test file
      * as a snapshot does: `<traceDir>/golden/<test file>/<test name>.trace.json`
@@ -46,6 +82,43 @@ declare module 'vitest' {
      * It checks at once (a mismatch fails the test, awaited or not); awaiting it is harmless.
      * @example expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
      */
-    toMatchGolden(options?: GoldenMatcherOptions): void
+    toMatchGolden(...args: RunArgs<T, [options?: GoldenMatcherOptions]>): void
+    /**
+     * The model's last text answer (`s.finalAnswer`) equals `expected` (a
+     * string, exactly), matches it (a RegExp), or satisfies it (an asymmetric
+     * matcher such as `expect.stringContaining('refund')`).
+     * @example expect(s).toHaveFinalAnswer(/refunded \$19\.99/i)
+     */
+    toHaveFinalAnswer(...args: RunArgs<T, [expected: AnswerExpectation]>): void
+    /**
+     * Input + output tokens over all turns are at most `n` (`assertTotalTokensUnder`).
+     * A run with no token data fails, also with `.not`, unless `allowMissing`.
+     * @example expect(s).toStayWithinTokens(4_000)
+     */
+    toStayWithinTokens(...args: RunArgs<T, [n: number, options?: TokenOptions]>): void
+    /**
+     * The estimated cost is at most `usd`, each turn priced by its model with
+     * the built-in price table; `prices` adds models or overrides prices over it.
+     * A run that cannot be priced fails, also with `.not`, unless `allowUnpriced`.
+     * @example expect(s).toCostLessThan(0.05, { prices: { 'my-fine-tune': { input: 3, output: 12 } } })
+     */
+    toCostLessThan(...args: RunArgs<T, [usd: number, options?: CostMatcherOptions]>): void
+    /**
+     * `judge` says the run reached its goal (`options.goal`, else `metadata.goal`).
+     * The judge runs in a session of its own (its model calls are recorded
+     * there), and its verdict and reason are recorded as the run's grade. Await it.
+     * @example await expect(s).toReachGoal(({ answer }) => answer?.includes('refunded') ?? false)
+     */
+    toReachGoal(...args: RunArgs<T, [judge: GoalJudge, options?: GoalOptions]>): Promise<void>
+    /**
+     * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
+     * `check`: they completed, matched their golden (`golden: true`), and
+     * `check(run)` neither threw nor returned false. A failure lists the
+     * failing runs with their first failing assertion and trace file. With
+     * an async check it returns a promise: await it.
+     * @example expect(runs).toPassInAtLeast(0.8, (run) => expect(run).toHaveCalledTool('issue_refund'))
+     */
+    toPassInAtLeast(...args: RunSetArgs<T, [share: number, check: (run: Session<any>) => PromiseLike<unknown>]>): Promise<void>
+    toPassInAtLeast(...args: RunSetArgs<T, [share: number, check: (run: Session<any>) => unknown]>): void
   }
 }

@@ -10,6 +10,8 @@ import {
 } from '../../src/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
+const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'
+
 const refund = buildTrace('refund-agent', [
   { calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { amount: 19.99, eligible: true }, ms: 12 }], ms: 15 },
   { calls: [{ name: 'check_policy', args: { days: 3 }, result: { eligible: true } }] },
@@ -72,7 +74,7 @@ describe('assertCalled()', () => {
 
   it('rejects something that is not a trace', () => {
     expect(() => assertCalled({ name: 'x' } as never, 'lookup')).toThrow(
-      new TypeError('assertCalled(): the first argument must be a Trace (as loadTrace() returns) or a Session, got {"name": "x"} (object).'),
+      new TypeError(`assertCalled(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got an object with key "name".${HINT}`),
     )
   })
 })

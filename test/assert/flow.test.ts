@@ -28,6 +28,16 @@ describe('assertFlow()', () => {
     }
   })
 
+  it("says when the calls hold the pattern's names in order with others around them, and the pattern that passes", () => {
+    const error = failureOf(() => assertFlow(trace, ['search', 'summarize']))
+    expect(error.message).toContain(
+      `PROBABLE CAUSE: the calls include ["search", "summarize"] in this order, with other calls around them; a pattern is anchored at both ends and '...' is any run of calls: [..., "search", ..., "summarize", ...] passes`,
+    )
+    expect(() => assertFlow(trace, ['...', 'search', '...', 'summarize', '...'])).not.toThrow()
+    // Out of order: no such hint.
+    expect(failureOf(() => assertFlow(trace, ['summarize', 'search'])).message).not.toContain('in this order')
+  })
+
   it("passes for an empty or all-'...' pattern", () => {
     expect(() => assertFlow(trace, [])).not.toThrow()
     expect(() => assertFlow(trace, ['...', '...'])).not.toThrow()

@@ -9,6 +9,8 @@ import {
 } from '../../src/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
+const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'
+
 const planner = buildTrace('planner', [{ calls: [{ name: 'delegate', args: { to: 'researcher' }, result: 'ok' }] }])
 const researcher = buildTrace('researcher', [{ text: 'Found 2 sources.' }], {
   parent_trace_id: planner.trace_id,
@@ -43,7 +45,7 @@ describe('assertHandoffReceived()', () => {
 
   it('rejects a parent that is not a trace', () => {
     expect(() => assertHandoffReceived(researcher, 'trace-planner' as never)).toThrow(
-      new TypeError('assertHandoffReceived(): parent must be a Trace (as loadTrace() returns) or a Session, got "trace-planner" (string).'),
+      new TypeError(`assertHandoffReceived(): parent must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got "trace-planner" (string).${HINT}`),
     )
   })
 })

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { AgentAssertionError, assertCalled, assertOn, session, TraceAssertions, type Session } from '../../src/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
+const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'
+
 async function refundSession(): Promise<Session<string>> {
   return session('refund-agent', { save: false }, (s) => {
     const [id] = s.logLlmCall({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], model: 'gpt-4o', tokenUsage: { prompt_tokens: 90, completion_tokens: 10 } })
@@ -48,7 +50,7 @@ describe('assertion methods', () => {
     expect(() => assertOn(trace).assertCalled('search')).not.toThrow()
     expect(failureOf(() => assertOn(trace).assertNeverCalled('search')).assertion).toBe('"search" was called in turn(s) [0]')
     expect(assertOn(trace).trace).toBe(trace)
-    expect(() => assertOn(null as never)).toThrow(new TypeError('assertOn(): the first argument must be a Trace (as loadTrace() returns) or a Session, got null (null).'))
+    expect(() => assertOn(null as never)).toThrow(new TypeError(`assertOn(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got null.${HINT}`))
   })
 
   it('and the pure functions accept a Session as well as a Trace', async () => {

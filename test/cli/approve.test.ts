@@ -2,7 +2,7 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from '../../src/index.js'
-import { renderTrace } from '../../src/storage.js'
+import { renderTrace, saveTrace } from '../../src/storage.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 
 const golden = (cwd: string, name: string): string => join(cwd, '.reagent', 'golden', `${name}.trace.json`)
@@ -49,5 +49,62 @@ describe('reagent-flow approve', () => {
     const cwd = traceDirWith(sampleRuns())
     expect(runCli(['approve'], cwd).stderr).toBe('reagent-flow approve: name the runs to approve (reagent-flow approve <name...>), or pass --all\n')
     expect(runCli(['approve', 'nope'], cwd).code).toBe(2)
+  })
+
+  describe('golden variants', () => {
+    /** The sample runs, with refund-agent's run as it ran today: `variant` picks what it did. */
+    function withRefundRun(cwd: string, variant: 'policy' | 'plain' | 'wrong'): void {
+      const [refund] = sampleRuns()
+      const turns = refund!.turns.map((turn) => structuredClone(turn))
+      if (variant !== 'plain') turns[1]!.llm_call.tool_calls[0]!.name = variant === 'policy' ? 'check_policy' : 'cancel_order'
+      saveTrace({ ...refund!, turns }, { traceDir: join(cwd, '.reagent') })
+    }
+
+    it('adds the latest run as another accepted variant with --add, and keeps only it with --replace', () => {
+      const cwd = traceDirWith(sampleRuns())
+      const path = join('.reagent', 'golden', 'refund-agent.trace.json')
+      runCli(['approve', 'refund-agent'], cwd)
+      const plain = readFileSync(golden(cwd, 'refund-agent'), 'utf8')
+      withRefundRun(cwd, 'policy')
+
+      const added = runCli(['approve', '--add', 'refund-agent'], cwd)
+      expect(added.stdout).toMatch(new RegExp(`^updated {4}${path.replace(/\./g, '\\.')} {2}\\(variant [12] of 2, added\\)\n`))
+      expect(added.stdout).toContain('  + Turn 1 (actual)\n  +   check_policy({"order_id":"42"})')
+      const two = readFileSync(golden(cwd, 'refund-agent'), 'utf8')
+      expect(JSON.parse(two).variants).toHaveLength(1)
+      expect(runCli(['approve', '--add', 'refund-agent'], cwd).stdout).toMatch(/^unchanged  .*\(variant [12] of 2\)\n1 golden: 0 created, 0 updated, 1 unchanged\n$/)
+      expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(0)
+
+      // Without a flag, a run that matches a variant refreshes it; one that matches none replaces them all.
+      withRefundRun(cwd, 'plain')
+      expect(runCli(['approve', 'refund-agent'], cwd).stdout).toMatch(/^unchanged  .*\(variant [12] of 2\)\n/)
+      withRefundRun(cwd, 'wrong')
+      const diff = runCli(['diff', 'refund-agent'], cwd)
+      expect(diff.stdout).toMatch(/^- expected {2}\.reagent\/golden\/refund-agent\.trace\.json \(variant [12] of 2, the closest\)\n/)
+      const { json } = runJson<{ approved: Array<{ status: string; variants: unknown }> }>(['approve', '--replace', 'refund-agent'], cwd)
+      expect(json.approved.map((a) => [a.status, a.variants])).toEqual([['updated', { before: 2, after: 1, run: 1 }]])
+      expect(JSON.parse(readFileSync(golden(cwd, 'refund-agent'), 'utf8'))).not.toHaveProperty('variants')
+      withRefundRun(cwd, 'plain')
+      expect(runCli(['approve', '--replace', 'refund-agent'], cwd).stdout).toMatch(/^updated {4}\.reagent\/golden\/refund-agent\.trace\.json\n/)
+      expect(readFileSync(golden(cwd, 'refund-agent'), 'utf8')).toBe(plain)
+    })
+
+    it('says so when a run that matches no variant becomes the one variant', () => {
+      const cwd = traceDirWith(sampleRuns())
+      runCli(['approve', 'refund-agent'], cwd)
+      withRefundRun(cwd, 'policy')
+      runCli(['approve', '--add', 'refund-agent'], cwd)
+      withRefundRun(cwd, 'wrong')
+      expect(runCli(['approve', 'refund-agent'], cwd).stdout.split('\n')[0]).toBe(`updated    ${join('.reagent', 'golden', 'refund-agent.trace.json')}  (now its one variant; it had 2)`)
+    })
+
+    it('refuses --add with --replace', () => {
+      const cwd = traceDirWith(sampleRuns())
+      expect(runCli(['approve', '--add', '--replace', 'refund-agent'], cwd)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: 'reagent-flow approve: pass either --add (one more variant) or --replace (the only variant), not both\n',
+      })
+    })
   })
 })

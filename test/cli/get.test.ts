@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildTrace } from '../helpers/trace-builder.js'
+import type { GetOutput } from '../../src/cli/commands/get.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 
 const PRICES = JSON.stringify({ 'gpt-4o': { input: 2.5, output: 10 }, 'gpt-4o-mini': { input: 0.15, output: 0.6 } })
@@ -46,10 +47,70 @@ describe('reagent-flow get', () => {
     expect(runCli(['get', 'local-agent', '--prices', 'prices.json'], cwd).stdout).toContain('\ncost      $0.0000015 (1 of 1 turn priced)\n')
   })
 
-  it('shows the error of a failed run and what could not be read', () => {
+  it('shows the error of a failed run, its tool errors, and what could not be read', () => {
     const { code, stdout } = runCli(['get', 'search-agent'], traceDirWith(sampleRuns()))
     expect(code).toBe(0)
-    expect(stdout).toContain('\nstatus    failed\nerror     TimeoutError: no answer in 30s\nresponse  (no text answer)\nturns     1 (1 tool call)\ntokens    (not recorded)\n')
+    expect(stdout).toBe(
+      [
+        'name        search-agent',
+        'trace_id    trace-search-agent',
+        'goal        Find the refund policy',
+        'status      failed · 1 of 1 tool call failed',
+        'error       TimeoutError: no answer in 30s',
+        'tool error  search({"q":"refund policy"}) failed in turn 0: TimeoutError: no answer in 30s',
+        'response    (no text answer)',
+        'turns       1 (1 tool call)',
+        'tokens      (not recorded)',
+        'elapsed     30s',
+        `file        ${join('.reagent', 'search-agent.trace.json')}`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('does not show a run whose tools threw as a clean completed: the failed count on the status line, each tool error below it', () => {
+    const flaky = buildTrace(
+      'flaky-agent',
+      [
+        { calls: [{ name: 'search', args: { q: 'refund policy' }, error: 'TimeoutError: no answer in 30s' }] },
+        { calls: [{ name: 'search', args: { q: 'refunds' }, result: ['Refunds within 30 days.'] }, { name: 'notify', args: { to: 'ops' }, error: 'ConnectionRefused' }] },
+        { text: 'Refunds are possible within 30 days.' },
+      ],
+      {
+        orphan_results: [{ name: 'warm_cache', call_id: 'early', result: null, error: 'disk full', duration_ms: 1 }],
+      },
+    )
+    const cwd = traceDirWith([flaky])
+    const { code, stdout } = runCli(['get', 'flaky-agent'], cwd)
+    expect(code).toBe(0)
+    expect(stdout).toContain(
+      [
+        'status      completed · 2 of 3 tool calls failed',
+        'tool error  search({"q":"refund policy"}) failed in turn 0: TimeoutError: no answer in 30s',
+        '            notify({"to":"ops"}) failed in turn 1: ConnectionRefused',
+        '            warm_cache failed before the first turn: disk full',
+        'response    Refunds are possible within 30 days.',
+        'turns       3 (3 tool calls)',
+      ].join('\n'),
+    )
+    const { json } = runJson<GetOutput>(['get', 'flaky-agent'], cwd)
+    expect([json.status, json.failed_tool_calls]).toEqual(['completed', 2])
+    expect(json.tool_errors).toEqual([
+      { turn: 0, tool: 'search', call_id: 'call_1', arguments: { q: 'refund policy' }, error: 'TimeoutError: no answer in 30s' },
+      { turn: 1, tool: 'notify', call_id: 'call_3', arguments: { to: 'ops' }, error: 'ConnectionRefused' },
+      { turn: null, tool: 'warm_cache', call_id: 'early', arguments: null, error: 'disk full' },
+    ])
+  })
+
+  it('lists the first five tool errors, each on one line, and counts the rest', () => {
+    const looping = buildTrace('looping-agent', Array.from({ length: 7 }, (_, i) => ({ calls: [{ name: 'fetch', args: { page: i }, error: 'HTTP 503' }] })))
+    looping.turns[0]!.tool_results[0]!.error = `HTTP 503\n${'<html>'.repeat(1_000)}`
+    const { stdout } = runCli(['get', 'looping-agent'], traceDirWith([looping]))
+    expect(stdout).toContain('status      completed · 7 of 7 tool calls failed\n')
+    expect(stdout).toContain(`\ntool error  fetch({"page":0}) failed in turn 0: HTTP 503\\n${'<html>'.repeat(31)}<ht…\n`)
+    expect(stdout).toContain(
+      '            fetch({"page":4}) failed in turn 4: HTTP 503\n            … 2 more (reagent-flow show draws them all)\nresponse',
+    )
   })
 
   it('prints every fact as JSON with --json', () => {
@@ -68,6 +129,8 @@ describe('reagent-flow get', () => {
       final_response: 'Refunded $19.99 for order 42.',
       turns: 3,
       tool_calls: 2,
+      failed_tool_calls: 0,
+      tool_errors: [],
       tokens: { input: 3000, output: 90, total: 3090, measured_turns: 3 },
       cost: { usd: expect.closeTo(0.0084, 10), priced_turns: 3, unpriced: [] },
       elapsed_ms: 1500,

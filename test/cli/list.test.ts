@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import type { Trace } from '../../src/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'
 
@@ -15,28 +16,28 @@ interface ListJson {
 const names = (json: ListJson): unknown[] => json.runs.map((run) => run.name)
 
 describe('reagent-flow list', () => {
-  it('prints a table of the runs, newest first, Python-written ones included, and the match count', () => {
+  it('prints a table of the runs, newest first, Python-written ones included, failed tool calls counted, and the match count', () => {
     const cwd = traceDirWith(sampleRuns(), { python: true })
     const { code, stdout, stderr } = runCli(['list'], cwd)
     expect(code).toBe(0)
     expect(stderr).toBe('')
     expect(stdout).toBe(
       [
-        'NAME             TRACE ID                              STATUS     STARTED (UTC)        DURATION  TURNS  CALLS  TOKENS  GRADE',
-        'search-agent     trace-search-agent                    failed     2027-01-15 08:01:00       30s      1      1       —  —',
-        'billing-agent    trace-billing-agent                   completed  2027-01-15 08:00:00     250ms      2      1     310  —',
-        'refund-agent     trace-refund-agent                    completed  2027-01-15 08:00:00      1.5s      3      2    3090  —',
-        'with-secrets     276e0425-084e-49ce-963b-f72620e61bc2  completed  2026-11-30 12:29:28      26µs      2      1       —  —',
-        'researcher       151c43c4-4136-448e-a599-06454f7cb61c  completed  2026-11-30 12:29:28       7µs      1      0       —  —',
-        'planner          d2ff446d-08a1-4e96-85cf-fcd13b3cd18b  completed  2026-11-30 12:29:28      18µs      1      1       —  —',
-        'parallel-search  36e0c196-7a89-4b54-906a-2979677043ba  completed  2026-11-30 12:29:28      44µs      2      2     184  —',
+        'NAME             TRACE ID                              STATUS     STARTED (UTC)        DURATION  TURNS         CALLS  TOKENS  GRADE',
+        'search-agent     trace-search-agent                    failed     2027-01-15 08:01:00       30s      1  1 (1 failed)       —  —',
+        'billing-agent    trace-billing-agent                   completed  2027-01-15 08:00:00     250ms      2             1     310  —',
+        'refund-agent     trace-refund-agent                    completed  2027-01-15 08:00:00      1.5s      3             2    3090  —',
+        'with-secrets     276e0425-084e-49ce-963b-f72620e61bc2  completed  2026-11-30 12:29:28      26µs      2             1       —  —',
+        'researcher       151c43c4-4136-448e-a599-06454f7cb61c  completed  2026-11-30 12:29:28       7µs      1             0       —  —',
+        'planner          d2ff446d-08a1-4e96-85cf-fcd13b3cd18b  completed  2026-11-30 12:29:28      18µs      1             1       —  —',
+        'parallel-search  36e0c196-7a89-4b54-906a-2979677043ba  completed  2026-11-30 12:29:28      44µs      2  2 (1 failed)     184  —',
         '7 runs match · showing 1–7',
         '',
       ].join('\n'),
     )
   })
 
-  it('prints { total, offset, limit, runs, unreadable } with --json', () => {
+  it('prints { total, offset, limit, runs, run_sets, unreadable } with --json', () => {
     const cwd = traceDirWith(sampleRuns())
     const { code, json } = runJson<ListJson>(['list', '--limit', '1'], cwd)
     expect(code).toBe(0)
@@ -56,16 +57,50 @@ describe('reagent-flow list', () => {
           duration_ms: 30_250,
           turns: 1,
           tool_calls: 1,
+          failed_tool_calls: 1,
           tokens: null,
           grade: null,
+          repeat: null,
         },
       ],
+      run_sets: [],
       unreadable: [],
     })
     expect(runJson<ListJson>(['list', '--offset', '1'], cwd).json.runs[1]).toMatchObject({
       name: 'refund-agent',
       tokens: { input: 3000, output: 90, total: 3090, measured_turns: 3 },
     })
+  })
+
+  it('groups the runs of a run set (repeat), in their order under a line that sums the set up', () => {
+    // Three runs of one set, started out of order and around another run; a fourth run of the set is on no page.
+    const run = (index: number, startedAt: number, status: 'completed' | 'failed'): Trace =>
+      buildTrace(`refund #${index}`, [{ text: 'Refunded.' }], {
+        trace_id: `trace-refund-${index}`,
+        started_at: startedAt,
+        ended_at: startedAt + 1,
+        status,
+        repeat: { id: 'set-1', name: 'refund', index, of: 4 },
+      })
+    const other = buildTrace('search-agent', [{ text: 'Found it.' }], { started_at: T0 + 15, ended_at: T0 + 16 })
+    const cwd = traceDirWith([run(1, T0, 'completed'), run(2, T0 + 30, 'failed'), other, run(3, T0 + 10, 'completed'), run(4, T0 - 60, 'completed')])
+
+    const { json } = runJson<ListJson & { run_sets: unknown[] }>(['list', '--limit', '4'], cwd)
+    expect(names(json)).toEqual(['refund #1', 'refund #2', 'refund #3', 'search-agent'])
+    expect(json.runs.map((row) => row.repeat)).toEqual([{ id: 'set-1', index: 1, of: 4 }, { id: 'set-1', index: 2, of: 4 }, { id: 'set-1', index: 3, of: 4 }, null])
+    expect(json.run_sets).toEqual([{ id: 'set-1', name: 'refund', test_key: null, of: 4, runs: 4, statuses: { completed: 3, failed: 1 } }])
+    expect(runCli(['list', '--limit', '4'], cwd).stdout).toBe(
+      [
+        'NAME          TRACE ID            STATUS     STARTED (UTC)        DURATION  TURNS  CALLS  TOKENS  GRADE',
+        'run set "refund" · 4 runs · 3 completed, 1 failed',
+        '  refund #1   trace-refund-1      completed  2027-01-15 08:00:00      1.0s      1      0       —  —',
+        '  refund #2   trace-refund-2      failed     2027-01-15 08:00:30      1.0s      1      0       —  —',
+        '  refund #3   trace-refund-3      completed  2027-01-15 08:00:10      1.0s      1      0       —  —',
+        'search-agent  trace-search-agent  completed  2027-01-15 08:00:15      1.0s      1      0       —  —',
+        '5 runs match · showing 1–4',
+        '',
+      ].join('\n'),
+    )
   })
 
   it('filters by status, by text in the name, trace_id or goal, and by grade, and counts the matches', () => {

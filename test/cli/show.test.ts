@@ -39,7 +39,7 @@ describe('reagent-flow show', () => {
     const { stdout } = runCli(['show', 'search-agent'], traceDirWith(sampleRuns()))
     expect(stdout).toContain(
       [
-        'search-agent  failed · 1 turn · 1 tool call · 30s',
+        'search-agent  failed · 1 turn · 1 tool call (1 failed) · 30s',
         '  ✗ Turn 0  0µs  gpt-4o-mini',
         '      LLM -> search({"q":"refund policy"})',
         '        ✗ TimeoutError: no answer in 30s  30s',

@@ -11,7 +11,10 @@ describe('reagent-flow usage', () => {
       expect(stdout).toMatch(new RegExp(`^  ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'))
     }
     expect(stdout).toContain('  --dir <path>  the trace directory (default: .reagent)\n  --json        machine-readable output on stdout\n')
-    expect(stdout).toContain('Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input (the reason is one line on stderr).')
+    expect(stdout).toContain(
+      'Exit codes: 0 ok, 1 a check failed, 2 bad usage or unreadable input (the reason is one line on stderr), ' +
+        '70 an internal error (a bug in reagent-flow: its stack is on stderr; please report it).',
+    )
   })
 
   it("prints a command's options and examples with <command> --help, and exits 0", () => {

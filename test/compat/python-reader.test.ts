@@ -1,8 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { session, type Session } from '../../src/index.js'
+import { resolveDiffOptions } from '../../src/diff/options.js'
+import { reconcile, renderGolden } from '../../src/golden/index.js'
+import { repeat, session, traceTool, type Session } from '../../src/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const LOADER = join(import.meta.dirname, 'load_like_reagent_flow_05.py')
@@ -50,6 +52,33 @@ describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads t
     expect(files).toHaveLength(6)
     const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
     expect(output.trim().split('\n').every((line) => line.startsWith('ok '))).toBe(true)
+  })
+
+  it('load for golden variants (as their first variant), injected faults, runs stopped by limits, and repeated runs', async () => {
+    const traceDir = tempDir()
+    const charge = traceTool('charge_card', () => 'charged')
+    const agent = (answer: string) => (s: Session) => {
+      s.logLlmCall({ toolCalls: [{ name: 'charge_card', arguments: { order: '42' } }], model: 'gpt-4o' })
+      try {
+        charge()
+      } catch {
+        // the injected fault
+      }
+      s.logLlmCall({ responseText: answer, model: 'gpt-4o' })
+    }
+    await session('variants', { traceDir, golden: true }, agent('Charged.'))
+    const variant = await session('variants', { save: false }, agent('Done, charged.'))
+    const recorded = renderGolden(variant.trace)
+    const golden = join(traceDir, 'golden', 'variants.trace.json')
+    writeFileSync(golden, reconcile(recorded, { path: golden, text: readFileSync(golden, 'utf8') }, 'all', resolveDiffOptions({}), 'add').text)
+    await session('faulted', { traceDir, faults: [{ tool: 'charge_card', error: 'card declined' }] }, agent('Declined.'))
+    await session('stopped', { traceDir, limits: { turns: 1 } }, agent('never')).catch(() => undefined)
+    const runs = await repeat(2, 'repeated', { traceDir }, agent('Charged.'))
+
+    const files = [golden, join(traceDir, 'faulted.trace.json'), join(traceDir, 'stopped.trace.json'), ...runs.runs.map((run) => run.path!)]
+    expect(JSON.parse(readFileSync(golden, 'utf8')).variants).toHaveLength(1)
+    const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
+    expect(output.trim().split('\n')).toEqual(files.map((file) => expect.stringMatching(new RegExp(`^ok ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))))
   })
 
   it('rejects a tool result with an extra key, as reagent-flow 0.5 does', () => {

@@ -13,7 +13,8 @@ import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { fixtureJson, inOrder, startCannedServer } from '../helpers/canned-server.js'
-import { runVitest, scratchProject } from '../helpers/vitest-project.js'
+import { scratchProject } from '../helpers/readme-examples.js'
+import { runVitest } from '../helpers/vitest-project.js'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const EXAMPLES = join(REPO, 'test', 'replay', 'readme')

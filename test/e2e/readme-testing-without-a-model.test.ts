@@ -6,46 +6,6 @@
  * (as `.example.ts`, so `npm run typecheck` compiles it); the README shows
  * those files byte for byte.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { afterAll, expect, it } from 'vitest'
-import { runVitest, scratchProject } from '../helpers/vitest-project.js'
+import { testReadmeExamples } from '../helpers/readme-examples.js'
 
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
-const EXAMPLES = join(REPO, 'test', 'fake', 'readme')
-
-/** The section's code blocks that are test files: they start with a `// test/....test.ts` line. */
-function readmeExamples(): Map<string, string> {
-  const readme = readFileSync(join(REPO, 'README.md'), 'utf8')
-  const start = readme.indexOf('\n## Testing without a model\n')
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1))
-  const examples = new Map<string, string>()
-  for (const [, code] of section.matchAll(/```ts\n(\/\/ (test\/[\w.-]+\.test\.ts)\n[\s\S]*?)```/g)) {
-    examples.set(code!.slice(3, code!.indexOf('\n')), code!)
-  }
-  return examples
-}
-
-let project: string | undefined
-afterAll(() => {
-  if (project !== undefined) rmSync(project, { recursive: true, force: true })
-})
-
-it('shows, byte for byte, the example files of test/fake/readme/, one per SDK', () => {
-  const examples = readmeExamples()
-  const files = readdirSync(EXAMPLES).map((file) => `test/${file.replace(/\.example\.ts$/, '.test.ts')}`)
-  expect([...examples.keys()].sort()).toEqual(files.sort())
-  for (const [path, code] of examples) expect(code).toBe(readFileSync(join(EXAMPLES, basename(path).replace(/\.test\.ts$/, '.example.ts')), 'utf8'))
-})
-
-it('runs every example as a passing vitest test file', async () => {
-  project = scratchProject('reagent-fake-readme-')
-  for (const [path, code] of readmeExamples()) {
-    mkdirSync(join(project, dirname(path)), { recursive: true })
-    writeFileSync(join(project, path), code)
-  }
-  const { exitCode, output } = await runVitest(project)
-  expect(output).toMatch(/Test Files {2}4 passed \(4\)\n {6}Tests {2}6 passed \(6\)/)
-  expect(exitCode).toBe(0)
-})
+testReadmeExamples({ sections: ['Testing without a model'], folder: 'test/fake/readme', tests: 6 })

@@ -77,6 +77,8 @@ describe('a vitest project using reagent-flow/vitest', () => {
         '',
         `If the new behaviour is right, accept it (or run the tests with vitest -u), then review and commit ${GOLDEN}:`,
         `  npx reagent-flow approve ${RUN}`,
+        "If it is right as well as the golden's (the agent may do either), add it as another accepted variant:",
+        `  npx reagent-flow approve --add ${RUN}`,
         ' ❯ test/refund.test.ts:10:21',
       ].join('\n'),
     )

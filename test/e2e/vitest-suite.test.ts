@@ -4,15 +4,11 @@
  * pools, from another working directory, under CI, with a renamed test and
  * a filter. Each step needs the previous one, so they run in order on one copy.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
-import { runVitest } from '../helpers/vitest-project.js'
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url))
+import { copyFixture, runVitest } from '../helpers/vitest-project.js'
 
 const GOLDENS = [
   'concurrent.test.ts/side_by_side___refunds_while_others_research.trace.json',
@@ -36,15 +32,10 @@ function goldenFiles(dir: string): string[] {
 
 describe('a suite of six test files', () => {
   let dir: string
-  beforeAll(() => {
-    // A folder of its own inside a fresh one: the run from the parent folder must leave that parent as it was.
-    dir = join(mkdtempSync(join(tmpdir(), 'reagent-vitest-suite-')), 'suite')
-    cpSync(join(REPO, 'fixtures', 'vitest-suite'), dir, { recursive: true })
-    mkdirSync(join(dir, 'node_modules'))
-    symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
-    symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
-  })
-  afterAll(() => rmSync(dirname(dir), { recursive: true, force: true }))
+  let remove: () => void
+  // A folder of its own inside a fresh one: the run from the parent folder must leave that parent as it was.
+  beforeAll(() => void ({ dir, remove } = copyFixture('vitest-suite', 'suite')))
+  afterAll(() => remove())
 
   it('writes every golden on the first run, under its test file, and says so in one summary line', async () => {
     const { exitCode, output } = await runVitest(dir)
@@ -100,6 +91,8 @@ describe('a suite of six test files', () => {
         '',
         `If the new behaviour is right, accept it (or run the tests with vitest -u), then review and commit ${golden}:`,
         '  npx reagent-flow approve .reagent/test/research.test.ts/research_agent___reads_what_it_found.trace.json',
+        "If it is right as well as the golden's (the agent may do either), add it as another accepted variant:",
+        '  npx reagent-flow approve --add .reagent/test/research.test.ts/research_agent___reads_what_it_found.trace.json',
         ' ❯ test/research.test.ts:14:15',
       ].join('\n'),
     )

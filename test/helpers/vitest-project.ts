@@ -1,5 +1,5 @@
 /**
- * The sample project of `fixtures/vitest-project/`, copied to a temporary
+ * A sample project of `fixtures/` (`vitest-project` by default), copied to a temporary
  * directory and run by vitest as a child process, as a user runs it.
  *
  * `reagent-flow` resolves there by its public name to this repository (its
@@ -7,19 +7,17 @@
  * repository's copy, so the project and the package share one vitest.
  */
 import { spawn } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url))
 const VITEST = join(REPO, 'node_modules', 'vitest', 'vitest.mjs')
-const SAMPLE = join(REPO, 'fixtures', 'vitest-project')
-
-/** A fresh copy of the sample project; `remove()` deletes it. */
-export function copySampleProject(): { dir: string; remove: () => void } {
-  const dir = mkdtempSync(join(tmpdir(), 'reagent-vitest-project-'))
-  cpSync(SAMPLE, dir, { recursive: true })
+/** A fresh copy of the sample project `fixtures/<sample>/`; `remove()` deletes it. */
+export function copySampleProject(sample = 'vitest-project'): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `reagent-${sample}-`))
+  cpSync(join(REPO, 'fixtures', sample), dir, { recursive: true })
   mkdirSync(join(dir, 'node_modules'))
   symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
   symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
@@ -27,20 +25,19 @@ export function copySampleProject(): { dir: string; remove: () => void } {
 }
 
 /**
- * An empty project whose node_modules are this repository's (every package,
- * reagent-flow itself by its public name), with `reagent-flow/vitest` in its
- * setupFiles: for running the README's examples as a user would.
+ * A fresh copy of `fixtures/<fixture>` as `<a new temporary folder>/<folder>`
+ * (a folder of its own, so a run from its parent can be checked to leave the
+ * parent as it was), with reagent-flow and vitest linked in; `remove()`
+ * deletes the temporary folder.
  */
-export function scratchProject(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix))
+export function copyFixture(fixture: string, folder: string): { dir: string; remove: () => void } {
+  const parent = mkdtempSync(join(tmpdir(), `reagent-${fixture}-`))
+  const dir = join(parent, folder)
+  cpSync(join(REPO, 'fixtures', fixture), dir, { recursive: true })
   mkdirSync(join(dir, 'node_modules'))
-  for (const entry of readdirSync(join(REPO, 'node_modules'))) {
-    if (!entry.startsWith('.')) symlinkSync(join(REPO, 'node_modules', entry), join(dir, 'node_modules', entry), 'dir')
-  }
   symlinkSync(REPO, join(dir, 'node_modules', 'reagent-flow'), 'dir')
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: prefix.replace(/-$/, ''), private: true, type: 'module' }))
-  writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
-  return dir
+  symlinkSync(join(REPO, 'node_modules', 'vitest'), join(dir, 'node_modules', 'vitest'), 'dir')
+  return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) }
 }
 
 /** Variables of this test run that would change how the child behaves (its own vitest state, CI, update mode). */

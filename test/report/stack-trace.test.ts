@@ -29,7 +29,7 @@ describe('formatStackTrace()', () => {
   it('draws the header, each turn with its calls and results, the assertion and the probable cause', () => {
     expect(formatStackTrace(trace, { assertion: '"issue_refund" was never called (3 turns, 3 tool calls)', tool: 'issue_refund', color: false })).toBe(
       [
-        'support-agent  failed · 3 turns · 3 tool calls · 550 tokens (480 in / 70 out) · 1.5s',
+        'support-agent  failed · 3 turns · 3 tool calls (1 failed) · 550 tokens (480 in / 70 out) · 1.5s',
         '  child of trace-planner',
         '  ✗ Turn 0  30s  gpt-4o',
         '      LLM -> lookup_order({"order_id":"42"})',
@@ -54,7 +54,7 @@ describe('formatStackTrace()', () => {
 
   it('draws the trace alone, with no assertion and no probable cause, when no assertion is given', () => {
     const text = formatStackTrace(trace, { color: false })
-    expect(text.split('\n').slice(0, 2)).toEqual(['support-agent  failed · 3 turns · 3 tool calls · 550 tokens (480 in / 70 out) · 1.5s', '  child of trace-planner'])
+    expect(text.split('\n').slice(0, 2)).toEqual(['support-agent  failed · 3 turns · 3 tool calls (1 failed) · 550 tokens (480 in / 70 out) · 1.5s', '  child of trace-planner'])
     expect(text.endsWith('\n  ✗ RangeError: budget exceeded')).toBe(true)
     expect(text).not.toContain('ASSERTION FAILED')
     expect(text).not.toContain('PROBABLE CAUSE')

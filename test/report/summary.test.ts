@@ -12,7 +12,7 @@ describe('a trace drawn alone (formatStackTrace without an assertion, as show an
     const text = formatStackTrace(loadTrace(fixture('parallel-search.trace.json')), { color: false })
     expect(text).toBe(
       [
-        'parallel-search  completed · 2 turns · 2 tool calls · 184 tokens (140 in / 44 out) · 44µs',
+        'parallel-search  completed · 2 turns · 2 tool calls (1 failed) · 184 tokens (140 in / 44 out) · 44µs',
         '  ✗ Turn 0  0µs  claude-sonnet-4',
         '      LLM -> search({"q":"weather paris"})',
         '        ✓ {"temp_c":18}',

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { loadTrace, session } from '../../src/index.js'
 import { readJournal, scanTraceDirectory, sweepDirectory } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { runCli } from '../cli/run-cli.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 const journalsIn = (dir: string): string[] => readdirSync(dir).filter((name) => name.endsWith('.journal.jsonl'))
@@ -141,6 +142,16 @@ describe('a journal whose writer is gone', () => {
     mkdirSync(join(dir, 'stuck.trace.json'))
     const scan = scanTraceDirectory(dir)
     expect(scan.traces.map((t) => [t.fields.name, t.fields.status])).toEqual([['stuck', 'interrupted']])
+  })
+})
+
+describe('commands that read runs', () => {
+  it('see a run whose process died before it ever wrote a file: validate checks the trace it recovers', () => {
+    const dir = tempDir()
+    abandonedJournal(dir, 'first-run', '01KF1RSTRVNF1RSTRVNF1RST00', [turn(0, 'search'), result(0)])
+    const { code, stdout } = runCli(['validate', '--dir', dir], dir)
+    expect([code, stdout]).toEqual([0, '✓ 1 file checked: 1 valid, 0 invalid\n'])
+    expect(loadTrace(join(dir, 'first-run.trace.json')).status).toBe('interrupted')
   })
 })
 

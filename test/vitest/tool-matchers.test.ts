@@ -53,8 +53,12 @@ describe('toHaveCalledTool()', () => {
   })
 
   it('rejects a value that is not a trace, and a tool name that is not a string', () => {
+    // @ts-expect-error a number is not a run
     expect(() => expect(42).toHaveCalledTool('x')).toThrow(
-      new TypeError('toHaveCalledTool(): the value given to expect() must be a Trace (as loadTrace() returns) or a Session, got 42 (number).'),
+      new TypeError(
+        'toHaveCalledTool(): the value given to expect() must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got 42 (number). ' +
+          'Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.',
+      ),
     )
     expect(() => expect(refund).toHaveCalledTool(7 as unknown as string)).toThrow(
       new TypeError('toHaveCalledTool(): tool must be a tool name (a non-empty string), got 7 (number).'),

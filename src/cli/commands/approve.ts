@@ -1,9 +1,13 @@
-/** `reagent-flow approve <name...>` / `--all`: promotes the latest runs to golden baselines. */
+/**
+ * `reagent-flow approve <name...>` / `--all`: promotes the latest runs to
+ * golden baselines; `--add` keeps the golden's accepted variants and adds
+ * the run as one more, `--replace` makes it the only one.
+ */
 import { formatDiff } from '../../diff/format.js'
 import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
 import { UsageError } from '../../errors.js'
-import { compareWithGolden, fileGoldenStore, reconcile, renderGolden, type GoldenStore, type WriteDecision } from '../../golden/index.js'
+import { compareWithGolden, fileGoldenStore, reconcile, renderGolden, type Acceptance, type GoldenStore, type WriteDecision } from '../../golden/index.js'
 import { plural } from '../../report/format-value.js'
 import { loadTraceOrSkip, type SkippedFile } from '../../storage.js'
 import { statusOf } from '../../trace/facts.js'
@@ -23,7 +27,9 @@ export interface Approval {
   /** Its golden baseline. */
   golden: string
   status: ApproveStatus
-  /** For `updated`: the previous golden (expected) against the new one (actual); null otherwise, or when the previous one was not a readable trace. */
+  /** The golden's accepted variants before (0: there was none) and after, and which of them the run is (from 1). */
+  variants: { before: number; after: number; run: number }
+  /** For `updated`: the previous golden (its closest variant: expected) against the run (actual); null otherwise, or when the previous one was not a readable trace. */
   diff: TraceDiff | null
 }
 
@@ -52,18 +58,27 @@ function changesOf(before: string, golden: string, after: Trace): TraceDiff | nu
  * would: not when the golden already holds exactly that. A file that is not
  * a readable trace joins `skipped` (undefined is returned): one bad file never stops the others.
  */
-function approve(file: string, store: GoldenStore, skipped: SkippedFile[]): Approval | undefined {
+function approve(file: string, store: GoldenStore, accept: Acceptance, skipped: SkippedFile[]): Approval | undefined {
   const trace = loadTraceOrSkip(file, skipped)
   if (trace === undefined) return undefined
   const recorded = renderGolden(trace)
   const { name } = recorded.trace
   const golden = store.resolvePath(recorded.trace)
   const before = store.read(golden)
-  // The golden engine decides, as for REAGENT_UPDATE=all; the diff options only matter when it compares.
-  const { written: status } = reconcile(recorded, before === null ? null : { path: golden, text: before }, 'all', DEFAULT_DIFF_OPTIONS)
-  if (status !== 'unchanged') store.save(golden, recorded.text)
+  // The golden engine decides, as for REAGENT_UPDATE=all; the diff options decide which variant a run refreshes.
+  const decision = reconcile(recorded, before === null ? null : { path: golden, text: before }, 'all', DEFAULT_DIFF_OPTIONS, accept)
+  const status = decision.written
+  if (status !== 'unchanged') store.save(golden, decision.text)
   const diff = status === 'updated' ? changesOf(before!, golden, recorded.trace) : null
-  return { name, file, golden, status, diff }
+  return { name, file, golden, status, variants: { ...decision.variants, run: decision.variant }, diff }
+}
+
+/** What became of the golden's variants, when it has or had more than one, or the run was added: `variant 2 of 2, added`. */
+function variantNote(approval: Approval, accept: Acceptance): string {
+  const { before, after, run } = approval.variants
+  if (after > 1) return `variant ${run} of ${after}${approval.status === 'unchanged' ? '' : accept === 'add' ? ', added' : ', refreshed'}`
+  if (before > 1) return `now its one variant; it had ${before}`
+  return ''
 }
 
 /** What an update changed, indented under its line. */
@@ -94,11 +109,12 @@ function targets(names: readonly string[], all: boolean, dir: string, unreadable
   return finished
 }
 
-function printApprovals(out: ApproveOutput, ctx: CommandContext): void {
+function printApprovals(out: ApproveOutput, accept: Acceptance, ctx: CommandContext): void {
   const { c } = ctx
   const paint = { created: c.green, updated: c.yellow, unchanged: c.dim } as const
   for (const approval of out.approved) {
-    ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}`)
+    const note = variantNote(approval, accept)
+    ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}${note === '' ? '' : `  ${c.dim(`(${note})`)}`}`)
     for (const line of changeLines(approval, ctx)) ctx.print(line)
   }
   const counts = (['created', 'updated', 'unchanged'] as const).map((status) => `${out.approved.filter((a) => a.status === status).length} ${status}`)
@@ -114,22 +130,34 @@ export const approveCommand: Command = {
     'deterministic, secrets redacted) and prints what changed, as reagent-flow diff does (the previous',
     'golden is "expected"). A golden that would not change is not rewritten. --all leaves out runs',
     'that did not finish (active, cancelled, interrupted); name one to approve it anyway.',
+    'A golden may hold several accepted variants (an agent that is right in more than one way):',
+    '--add adds the run as one more, --replace makes it the only one. Without either, the run',
+    'refreshes the variant it matches, or, matching none, becomes the only one.',
   ],
   options: {
     all: { type: 'boolean', description: 'approve every run in the directory' },
+    add: { type: 'boolean', description: "add the run to the golden's accepted variants" },
+    replace: { type: 'boolean', description: "make the run the golden's only variant" },
   },
   positionals: { min: 0, max: Number.POSITIVE_INFINITY, names: '<name...>' },
-  examples: ['reagent-flow approve refund-agent', 'reagent-flow approve refund-agent search-agent', 'reagent-flow approve --all --dir test/.traces'],
+  examples: [
+    'reagent-flow approve refund-agent',
+    'reagent-flow approve refund-agent search-agent',
+    'reagent-flow approve --add ".reagent/test/refund.test.ts/refunds order 42.trace.json"',
+    'reagent-flow approve --all --dir test/.traces',
+  ],
   run(input, ctx) {
+    if (input.options.add === true && input.options.replace === true) throw new UsageError('pass either --add (one more variant) or --replace (the only variant), not both')
+    const accept: Acceptance = input.options.add === true ? 'add' : input.options.replace === true ? 'replace' : 'refresh'
     const unreadable: UnreadableFile[] = []
     const unfinished: ApproveOutput['unfinished'] = []
     const files = targets(input.positionals, input.options.all === true, ctx.dir, unreadable, unfinished)
     // The golden engine's own store: the same paths as matchGolden.
     const store = fileGoldenStore(ctx.dir)
-    const approved = files.map((file) => approve(file, store, unreadable)).filter((approval) => approval !== undefined)
+    const approved = files.map((file) => approve(file, store, accept, unreadable)).filter((approval) => approval !== undefined)
     const out: ApproveOutput = { approved, unfinished, unreadable: unreadable.map(({ path, reason }) => ({ file: path, reason })) }
     if (ctx.json) ctx.printJson(out)
-    else printApprovals(out, ctx)
+    else printApprovals(out, accept, ctx)
     for (const run of out.unfinished) {
       ctx.note(`skipped ${run.file}: the run is ${run.status}${run.reason === null ? '' : ` (${run.reason})`}; name it to approve it anyway`)
     }

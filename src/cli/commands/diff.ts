@@ -17,6 +17,8 @@ export interface DiffOutput {
   expected: string
   /** The file compared: the latest run, or `<b>`. */
   actual: string
+  /** Against a golden with several accepted variants: the one compared with (the closest, from 1), of how many. */
+  variant?: { index: number; of: number }
   diff: TraceDiff
 }
 
@@ -38,8 +40,8 @@ function againstGolden(ref: string, dir: string, options: DiffOptions): DiffOutp
   if (text === null) {
     throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then ${shellCommand(['reagent-flow', 'approve', ...(dir === DEFAULT_TRACE_DIR ? [] : ['--dir', dir]), runFile])}.`, run.name)
   }
-  const { diff } = compareWithGolden({ path: goldenFile, text }, renderGolden(run).trace, resolveDiffOptions(options))
-  return { expected: goldenFile, actual: runFile, diff }
+  const { diff, variant, variants } = compareWithGolden({ path: goldenFile, text }, renderGolden(run).trace, resolveDiffOptions(options))
+  return { expected: goldenFile, actual: runFile, ...(variants > 1 ? { variant: { index: variant, of: variants } } : {}), diff }
 }
 
 /** Two traces as they are, the first as expected. */
@@ -57,7 +59,8 @@ export const diffCommand: Command = {
   details: [
     'Compared: tool names, arguments, results and errors, and text answers, turn by turn (turns',
     'are aligned, so one inserted turn is one difference). Never compared: ids, times, models,',
-    'token usage, messages, metadata. --ignore takes what diffTraces() does: "arguments",',
+    'token usage, messages, metadata. A golden with several accepted variants is compared with the',
+    'closest. --ignore takes what diffTraces() does: "arguments",',
     '"results", "errors", "response_text", "<tool>.<arg>", or a JSON path such as',
     '"turns[*].tool_results[*].result.fetched_at".',
   ],
@@ -81,7 +84,8 @@ export const diffCommand: Command = {
     if (ctx.json) ctx.printJson(out)
     else {
       const { c } = ctx
-      ctx.print(`${c.red(`- expected  ${out.expected}`)}\n${c.green(`+ actual    ${out.actual}`)}\n\n${formatDiff(diff, { color: c.isColorSupported })}`)
+      const variant = out.variant === undefined ? '' : ` (variant ${out.variant.index} of ${out.variant.of}, the closest)`
+      ctx.print(`${c.red(`- expected  ${out.expected}${variant}`)}\n${c.green(`+ actual    ${out.actual}`)}\n\n${formatDiff(diff, { color: c.isColorSupported })}`)
     }
     return diff.equal ? EXIT_OK : EXIT_CHECK_FAILED
   },

@@ -23,6 +23,15 @@ function headersOf(input: CommandInput): Record<string, string> {
   return headers
 }
 
+/** A bad --endpoint is the user's to fix: one line, exit 2. */
+function checkEndpoint(endpoint: string): void {
+  try {
+    tracesUrl(endpoint)
+  } catch (error) {
+    throw error instanceof TypeError ? new UsageError(error.message) : error
+  }
+}
+
 export const exportCommand: Command = {
   name: 'export',
   args: '<run>',
@@ -51,7 +60,7 @@ export const exportCommand: Command = {
     const endpoint = stringOption(input, 'endpoint')
     const out = stringOption(input, 'out')
     const headers = headersOf(input)
-    if (endpoint !== undefined) tracesUrl(endpoint)
+    if (endpoint !== undefined) checkEndpoint(endpoint)
     // A trace file named by its path brings its own directory: the runs it started are next to it.
     const dir = isFile(ref) ? dirname(ref) : ctx.dir
     const scan = scanOnce(dir)

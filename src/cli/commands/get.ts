@@ -1,9 +1,10 @@
 /** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
-import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
+import { formatDuration, formatStatus, oneLineText, plural } from '../../report/format-value.js'
+import { describeToolError } from '../../report/stack-trace.js'
 import { loadTrace } from '../../storage.js'
 import { formatUsd } from '../../trace/cost.js'
 import { loadPriceTable, PRICES_AS_OF } from '../../trace/prices.js'
-import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
+import { countFailedToolCalls, countToolCalls, durationMs, statusOf, toolErrors, type ToolErrorFact } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { checkBudgets, costOf, type BudgetCheck, type CostOutput } from '../budgets.js'
@@ -25,6 +26,10 @@ export interface GetOutput {
   final_response: string | null
   turns: number
   tool_calls: number
+  /** Tool calls whose result was an error. */
+  failed_tool_calls: number
+  /** Every tool result that was an error, in order (`turn` null for one logged before any turn). */
+  tool_errors: ToolErrorFact[]
   tokens: TokenTotals | null
   /** Null when no turn could be priced. */
   cost: CostOutput | null
@@ -41,16 +46,32 @@ function budgetLine(budget: BudgetCheck, c: CommandContext['c']): string {
   return head + (budget.over ? c.red(c.bold(`OVER (${show(budget.actual!)})`)) : c.green(`within (${show(budget.actual!)})`))
 }
 
+/** Tool errors listed one per line; the rest are counted. */
+const MAX_TOOL_ERRORS = 5
+
+function toolErrorLines(errors: readonly ToolErrorFact[]): string[] {
+  const lines = errors.slice(0, MAX_TOOL_ERRORS).map((fact) => {
+    // One line each, however long the error (a stack, a response body): --json has it whole.
+    const error = oneLineText(fact.error, 200)
+    return fact.turn === null ? `${fact.tool} failed before the first turn: ${error}` : describeToolError(fact.tool, fact.arguments ?? {}, fact.turn, error)
+  })
+  if (errors.length > MAX_TOOL_ERRORS) lines.push(`… ${errors.length - MAX_TOOL_ERRORS} more (reagent-flow show draws them all)`)
+  return lines
+}
+
 function printFacts(out: GetOutput, ctx: CommandContext): void {
   const { c } = ctx
+  // A completed run whose tools threw must not read as a clean one.
+  const failed = out.failed_tool_calls === 0 ? '' : ` · ${c.red(`${out.failed_tool_calls} of ${plural(out.tool_calls, 'tool call')} failed`)}`
   const facts: Array<[string, string]> = [
     ['name', c.bold(out.name)],
     ['trace_id', out.trace_id],
     ['goal', out.goal ?? c.dim('(no metadata.goal)')],
-    ['status', formatStatus(out.status, c)],
+    ['status', formatStatus(out.status, c) + failed],
   ]
   if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
   if (out.interruption_reason !== null) facts.push(['stopped', c.yellow(out.interruption_reason)])
+  toolErrorLines(out.tool_errors).forEach((line, i) => facts.push([i === 0 ? 'tool error' : '', c.red(line)]))
   facts.push(
     ['response', out.final_response ?? c.dim('(no text answer)')],
     ['turns', `${out.turns} (${plural(out.tool_calls, 'tool call')})`],
@@ -70,7 +91,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
 export const getCommand: Command = {
   name: 'get',
   args: '<run>',
-  summary: "one run's goal, outcome, tokens, cost, elapsed time and budgets",
+  summary: "one run's goal, outcome, tool errors, tokens, cost, elapsed time and budgets",
   details: [
     'The goal is metadata.goal. Budgets are metadata.budget_usd and metadata.budget_seconds;',
     'get exits with 1 when the run went over one.',
@@ -99,6 +120,8 @@ export const getCommand: Command = {
       final_response: finalResponse(trace),
       turns: trace.turns.length,
       tool_calls: countToolCalls(trace),
+      failed_tool_calls: countFailedToolCalls(trace),
+      tool_errors: toolErrors(trace),
       tokens: tokenTotals(trace),
       cost,
       elapsed_ms: durationMs(trace),

@@ -1,6 +1,6 @@
 /** `reagent-flow grade <run> pass|fail`: records a verdict on the run's trace file. */
 import { UsageError } from '../../errors.js'
-import { loadTrace, renderTrace, writeFileAtomic } from '../../storage.js'
+import { updateGrade } from '../../storage.js'
 import { redactForDisk } from '../../trace/redact.js'
 import type { Grade } from '../../trace/types.js'
 import { stringOption } from '../args.js'
@@ -56,14 +56,8 @@ export const gradeCommand: Command = {
       ref: stringOption(input, 'ref') ?? null,
     })
     const file = resolveRun(ref, ctx.dir)
-    const trace = loadTrace(file)
-    const previous = trace.grade ?? null
-    const changed = !sameVerdict(trace.grade, wanted)
-    if (changed) {
-      trace.grade = { ...wanted, graded_at: Date.now() / 1000 }
-      // The rest is written as it was read, not redacted again: a grade changes nothing else in the file.
-      writeFileAtomic(file, renderTrace(trace, { redact: false }))
-    }
+    const { trace, previous, written } = updateGrade(file, (read) => (sameVerdict(read.grade, wanted) ? undefined : { ...wanted, graded_at: Date.now() / 1000 }))
+    const changed = written !== undefined
     const out: GradeOutput = { file, name: trace.name, trace_id: trace.trace_id, changed, grade: trace.grade!, previous }
     if (ctx.json) ctx.printJson(out)
     else if (!changed) ctx.print(`${trace.name} is already graded ${describe(out.grade)}; unchanged`)

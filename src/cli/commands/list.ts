@@ -1,13 +1,14 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { loadTraceOrSkip } from '../../storage.js'
-import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
+import { countFailedToolCalls, countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime, formatVerdict } from '../format.js'
 import { GRADE_FILTERS, noteUnreadable, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
 import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
+import { describeRunSet, groupRunSets, runSetPlaceOf, type RunSetPlace, type RunSetRow } from '../run-sets.js'
 
 export const DEFAULT_LIMIT = 50
 export const MAX_LIMIT = 200
@@ -24,8 +25,12 @@ export interface RunRow {
   duration_ms: number | null
   turns: number
   tool_calls: number
+  /** Tool calls whose result was an error. */
+  failed_tool_calls: number
   tokens: TokenTotals | null
   grade: Grade | null
+  /** The run set (`repeat()`) the run belongs to, and its place in it. */
+  repeat: RunSetPlace | null
 }
 
 /** `list --json` */
@@ -33,7 +38,10 @@ export interface ListOutput {
   total: number
   offset: number
   limit: number
+  /** The page, the runs of each run set together and in their order. */
   runs: RunRow[]
+  /** The run sets on the page, each summed up over all its runs in the directory. */
+  run_sets: RunSetRow[]
   unreadable: Array<{ file: string; reason: string }>
 }
 
@@ -59,16 +67,20 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
       duration_ms: durationMs(fields),
       turns: trace.turns.length,
       tool_calls: countToolCalls(trace),
+      failed_tool_calls: countFailedToolCalls(trace),
       tokens: tokenTotals(trace),
       grade: fields.grade ?? null,
+      repeat: runSetPlaceOf(run),
     })
   }
+  const grouped = groupRunSets(rows, runs)
   return {
     // A file whose middle turned out damaged is not a run after all.
     total: total - damaged.length,
     offset: query.offset,
     limit: query.limit,
-    runs: rows,
+    runs: grouped.rows,
+    run_sets: grouped.sets,
     unreadable: [...unreadable, ...damaged].map(({ path, reason }) => ({ file: path, reason })),
   }
 }
@@ -76,13 +88,14 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
 function printTable(out: ListOutput, ctx: CommandContext): void {
   const { c } = ctx
   const rows = out.runs.map((run) => [
-    c.bold(run.name),
+    run.repeat === null ? c.bold(run.name) : `  ${c.bold(run.name)}`,
     run.trace_id,
     formatStatus(run.status, c),
     formatTime(run.started_at),
     run.duration_ms === null ? '—' : formatDuration(run.duration_ms),
     String(run.turns),
-    String(run.tool_calls),
+    // A completed run whose tools threw must not read as a clean one: `2 (1 failed)`.
+    run.failed_tool_calls === 0 ? String(run.tool_calls) : `${run.tool_calls} ${c.red(`(${run.failed_tool_calls} failed)`)}`,
     run.tokens === null ? '—' : String(run.tokens.total),
     run.grade === null ? c.dim('—') : formatVerdict(run.grade.grade, c),
   ])
@@ -99,7 +112,16 @@ function printTable(out: ListOutput, ctx: CommandContext): void {
       { title: 'TOKENS', ...right },
       { title: 'GRADE' },
     ]
-    ctx.print(formatTable(columns, rows, c))
+    const [header, ...lines] = formatTable(columns, rows, c).split('\n')
+    // Each run set's line above its first run.
+    const sets = new Map(out.run_sets.map((set) => [set.id, set]))
+    const shown: string[] = [header!]
+    out.runs.forEach((run, i) => {
+      const set = run.repeat === null ? undefined : sets.get(run.repeat.id)
+      if (set !== undefined && out.runs[i - 1]?.repeat?.id !== set.id) shown.push(c.dim(describeRunSet(set)))
+      shown.push(lines[i]!)
+    })
+    ctx.print(shown.join('\n'))
   }
   const shown = rows.length === 0 ? '' : ` · showing ${out.offset + 1}–${out.offset + rows.length}`
   const none = out.total > 0 && rows.length === 0 ? ` · none at --offset ${out.offset}` : ''
@@ -113,7 +135,8 @@ export const listCommand: Command = {
   details: [
     'Filters and order work on the top-level fields of each file, read from its two ends;',
     'only the runs on the page are read whole. Files that are not readable traces are',
-    'skipped and named on stderr (and under "unreadable" with --json).',
+    'skipped and named on stderr (and under "unreadable" with --json). The runs of a run set',
+    '(repeat()) are shown together, in order, under a line that sums the set up.',
   ],
   options: {
     status: { type: 'string', value: '<status>', choices: STATUSES, description: 'only runs with this status' },

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../../errors.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, listTraceFiles, loadTrace, unreadableReason } from '../../storage.js'
+import { isFile, listTraceFiles, readRun, sweepTraceDirectory, unreadableReason } from '../../storage.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
 
 /** A file that failed the check: where in it (JSON path, `""` for the top level) and which rule. */
@@ -20,8 +20,9 @@ export interface ValidateOutput {
   invalid: InvalidFile[]
 }
 
-/** The trace files of a directory: its runs and its golden baselines. */
+/** The trace files of a directory: its runs (runs whose process died written out first) and its golden baselines. */
 function filesUnder(dir: string): string[] | null {
+  sweepTraceDirectory(dir)
   const runs = listTraceFiles(dir)
   return runs === null ? null : [...runs, ...(listTraceFiles(join(dir, 'golden')) ?? [])]
 }
@@ -43,7 +44,7 @@ function filesToCheck(paths: readonly string[], dir: string): string[] {
 /** What is wrong with `file`, for --json and in words; undefined when it is a valid trace. */
 function check(file: string): { invalid: InvalidFile; reason: string } | undefined {
   try {
-    loadTrace(file)
+    readRun(file)
     return undefined
   } catch (error) {
     const reason = unreadableReason(error)

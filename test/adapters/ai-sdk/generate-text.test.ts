@@ -225,7 +225,7 @@ describe('reagentMiddleware() with generateText', () => {
     const model = wrapLanguageModel({ model: generatingModel([answer([text('first')]), answer([text('second')])]), middleware: reagentMiddleware() })
 
     const s = await session('ai-sdk-broken-recorder', { save: false }, async (s) => {
-      s.logLlmCall = () => {
+      s.recordModelCall = () => {
         throw new Error('the recorder is broken')
       }
       return [(await generateText({ model, prompt: 'one' })).text, (await generateText({ model, prompt: 'two' })).text]

@@ -127,7 +127,7 @@ describe('instrumentAnthropic()', () => {
 
     const s = await session('recording-fails', { save: false }, async (s) => {
       Object.assign(s, {
-        logLlmCall: () => {
+        recordModelCall: () => {
           throw new Error('disk full')
         },
       })

@@ -121,7 +121,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeListChatModel({ responses: ['Still answered.'] })
     const handler = new ReagentCallbackHandler()
     const s = await session('broken-recorder', { save: false }, async (s) => {
-      s.logLlmCall = () => {
+      s.recordModelCall = () => {
         throw new Error('recorder unavailable')
       }
       const first = await model.invoke('One', { callbacks: [handler] })

@@ -89,7 +89,7 @@ describe('instrumentOpenAI: API errors', () => {
     const warnings = captureWarnings()
 
     const s = await session('record-failure', { save: false }, async (s) => {
-      s.logLlmCall = () => {
+      s.recordModelCall = () => {
         throw new Error('the recorder is broken')
       }
       const first = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })

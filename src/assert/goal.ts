@@ -1,0 +1,189 @@
+/**
+ * Was the agent's goal reached? A judge the test supplies decides (a
+ * function, sync or async: a rule, or a call to a model), and its verdict is
+ * kept on the run as its `grade`, where `reagent-flow get`, `list --grade`,
+ * the viewer and the run ledger show it.
+ *
+ * The judge runs in a session of its own, `<run name> > goal`, so a model
+ * call it makes is recorded (and replayed) like any other, but never into the
+ * judged run: the agent's trace and its golden stay what the agent did. The
+ * grade's `ref` is that session's trace_id.
+ */
+import { runOutsideSessions } from '../context.js'
+import { shownPath } from '../golden/index.js'
+import { cut } from '../report/format-value.js'
+import { formatTranscript } from '../report/transcript.js'
+import { session, type ClosedSession, type Session } from '../session.js'
+import type { SessionOptions } from '../session-options.js'
+import { updateGrade } from '../storage.js'
+import { finalResponse } from '../trace/facts.js'
+import { epochSeconds } from '../trace/ids.js'
+import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import type { Grade, Trace } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { requireOptions, toTrace, type TraceSource } from './arguments.js'
+import { describeReceived } from './received.js'
+import { fail } from './fail.js'
+
+/** What a judge is given. */
+export interface GoalJudgeInput {
+  /** The goal to judge: the `goal` option, else the run's `metadata.goal`. */
+  goal: string
+  /** The run's final answer (the last text the model gave), null when it gave none. */
+  answer: string | null
+  /** The run as plain text, for a judge's prompt: the request, each turn's calls, results, errors and text, the end. The same run gives the same text (no timings or ids). */
+  transcript: string
+  /** The judged run's trace. */
+  trace: Trace
+  /** The judge's own session: an instrumented client records into it by itself; log by hand with `session.logLlmCall`. */
+  session: Session<unknown>
+}
+
+/** A judge's verdict: reached or not, and why. */
+export interface GoalVerdict {
+  reached: boolean
+  reason?: string | undefined
+}
+
+/** Decides whether `input.goal` was reached: `true`/`false`, or `{ reached, reason }`, or a promise of either. */
+export type GoalJudge = (input: GoalJudgeInput) => boolean | GoalVerdict | PromiseLike<boolean | GoalVerdict>
+
+export interface GoalOptions {
+  /** The goal. Default: the run's `metadata.goal`. @example { goal: 'Refund order 42 in full' } */
+  goal?: string
+  /** Who judged, kept as the grade's `source`. Default: `"goal judge"`. @example { source: 'gpt-4o judge' } */
+  source?: string
+}
+
+/** A judge's verdict on one run, as recorded. */
+export interface GoalJudgement {
+  goal: string
+  reached: boolean
+  reason: string | null
+  /** The grade written on the judged run (`grade.ref` is the judge's trace_id). */
+  grade: Grade
+  /** The judge's own session: its trace holds the model calls the judge made. */
+  judge: ClosedSession<GoalVerdict>
+  /** The judged run's trace, with its grade set. */
+  trace: Trace
+}
+
+const DEFAULT_SOURCE = 'goal judge'
+const OPTION_NAMES = ['goal', 'source']
+
+/** What a Session adds to its trace: where its files are, how they are redacted, whether it is still open. */
+interface RunSettings {
+  traceDir?: string
+  redact?: RedactOption
+  path?: string
+  isOpen: boolean
+}
+
+function settingsOf(source: unknown): RunSettings {
+  if (source === null || typeof source !== 'object') return { isOpen: false }
+  const fields = source as { traceDir?: unknown; redact?: unknown; path?: unknown; closed?: unknown }
+  return {
+    ...(typeof fields.traceDir === 'string' ? { traceDir: fields.traceDir } : {}),
+    ...(fields.redact === undefined ? {} : { redact: fields.redact as RedactOption }),
+    ...(typeof fields.path === 'string' && fields.path !== '' ? { path: fields.path } : {}),
+    isOpen: fields.closed === false,
+  }
+}
+
+function goalOf(fn: string, trace: Trace, given: unknown): string {
+  if (given !== undefined) {
+    if (typeof given === 'string' && given.trim() !== '') return given
+    throw new TypeError(`${fn}(): options.goal must be a non-empty string, got ${describeReceived(given)}.`)
+  }
+  const recorded = trace.metadata['goal']
+  if (typeof recorded === 'string' && recorded.trim() !== '') return recorded
+  throw new TypeError(`${fn}(): "${trace.name}" has no goal to judge: pass { goal: 'Refund order 42' }, or open its session with { metadata: { goal } }.`)
+}
+
+function verdictOf(fn: string, value: unknown): GoalVerdict {
+  if (typeof value === 'boolean') return { reached: value }
+  if (value !== null && typeof value === 'object' && typeof (value as GoalVerdict).reached === 'boolean') {
+    const { reached, reason } = value as GoalVerdict
+    if (reason === undefined || typeof reason === 'string') return reason === undefined ? { reached } : { reached, reason }
+  }
+  throw new TypeError(`${fn}(): the judge must return true, false or { reached: boolean, reason?: string }, got ${describeReceived(value)}.`)
+}
+
+/** `"Refund order 42"`, cut to one readable line. */
+export function quoteGoal(goal: string): string {
+  return JSON.stringify(cut(goal, 120))
+}
+
+/** Records `grade` on the judged run: in memory always, in its file when it has one (redacted as the run was). */
+function recordGrade(trace: Trace, grade: Grade, settings: RunSettings): void {
+  trace.grade = grade
+  if (settings.path === undefined) return
+  const file = settings.path
+  try {
+    updateGrade(file, () => redactForDisk(grade, settings.redact))
+  } catch (error) {
+    warn('REAGENT_WRITE', `the goal verdict on "${trace.name}" could not be written to ${shownPath(file)} (${error instanceof Error ? error.message : String(error)}); it is kept in memory on trace.grade.`)
+  }
+}
+
+/**
+ * Runs `judge` on the run of `source` (a closed Session, a Trace, a chain
+ * node) in a session of its own, and records its verdict as the run's grade.
+ * `fn` names the caller in errors. The judge's own error is rethrown as it is.
+ */
+export async function judgeGoal(fn: string, source: unknown, judge: unknown, options: unknown = {}): Promise<GoalJudgement> {
+  const trace = toTrace(fn, source)
+  if (typeof judge !== 'function') throw new TypeError(`${fn}(): judge must be a function that returns true, false or { reached, reason }, got ${describeReceived(judge)}.`)
+  const checked = requireOptions(fn, options, OPTION_NAMES)
+  const settings = settingsOf(source)
+  if (settings.isOpen) throw new TypeError(`${fn}(): the session "${trace.name}" is still open: judge its goal once session() has resolved.`)
+  const goal = goalOf(fn, trace, checked.goal)
+  const by = checked.source ?? DEFAULT_SOURCE
+  if (typeof by !== 'string' || by === '') throw new TypeError(`${fn}(): options.source must be a non-empty string, got ${describeReceived(by)}.`)
+
+  // Beside the judged session's run, redacted as it is; written only when that run was (a chain node or a Trace has no traceDir to put it in).
+  const judgeOptions: SessionOptions = {
+    metadata: { goal, judged_trace_id: trace.trace_id, judged_name: trace.name },
+    parentTraceId: null,
+    save: settings.path !== undefined && settings.traceDir !== undefined,
+    ...(settings.traceDir === undefined ? {} : { traceDir: settings.traceDir }),
+    ...(settings.redact === undefined ? {} : { redact: settings.redact }),
+  }
+  const transcript = formatTranscript(trace)
+  const answer = finalResponse(trace)
+  const judged = await runOutsideSessions(() =>
+    session<GoalVerdict>(`${trace.name} > goal`, judgeOptions, async (own) => verdictOf(fn, await (judge as GoalJudge)({ goal, answer, transcript, trace, session: own }))),
+  )
+  const { reached, reason } = judged.output
+  const grade: Grade = { grade: reached ? 'pass' : 'fail', source: by, reason: reason ?? null, ref: judged.traceId, graded_at: epochSeconds() }
+  recordGrade(trace, grade, settings)
+  return { goal, reached, reason: reason ?? null, grade, judge: judged, trace }
+}
+
+/** The first line of a judgement that says the goal was not reached. */
+export function notReachedHeadline(judgement: GoalJudgement): string {
+  const why = judgement.reason === null ? ' (the judge gave no reason)' : `: ${judgement.reason}`
+  return `The agent did not reach its goal ${quoteGoal(judgement.goal)}${why}`
+}
+
+/** Where the judge's own run is, for a failure message. */
+export function judgeRunFact(judgement: GoalJudgement): string {
+  const { judge } = judgement
+  return `judged by "${judgement.grade.source}" in its own run ${judge.traceId}${judge.path === undefined ? '' : ` (${shownPath(judge.path)})`}`
+}
+
+/**
+ * Passes when `judge` says the run of `source` reached its goal (the `goal`
+ * option, else `metadata.goal`). Either way the verdict is recorded as the
+ * run's grade (source "goal judge", the judge's reason, and the judge's own
+ * run as ref). Resolves to the judgement; a goal not reached throws
+ * `AgentAssertionError` with the judge's reason and the agent stack trace.
+ *
+ * @example
+ * await assertGoalReached(s, async ({ goal, transcript }) => askJudgeModel(goal, transcript))
+ */
+export async function assertGoalReached(source: TraceSource, judge: GoalJudge, options: GoalOptions = {}): Promise<GoalJudgement> {
+  const judgement = await judgeGoal('assertGoalReached', source, judge, options)
+  if (!judgement.reached) fail(judgement.trace, notReachedHeadline(judgement), { causes: [judgeRunFact(judgement)] })
+  return judgement
+}
