@@ -136,7 +136,7 @@ describe('repeat(k, name, options, fn)', () => {
     await expect(repeat(3, 'x', { concurrency: 0 }, agent)).rejects.toThrow(new RangeError('repeat(): option "concurrency" must be a whole number of at least 1 (how many runs go at once), got 0.'))
     await expect(repeat(3, 'x', { concurency: 2 } as never, agent)).rejects.toThrow(
       new TypeError(
-        'Unknown repeat() option "concurency". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save, journal, ledger, faults, limits, concurrency.',
+        'Unknown repeat() option "concurency". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save, journal, ledger, replay, strict, replayTools, faults, limits, concurrency.',
       ),
     )
     await expect(repeat(3, 'x', { save: false } as never)).rejects.toThrow(new TypeError('repeat(3, "x", ...) needs the agent to run, a function, as its last argument.'))
