@@ -45,6 +45,14 @@ describe('the published package (built dist/, resolved by its public name)', () 
     }
   })
 
+  it('maps every subpath, in tsconfig.json\'s paths, to the source file its types are built from (fixtures with a package.json of their own type-check against it)', () => {
+    const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, string | { types: string }> }
+    const tsconfig = readFileSync(new URL('tsconfig.json', root), 'utf8').replace(/^\s*\/\/.*$/gm, '')
+    const paths = (JSON.parse(tsconfig) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths
+    const typed = Object.entries(pkg.exports).filter((entry): entry is [string, { types: string }] => typeof entry[1] === 'object')
+    expect(paths).toEqual(Object.fromEntries(typed.map(([subpath, { types }]) => [`reagent-flow${subpath.slice(1)}`, [types.replace('./dist/', './').replace(/\.d\.ts$/, '.ts')]])))
+  })
+
   it("ships the viewer's page bundle, built at build time (nothing is built at install)", () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
     expect(pkg.files).toContain('dist/src')

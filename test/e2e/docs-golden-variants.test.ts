@@ -1,24 +1,16 @@
 /**
- * The examples of the README's "Faults and limits", "Repeated runs" and
- * "Golden variants" sections, as a user runs them: test files of a vitest
- * project run by vitest as a child process, reagent-flow resolved by its
- * public name to the built dist/. Each is kept in test/readme-examples/ (as
- * `.example.ts`, compiled by `npm run typecheck`); the README shows those
- * files byte for byte. The golden-variants example is taken through its
- * story: written, failing on the other behaviour, `approve --add`, passing.
+ * The golden-variants example of docs/goldens.md (examples/goldens/) taken
+ * through its story, as a user lives it: written, failing on the agent's
+ * other behaviour, `approve --add`, then passing on either behaviour.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { rmSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { afterAll, expect, it } from 'vitest'
-import { readmeExamples, scratchProject, testReadmeExamples } from '../helpers/readme-examples.js'
+import { DEFAULT_VITEST_CONFIG, examplesOf, scratchProject, writeFiles } from '../helpers/doc-examples.js'
 import { runVitest } from '../helpers/vitest-project.js'
 
-const SECTIONS = ['Faults and limits', 'Repeated runs', 'Golden variants']
 const CLI = fileURLToPath(new URL('../../dist/src/cli/index.js', import.meta.url))
-
-testReadmeExamples({ sections: SECTIONS, folder: 'test/readme-examples', tests: 6 })
 
 let project: string | undefined
 afterAll(() => {
@@ -27,10 +19,8 @@ afterAll(() => {
 
 it('takes the variants example through approve --add: the other behaviour fails, is added, then both pass', async () => {
   project = scratchProject('reagent-variants-story-')
-  for (const [path, code] of SECTIONS.flatMap((heading) => [...readmeExamples(heading)])) {
-    mkdirSync(join(project, dirname(path)), { recursive: true })
-    writeFileSync(join(project, path), code)
-  }
+  writeFiles(project, examplesOf('goldens'))
+  writeFiles(project, new Map([['vitest.config.ts', DEFAULT_VITEST_CONFIG]]))
   const first = await runVitest(project)
   expect(first.exitCode).toBe(0)
 
