@@ -87,7 +87,7 @@ export type { ReagentWarningCode } from './warnings.js'
 export type {
   Trace,
   Turn,
-  LLMCall,
+  LlmCall,
   ToolCall,
   ToolResult,
   Message,
