@@ -1,5 +1,6 @@
 export { session, Session } from './session.js'
-export { TraceAssertions, assertOn } from './assert/trace-assertions.js'
+export { assertOn } from './assert/trace-assertions.js'
+export type { TraceAssertions } from './assert/trace-assertions.js'
 export { assertCalled, assertNeverCalled, assertCalledBefore, assertToolSucceeded, assertCalledTimes } from './assert/calls.js'
 export { assertCalledWith } from './assert/called-with.js'
 export { assertFlow, ANY_CALLS } from './assert/flow.js'
@@ -19,8 +20,9 @@ export { currentSession, getRunContext } from './context.js'
 export { traceTool } from './trace-tool.js'
 export { resume } from './replay/resume.js'
 export { repeat } from './repeat/repeat.js'
-export { RunSet } from './repeat/run-set.js'
-export { loadChain, ChainNode } from './chain.js'
+export type { RunSet } from './repeat/run-set.js'
+export { loadChain } from './chain.js'
+export type { ChainNode } from './chain.js'
 export {
   ReagentError,
   SessionClosedError,
@@ -28,6 +30,7 @@ export {
   AmbiguousTraceError,
   TraceNotFoundError,
   TraceFormatError,
+  TraceFileError,
   AgentAssertionError,
   BudgetExceededError,
   ToolFaultError,

@@ -4,6 +4,7 @@ export { ReagentSpanProcessor } from './span-processor.js'
 export { postOtlp, tracesUrl } from './post-otlp.js'
 export { spansFromOtlp } from './span-record.js'
 export { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
+export { OtlpFormatError, OtlpExportError } from '../errors.js'
 export { DIALECT_OPTIONS } from './dialects/index.js'
 
 export type { OtlpExportOptions, TraceTree } from './export-trace.js'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AgentAssertionError, assertCalled, assertOn, session, TraceAssertions, type Session } from '../../src/index.js'
+import { AgentAssertionError, assertCalled, assertOn, session, type Session } from '../../src/index.js'
+import { TraceAssertions } from '../../src/assert/trace-assertions.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'
