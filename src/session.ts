@@ -28,7 +28,7 @@ import { isResume, openSteps, stepsOf, type StepsOptions } from './replay/attach
 import { sanitizeName } from './storage.js'
 import { statusOf } from './trace/facts.js'
 import { epochSeconds, ulid } from './trace/ids.js'
-import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
+import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
 import { hooks, type SessionHooks } from './session-hooks.js'
@@ -331,10 +331,11 @@ export class Session<T = unknown> extends TraceAssertions {
   readonly #onValueIssue = (kind: ValueIssueKind, path: string): void => {
     if (this.#warnedKinds.has(kind)) return
     this.#warnedKinds.add(kind)
+    const { one, many } = nameIssue(kind)
     warn(
       'REAGENT_VALUE',
-      `session "${this.#name}": a ${kind}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
-        `Further ${kind} values in this session are converted without another warning; log plain JSON to avoid it.`,
+      `session "${this.#name}": ${one}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
+        `Further ${many} in this session are converted without another warning; log plain JSON to avoid it.`,
     )
   }
 

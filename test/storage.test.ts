@@ -113,7 +113,7 @@ describe('loadTrace()', () => {
     writeFileSync(path, JSON.stringify(trace))
     expect(() => loadTrace(path)).toThrowError(
       `${path} is not a valid reagent-flow trace: at turns[0].tool_results[0]: unexpected key "name" ` +
-        `(reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties). ` +
+        `(the Python reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties). ` +
         `Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.`,
     )
   })

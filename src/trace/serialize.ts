@@ -57,6 +57,17 @@ export function describeStandIn(kind: ValueIssueKind): string {
   return STAND_IN_DESCRIPTION[kind]
 }
 
+/** Kinds whose name is not a noun a warning can count ("a nesting too deep"). */
+const ISSUE_NOUNS: Partial<Record<ValueIssueKind, { one: string; many: string }>> = {
+  undefined: { one: 'an undefined value', many: 'undefined values' },
+  'nesting too deep': { one: 'a value nested too deep', many: 'values nested too deep' },
+}
+
+/** The kind as a warning says it: one (`an Error`, `a Date`), and many (`Error values`). */
+export function nameIssue(kind: ValueIssueKind): { one: string; many: string } {
+  return ISSUE_NOUNS[kind] ?? { one: `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind}`, many: `${kind} values` }
+}
+
 function pathOf(keys: readonly (string | number)[]): string {
   let out = ''
   for (const key of keys) {

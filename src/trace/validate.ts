@@ -51,7 +51,7 @@ export function describeSchemaError(error: ErrorObject): { path: string; rule: s
   let detail = error.message ?? 'is invalid'
   const params = error.params as Record<string, unknown>
   if (error.keyword === 'additionalProperties') {
-    detail = `unexpected key "${String(params.additionalProperty)}" (reagent-flow 0.5 cannot load extra keys here)`
+    detail = `unexpected key "${String(params.additionalProperty)}" (the Python reagent-flow 0.5 cannot load extra keys here)`
   } else if (error.keyword === 'required') {
     detail = `missing required key "${String(params.missingProperty)}"`
   } else if (error.keyword === 'type') {

@@ -22,7 +22,7 @@ describe('reagent-flow validate', () => {
     expect([code, stderr]).toEqual([1, ''])
     expect(stdout).toBe(
       [
-        `✗ ${join('.reagent', 'extra-key.trace.json')}: at turns[0].tool_results[0]: unexpected key "name" (reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties)`,
+        `✗ ${join('.reagent', 'extra-key.trace.json')}: at turns[0].tool_results[0]: unexpected key "name" (the Python reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties)`,
         `✗ ${join('.reagent', 'status.trace.json')}: at status: must be one of "active", "completed", "failed", "cancelled", "interrupted" (rule: enum)`,
         `✗ ${join('.reagent', 'truncated.trace.json')}: the file is not JSON (Unexpected end of JSON input) (rule: json)`,
         '6 files checked: 3 valid, 3 invalid',
@@ -43,7 +43,7 @@ describe('reagent-flow validate', () => {
           file: INVALID_FIXTURE,
           path: 'turns[0].tool_results[0]',
           rule: 'additionalProperties',
-          message: 'unexpected key "name" (reagent-flow 0.5 cannot load extra keys here)',
+          message: 'unexpected key "name" (the Python reagent-flow 0.5 cannot load extra keys here)',
         },
       ],
     })

@@ -147,6 +147,21 @@ describe('recording values that are not JSON', () => {
         'Further BigInt values in this session are converted without another warning; log plain JSON to avoid it.',
     ])
   })
+
+  it('names each kind as a sentence says it: "an undefined value", "an Error", "values nested too deep"', async () => {
+    const warnings = captureWarnings()
+    let deep: unknown = 'bottom'
+    for (let i = 0; i < 70; i++) deep = { deep }
+    await session('odd-words', { save: false }, (s) => {
+      s.logLlmCall({ toolCalls: [{ name: 'a', arguments: { missing: undefined, failure: new Error('x'), deep } }] })
+    })
+    const openings = (await warnings.seen()).map((w) => w.message.replace(/ at turns\S* in a logged value was .*?\. (?=Further)/, ' | ').replace(/ in this session .*$/, ''))
+    expect(openings).toEqual([
+      'reagent-flow: session "odd-words": an undefined value | Further undefined values',
+      'reagent-flow: session "odd-words": an Error | Further Error values',
+      'reagent-flow: session "odd-words": a value nested too deep | Further values nested too deep',
+    ])
+  })
 })
 
 describe('stringifyStable()', () => {

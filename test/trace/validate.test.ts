@@ -86,7 +86,7 @@ describe('validateTrace()', () => {
     }
     expect(() => validateTrace(value)).toThrowError(
       '<value> is not a valid reagent-flow trace: at turns[0].llm_call.tool_calls[0]: unexpected key "id" ' +
-        '(reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties).',
+        '(the Python reagent-flow 0.5 cannot load extra keys here) (rule: additionalProperties).',
     )
   })
 })

@@ -1,0 +1,2 @@
+// test/reagent-flow.d.ts
+/// <reference types="reagent-flow/vitest" />

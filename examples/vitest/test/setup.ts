@@ -1,0 +1,2 @@
+// test/setup.ts
+import 'reagent-flow/vitest'

@@ -1,0 +1,4 @@
+// vitest.config.ts
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })
