@@ -72,12 +72,12 @@ describe('reagent-flow approve', () => {
       expect(added.stdout).toContain('  + Turn 1 (actual)\n  +   check_policy({"order_id":"42"})')
       const two = readFileSync(golden(cwd, 'refund-agent'), 'utf8')
       expect(JSON.parse(two).variants).toHaveLength(1)
-      expect(runCli(['approve', '--add', 'refund-agent'], cwd).stdout).toMatch(/^unchanged  .*\(variant [12] of 2\)\n1 golden: 0 created, 0 updated, 1 unchanged\n$/)
+      expect(runCli(['approve', '--add', 'refund-agent'], cwd).stdout).toMatch(/^unchanged {2}.*\(variant [12] of 2\)\n1 golden: 0 created, 0 updated, 1 unchanged\n$/)
       expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(0)
 
       // Without a flag, a run that matches a variant refreshes it; one that matches none replaces them all.
       withRefundRun(cwd, 'plain')
-      expect(runCli(['approve', 'refund-agent'], cwd).stdout).toMatch(/^unchanged  .*\(variant [12] of 2\)\n/)
+      expect(runCli(['approve', 'refund-agent'], cwd).stdout).toMatch(/^unchanged {2}.*\(variant [12] of 2\)\n/)
       withRefundRun(cwd, 'wrong')
       const diff = runCli(['diff', 'refund-agent'], cwd)
       expect(diff.stdout).toMatch(/^- expected {2}\.reagent\/golden\/refund-agent\.trace\.json \(variant [12] of 2, the closest\)\n/)
