@@ -24,6 +24,9 @@
  *   limit stop that replaces it), for an execution measured by other means.
  * - openChildSession: a session for an agent the SDK started inside another
  *   one's run (a handoff), closed by the SDK's events.
+ * - hooks: `session[hooks]`, what adapters do to a session that its user
+ *   never does (results seen in a later request, background work, steps
+ *   before close): session-hooks.ts.
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
  *   Agents SDK.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
@@ -45,6 +48,7 @@ export { markInstrumented, patchMethod, reinstrumentWithOptions } from './adapte
 export { admitTool, measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './adapter-support/stream-tap.js'
 export { openChildSession } from './adapter-support/child-session.js'
+export { hooks } from './session-hooks.js'
 export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
 export { inputMessages, outputTexts } from './adapter-support/response-items.js'
 

@@ -34,13 +34,8 @@ export {
   isReagentError,
 } from './errors.js'
 export { ReplayMissError, UnusedRecordingError, RecordingFormatError } from './replay/errors.js'
-export { loadTrace, saveTrace, tracePath, sanitizeName, DEFAULT_TRACE_DIR } from './storage.js'
-export { validateTrace } from './trace/validate.js'
-export { diffTraces } from './diff/diff-traces.js'
-export { formatDiff } from './diff/format.js'
-export { matchGolden, resolveUpdateMode, UPDATE_MODES, normalizeTrace, loadGolden, fileGoldenStore } from './golden/index.js'
+export { loadTrace } from './storage/runs.js'
 export { assertMatchesBaseline } from './assert/baseline.js'
-export { REDACTED, redactForDisk } from './trace/redact.js'
 
 export type { ClosedSession, SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
@@ -64,30 +59,13 @@ export type { StackTraceOptions } from './report/stack-trace.js'
 export type { TraceToolOptions } from './trace-tool.js'
 export type { LoadChainOptions } from './chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from './recorder.js'
-export type { SaveOptions, TraceLocation } from './storage.js'
-export type { GoldenStore } from './golden/index.js'
 export type { RedactOption } from './trace/redact.js'
-export type {
-  DiffOptions,
-  MatchMode,
-  ArgsMode,
-  ArgsOptions,
-  ArgsMatcher,
-  ToolArgsRule,
-  TraceDiff,
-  TraceChange,
-  ChangeSubject,
-  TurnPair,
-  IndexPair,
-} from './diff/types.js'
-export type { FormatDiffOptions } from './diff/format.js'
-export type { UpdateMode, UpdateModeSources, MatchGoldenOptions, MatchGoldenResult } from './golden/index.js'
 export type { BaselineOptions } from './assert/baseline.js'
 export type { ReagentWarningCode } from './warnings.js'
 export type {
   Trace,
   Turn,
-  LLMCall,
+  LlmCall,
   ToolCall,
   ToolResult,
   Message,

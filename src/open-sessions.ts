@@ -17,10 +17,11 @@
  * recovered from their journals (storage/recovery.ts).
  */
 import { isMainThread } from 'node:worker_threads'
+import { hooks, type SessionHooks } from './session-hooks.js'
 
 /** What a session must offer to be closed from outside, at once and synchronously. */
 export interface ClosableSession {
-  closeNow(status: 'cancelled' | 'interrupted', reason: string): void
+  readonly [hooks]: Pick<SessionHooks, 'closeNow'>
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
@@ -33,7 +34,7 @@ const open = new Set<ClosableSession>()
 function closeAll(status: 'cancelled' | 'interrupted', reason: string): void {
   for (const session of [...open]) {
     try {
-      session.closeNow(status, reason)
+      session[hooks].closeNow(status, reason)
     } catch {
       // One session that cannot be written must not keep the others from it.
     }

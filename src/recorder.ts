@@ -15,7 +15,7 @@ import { epochSeconds } from './trace/ids.js'
 import { MessageHistory } from './trace/messages.js'
 import { describeError, recordError } from './trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
-import type { LLMCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
+import type { LlmCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
 import { warn } from './warnings.js'
 
 export interface ToolCallInput {
@@ -142,7 +142,7 @@ export class Recorder {
     const field = (key: keyof LlmCallInput): unknown => readField(input, key, onIssue, where)
     const timestamp = finiteNumber(field('timestamp'), Number.MIN_VALUE) ?? epochSeconds()
     const messages = field('messages')
-    const call: LLMCall = {
+    const call: LlmCall = {
       messages: messages == null || isUnreadable(messages) ? null : this.#messages(messages),
       response_text: optionalText(field('responseText')),
       tool_calls: [],

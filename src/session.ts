@@ -31,6 +31,7 @@ import { epochSeconds, ulid } from './trace/ids.js'
 import { describeStandIn, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
 import { warn } from './warnings.js'
+import { hooks, type SessionHooks } from './session-hooks.js'
 
 /**
  * The function a session runs. Its parameter is a plain `Session` (its
@@ -95,6 +96,21 @@ export class Session<T = unknown> extends TraceAssertions {
   readonly #guard: RunGuard | undefined
   /** The `faults` of this run, or of the session it was opened inside. */
   readonly #faults: FaultPlan | undefined
+
+  /** What adapters, tool wrappers and the test runner do to the session; not for its user (see session-hooks.ts). */
+  readonly [hooks]: SessionHooks = {
+    recordModelCall: (call) => this.#recordModelCall(call),
+    admitModelCall: () => this.#admitModelCall(),
+    admitToolCall: (tool) => this.#admitToolCall(tool),
+    logResultOf: (callId, outcome, durationMs) => this.#logResultOf(callId, outcome, durationMs),
+    claimPendingCall: (toolName, args) => this.#claimPendingCall(toolName, args),
+    toolNameOf: (callId) => this.#toolNameOf(callId),
+    track: (work) => this.#track(work),
+    beforeClose: (hook) => this.#addBeforeClose(hook),
+    closeNow: (status, reason) => this.#closeNow(status, reason),
+    explainFailureInTest: () => this.#explainFailureInTest(),
+    goldenFailure: () => this.#goldenFailure,
+  }
 
   /** `traceFields`: extra top-level fields of the trace (a repeated run's `repeat`), there before any file is written. */
   constructor(name: string, options: SessionOptions = {}, parent: Session<unknown> | undefined = currentSession(), traceFields?: Readonly<JsonObject>) {
@@ -206,7 +222,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * `admitModelCall()` let through before it was made. As `logLlmCall`, but
    * never stopped by the run's limits, only counted toward them.
    */
-  recordModelCall(call: LlmCallInput): string[] {
+  #recordModelCall(call: LlmCallInput): string[] {
     return this.#logLlmCall(call, true)
   }
 
@@ -230,7 +246,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * `BudgetExceededError` to throw instead when the run has gone past one of
    * its limits (the `limits` option); otherwise counts the call toward them.
    */
-  admitModelCall(): BudgetExceededError | undefined {
+  #admitModelCall(): BudgetExceededError | undefined {
     return this.#guard?.stopBeforeModelCall(this.trace.name)
   }
 
@@ -240,7 +256,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * (the run went past a limit) or an injected fault (the `faults` option,
    * `injected: true`); undefined when it runs.
    */
-  admitToolCall(tool: string): { error: unknown; injected: boolean } | undefined {
+  #admitToolCall(tool: string): { error: unknown; injected: boolean } | undefined {
     const stop = this.#guard?.stopBeforeToolCall(this.trace.name, tool)
     if (stop !== undefined) return { error: stop, injected: false }
     const fault = this.#faults?.toolCall(tool)
@@ -275,7 +291,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * may have recorded it exactly) is left alone, and `outcome` is not called.
    * `durationMs` defaults to the time since the response that made the call.
    */
-  logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
+  #logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped(`the result of call "${callId}"`, undefined)
       throw new SessionClosedError(this.trace.name, `log the result of call "${callId}"`)
@@ -288,12 +304,12 @@ export class Session<T = unknown> extends TraceAssertions {
    * about to answer (matching `args`, an object or its JSON text, when several
    * are pending). See `traceTool`.
    */
-  claimPendingCall(toolName: string, args?: unknown): string | undefined {
+  #claimPendingCall(toolName: string, args?: unknown): string | undefined {
     return this.#recorder.claimPendingCall(toolName, args)
   }
 
   /** The tool name of a call id recorded in this session. */
-  toolNameOf(callId: string): string | undefined {
+  #toolNameOf(callId: string): string | undefined {
     return this.#recorder.toolNameOf(callId)
   }
 
@@ -301,14 +317,14 @@ export class Session<T = unknown> extends TraceAssertions {
    * Keeps the session open until `work` settles (for adapters whose callbacks
    * run in the background). Its rejection is ignored: it is not the agent's error.
    */
-  track(work: PromiseLike<unknown>): void {
+  #track(work: PromiseLike<unknown>): void {
     this.#pendingWork.add(work)
     const forget = (): void => void this.#pendingWork.delete(work)
     work.then(forget, forget)
   }
 
   /** Runs `hook` (awaited) after `fn` settles and its tracked work is done, before the trace is finalised. */
-  beforeClose(hook: () => unknown): void {
+  #addBeforeClose(hook: () => unknown): void {
     this.#beforeClose.push(hook)
   }
 
@@ -373,7 +389,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * calls are recorded as cut short (the before-close hooks run, their
    * asynchronous part is not waited for). Does nothing on a closed session.
    */
-  closeNow(status: 'cancelled' | 'interrupted', reason: string): void {
+  #closeNow(status: 'cancelled' | 'interrupted', reason: string): void {
     if (this.#closed) return
     for (const hook of this.#beforeClose) {
       try {
@@ -435,16 +451,11 @@ export class Session<T = unknown> extends TraceAssertions {
    * agent stack trace and the file it was written to (the error itself is
    * rethrown untouched).
    */
-  explainFailureInTest(): void {
+  #explainFailureInTest(): void {
     this.#testScope?.explainFailure(() => {
       const where = this.#path === undefined ? 'the trace was not written (see the warning above)' : `trace: ${shownPath(this.#path)}`
       return `reagent-flow: session "${this.trace.name}" ended ${this.trace.status}. What the agent did:\n${formatStackTrace(this.trace, { color: false })}\n${where}`
     })
-  }
-
-  /** The failed `golden: true` comparison, if any (session() rejects with it). */
-  get goldenFailure(): AgentAssertionError | undefined {
-    return this.#goldenFailure
   }
 
   #writeFiles(trace: Trace): void {
@@ -502,11 +513,12 @@ export async function session<T>(
   const run = await runSession(name, options, fn)
   const s = run.session
   if (run.threw) {
-    s.explainFailureInTest()
+    s[hooks].explainFailureInTest()
     // The very same value, untouched: what the agent threw is the test's to see.
     throw run.error
   }
-  if (s.goldenFailure !== undefined) throw s.goldenFailure
+  const goldenFailure = s[hooks].goldenFailure()
+  if (goldenFailure !== undefined) throw goldenFailure
   const unused = stepsOf(s)?.failure
   if (unused !== undefined) throw unused
   return s as ClosedSession<T>

@@ -15,6 +15,7 @@ import type { ToolOutcome } from './recorder.js'
 import { stepsOf } from './replay/attach.js'
 import type { Session } from './session.js'
 import { warn } from './warnings.js'
+import { hooks } from './session-hooks.js'
 
 export interface TraceToolOptions<Args extends unknown[]> {
   /**
@@ -97,7 +98,7 @@ export interface AdmittedTool<R> {
  * sees the failure the way the tool reports its own.
  */
 export function admitTool<R>(s: Session, name: string, fn: () => R, isAsync = false): AdmittedTool<R> {
-  const stop = s.admitToolCall(name)
+  const stop = s[hooks].admitToolCall(name)
   if (stop === undefined) return { run: fn, injected: false }
   const fail = (): never => {
     throw stop.error
@@ -115,7 +116,7 @@ export function admitTool<R>(s: Session, name: string, fn: () => R, isAsync = fa
  * that completes is kept as a step.
  */
 export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R, isAsync = false): R {
-  const id = callId ?? s.claimPendingCall(name, args)
+  const id = callId ?? s[hooks].claimPendingCall(name, args)
   const { run, injected } = admitTool(s, name, fn, isAsync)
   const answer = run === fn ? stepsOf(s)?.answerTool(name, args) : undefined
   if (answer === undefined) return measure(run, (outcome, durationMs) => record(s, name, id, outcome, durationMs, injected))

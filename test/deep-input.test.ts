@@ -6,7 +6,10 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { diffTraces, formatDiff, formatStackTrace, loadTrace, matchGolden, TraceFormatError, validateTrace, type Trace } from '../src/index.js'
+import { formatStackTrace, loadTrace, TraceFormatError, type Trace } from '../src/index.js'
+import { validateTrace } from '../src/public/files.js'
+import { matchGolden } from '../src/public/golden.js'
+import { diffTraces, formatDiff } from '../src/public/diff.js'
 import { renderGolden } from '../src/golden/index.js'
 import type { JsonValue } from '../src/trace/types.js'
 import { deepTrace, deepTraceText, deepValue, writeDeepTrace } from './helpers/deep-trace.js'

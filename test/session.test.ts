@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/index.js'
 import { APIUserAbortError } from 'openai'
 import { tempDir } from './helpers/temp-dir.js'
+import { hooks } from '../src/session-hooks.js'
 
 describe('session()', () => {
   it('records an LLM call and its tool result as one turn and writes <traceDir>/<name>.trace.json', async () => {
@@ -159,7 +160,7 @@ describe('session()', () => {
       'Cannot log a result of "search" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
-    expect(() => s.logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
+    expect(() => s[hooks].logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
       'Cannot log the result of call "call_1" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
@@ -181,7 +182,7 @@ describe('session()', () => {
 
   it('waits for tracked background work before finalising', async () => {
     const s = await session('tracked', { save: false }, (s) => {
-      s.track(
+      s[hooks].track(
         new Promise<void>((resolve) =>
           setTimeout(() => {
             s.logLlmCall({ responseText: 'late callback' })
@@ -196,7 +197,7 @@ describe('session()', () => {
   it('runs before-close hooks inside the session, after fn settles', async () => {
     const order: string[] = []
     const s = await session('hooks', { save: false }, (s) => {
-      s.beforeClose(async () => {
+      s[hooks].beforeClose(async () => {
         order.push(`hook sees ${currentSession()?.name}`)
         s.logLlmCall({ responseText: 'flushed' })
       })
@@ -210,10 +211,10 @@ describe('session()', () => {
     const order: string[] = []
     const later = (ms: number, what: string): Promise<void> => new Promise((resolve) => setTimeout(() => resolve(void order.push(what)), ms))
     await session('close-order', { save: false }, (s) => {
-      s.track(later(20, 'tracked work'))
-      s.beforeClose(() => {
+      s[hooks].track(later(20, 'tracked work'))
+      s[hooks].beforeClose(() => {
         order.push('hook')
-        s.track(later(10, 'work the hook started'))
+        s[hooks].track(later(10, 'work the hook started'))
       })
     })
     expect(order).toEqual(['tracked work', 'hook', 'work the hook started'])

@@ -6,13 +6,11 @@ import {
   ReagentError,
   TraceFormatError,
   TraceNotFoundError,
-  loadGolden,
   loadTrace,
-  sanitizeName,
-  saveTrace,
   session,
-  tracePath,
 } from '../src/index.js'
+import { sanitizeName, saveTrace, tracePath } from '../src/public/files.js'
+import { loadGolden } from '../src/public/golden.js'
 import { listTraceFiles, readTraceFields, renderTrace, writeFileAtomic } from '../src/storage.js'
 import type { Trace } from '../src/trace/types.js'
 import { buildTrace } from './helpers/trace-builder.js'

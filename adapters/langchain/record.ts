@@ -11,6 +11,7 @@ import { currentSession, ModelCall, recordSafely, startModelCall, type Session }
 import { ADAPTER, chatModelCalls, drainBackgroundCallbacks, type ModelStart } from './model-calls.js'
 import { addRun, hasRun, takeRun, takeUnfinishedRuns, type Run, type ToolRun } from './runs.js'
 import { unwrapToolOutput } from './tool-output.js'
+import { hooks } from '../../src/adapter-support.js'
 
 function unfinishedError(session: Session): Error {
   const error = new Error(
@@ -56,7 +57,7 @@ function start(runId: string, build: (session: Session) => Run | undefined): voi
   if (session === undefined || hasRun(runId)) return
   recordSafely(ADAPTER, 'the start of a run', () => {
     const run = build(session)
-    if (run !== undefined && addRun(runId, run)) session.beforeClose(() => settleSession(session))
+    if (run !== undefined && addRun(runId, run)) session[hooks].beforeClose(() => settleSession(session))
   })
 }
 
@@ -69,7 +70,7 @@ export function startToolRun(runId: string, name: string, input: unknown, toolCa
     session,
     name,
     // Without LangChain's id (a tool invoked with bare arguments), take the pending call of this tool, matching arguments.
-    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session.claimPendingCall(name, input),
+    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session[hooks].claimPendingCall(name, input),
     startedAt: performance.now(),
   }))
 }

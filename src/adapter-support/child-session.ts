@@ -9,6 +9,7 @@
  */
 import { session, type Session } from '../session.js'
 import type { JsonObject } from '../trace/types.js'
+import { hooks } from '../session-hooks.js'
 
 export interface ChildSession {
   readonly session: Session
@@ -61,6 +62,6 @@ export function openChildSession(parent: Session, name: string, options: ChildSe
     }
     return written
   }
-  parent.beforeClose(() => close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined))
+  parent[hooks].beforeClose(() => close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined))
   return { session: child, close }
 }

@@ -32,6 +32,7 @@ import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderTool
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { recordSafely, reportRecordingFailure } from './record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
+import { hooks } from '../session-hooks.js'
 
 /** What a call that never got a response records. */
 const NO_RESPONSE: ModelResponse = Object.freeze({ toolCalls: Object.freeze([]), responseText: null, model: null, tokenUsage: null, stopReason: null })
@@ -53,7 +54,7 @@ export function startModelCall<Request, Response, Event>(
 ): ModelCall<Response, Event> | undefined {
   // Read first: the tool results the request hands back are recorded even when the call is stopped.
   const call = recordSafely(api.adapter, 'a request', () => new ModelCall(session, api, api.request(raw)))
-  const stop = session.admitModelCall()
+  const stop = session[hooks].admitModelCall()
   if (stop === undefined) return call
   call?.withdraw()
   throw stop
@@ -81,7 +82,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
     const { toolResults } = request
     if (toolResults !== undefined && toolResults.length > 0) {
       recordSafely(api.adapter, 'the tool results of a request', () => {
-        for (const { callId, outcome } of toolResults) session.logResultOf(callId, outcome)
+        for (const { callId, outcome } of toolResults) session[hooks].logResultOf(callId, outcome)
       })
     }
     this.#leave = openCall(session, (reason) => this.cutShort(reason))
@@ -199,7 +200,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
 
   /** Keeps the session open until `work` (recording work that ends on its own) settles. */
   track(work: Promise<unknown>): void {
-    this.#session.track(work)
+    this.#session[hooks].track(work)
   }
 
   #foldOf(): StreamFold<Event> {
@@ -231,7 +232,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
       if (this.#isReplayed) call.replayed = true
       if (response.error !== undefined) call.error = response.error
       // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
-      this.#session.recordModelCall(call)
+      this.#session[hooks].recordModelCall(call)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
@@ -240,7 +241,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
   /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept all the same, unmatched. */
   #logProviderResult({ callId, name, outcome }: ProviderToolResult): void {
     const s = this.#session
-    if (s.toolNameOf(callId) !== undefined) s.logResultOf(callId, outcome, 0)
+    if (s[hooks].toolNameOf(callId) !== undefined) s[hooks].logResultOf(callId, outcome, 0)
     else s.logToolResult(name, { ...outcome(), callId, durationMs: 0 })
   }
 }

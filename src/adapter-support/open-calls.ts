@@ -8,6 +8,7 @@
  * leaves the registry as soon as it is recorded, so nothing here outlives it.
  */
 import type { Session } from '../session.js'
+import { hooks } from '../session-hooks.js'
 
 /** The error of a call cut short by the end of its session. */
 export const SESSION_CLOSED =
@@ -35,7 +36,7 @@ function openCallsOf(s: Session): Set<OpenCall> {
   if (open === undefined) {
     const calls = new Set<OpenCall>()
     openBySession.set(s, calls)
-    s.beforeClose(() => cutShortAll(calls))
+    s[hooks].beforeClose(() => cutShortAll(calls))
     open = calls
   }
   return open

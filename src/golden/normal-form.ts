@@ -22,7 +22,7 @@
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
 import { stringifyStable } from '../trace/serialize.js'
-import type { JsonValue, LLMCall, RecordedError, Trace, Turn } from '../trace/types.js'
+import type { JsonValue, LlmCall, RecordedError, Trace, Turn } from '../trace/types.js'
 import { asGoldenIdentity } from './identity.js'
 
 export const GOLDEN_TRACE_ID = 'golden'
@@ -42,7 +42,7 @@ export function normalizeTrace(trace: Trace): Trace {
   }
 
   const turns = trace.turns.map((turn): Turn => {
-    const llmCall: LLMCall = {
+    const llmCall: LlmCall = {
       ...turn.llm_call,
       tool_calls: turn.llm_call.tool_calls.map((call) => ({ ...call, call_id: idOf(call.call_id), timestamp: 0 })),
       timestamp: 0,

@@ -12,7 +12,7 @@ import { BudgetExceededError, type LimitName, type StoppedCall } from '../errors
 import { exceedsLimit, priceCall, type ModelCost } from '../trace/cost.js'
 import { defaultPriceTable } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
-import type { LLMCall } from '../trace/types.js'
+import type { LlmCall } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import type { Limits } from './limits-option.js'
 
@@ -70,7 +70,7 @@ export class RunGuard {
   }
 
   /** Adds what a recorded model call used; called for every call the run records. */
-  count(call: LLMCall, sessionName: string): void {
+  count(call: LlmCall, sessionName: string): void {
     const usage = call.token_usage
     if (usage != null) {
       const { input, output } = readTokens(usage)

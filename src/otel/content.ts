@@ -6,7 +6,7 @@
  * text is kept whole in one part of reagent-flow's own type, so a trace that
  * goes out and comes back keeps every message as it was.
  */
-import type { LLMCall, Message } from '../trace/types.js'
+import type { LlmCall, Message } from '../trace/types.js'
 
 const OWN_PART = 'reagent_flow.content'
 
@@ -33,7 +33,7 @@ export function inputMessagesOf(messages: readonly Message[]): string {
 }
 
 /** The response (text, then tool calls) as `gen_ai.output.messages`. */
-export function outputMessagesOf(call: LLMCall): string {
+export function outputMessagesOf(call: LlmCall): string {
   const parts = partsOf(call.response_text)
   for (const toolCall of call.tool_calls) parts.push({ type: 'tool_call', id: toolCall.call_id, name: toolCall.name, arguments: toolCall.arguments })
   const message: GenAiMessage = { role: 'assistant', parts }

@@ -9,7 +9,7 @@
  */
 import { renderTrace } from '../storage.js'
 import type { RedactOption } from '../trace/redact.js'
-import type { LLMCall, Trace, Turn } from '../trace/types.js'
+import type { LlmCall, Trace, Turn } from '../trace/types.js'
 import { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
 import { inputMessagesOf, outputMessagesOf } from './content.js'
 import { attribute, nanosFromSeconds, SPAN_KIND_INTERNAL, STATUS_ERROR, type OtlpExportRequest, type OtlpKeyValue, type OtlpSpan } from './otlp-json.js'
@@ -100,7 +100,7 @@ class SpanWriter {
   }
 
   #turn(trace: Trace, turn: Turn, index: number, runSpanId: string): void {
-    const call: LLMCall = turn.llm_call
+    const call: LlmCall = turn.llm_call
     const usage = call.token_usage
     const attributes: OtlpKeyValue[] = [attribute(GEN_AI.operationName, OPERATION.chat)]
     if (call.provider !== undefined) attributes.push(attribute(GEN_AI.providerName, call.provider))

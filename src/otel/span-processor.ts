@@ -19,6 +19,7 @@ import { chooseDialect, type DialectOption } from './dialects/index.js'
 import { logRun } from './log-turns.js'
 import { planOneRun } from './run-plan.js'
 import { spanFromReadable, type ReadableSpanLike, type SpanRecord } from './span-record.js'
+import { hooks } from '../session-hooks.js'
 
 const ADAPTER = 'reagent-flow/otel'
 
@@ -60,7 +61,7 @@ export class ReagentSpanProcessor {
       let spans = this.#spans.get(s)
       if (spans === undefined) {
         this.#spans.set(s, (spans = []))
-        s.beforeClose(() => this.#record(s))
+        s[hooks].beforeClose(() => this.#record(s))
       }
       spans.push(spanFromReadable(span))
     })

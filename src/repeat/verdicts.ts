@@ -13,6 +13,7 @@
 import { isThenable } from '../trace-tool.js'
 import { recordError } from '../trace/recorded-error.js'
 import type { Session } from '../session.js'
+import { hooks } from '../session-hooks.js'
 
 /** A check of one run: assertions that throw, or a predicate. Sync or async. */
 export type RunCheck<T = unknown> = (run: Session<T>) => unknown
@@ -53,7 +54,7 @@ function failedBeforeCheck<T>({ session, thrown }: RepeatedRun<T>): string | und
     return `the run was ${session.status}${session.trace.interruption_reason === undefined ? '' : `: ${session.trace.interruption_reason}`}`
   }
   if (thrown !== undefined) return `the agent threw ${failureLine(thrown.error)}`
-  if (session.goldenFailure !== undefined) return failureLine(session.goldenFailure)
+  if (session[hooks].goldenFailure() !== undefined) return failureLine(session[hooks].goldenFailure())
   return undefined
 }
 

@@ -14,7 +14,7 @@
  * ignores the extra key, so it sees each call's new messages only.
  */
 import { TraceFormatError } from '../errors.js'
-import type { JsonValue, LLMCall, Message, Turn } from './types.js'
+import type { JsonValue, LlmCall, Message, Turn } from './types.js'
 
 /** The first `count` messages of turn `turn`'s full list come before this call's own. */
 export interface MessagesBase {
@@ -96,7 +96,7 @@ export class MessageHistory {
  * messages begin like a recent call's has only its new messages, and
  * `messages_base`; other calls are returned as they are.
  */
-export function encodeMessages(turns: readonly Turn[], at: number): LLMCall {
+export function encodeMessages(turns: readonly Turn[], at: number): LlmCall {
   const call = turns[at]!.llm_call
   const messages = call.messages
   if (messages === null || messages.length === 0 || at === 0) return call

@@ -7,7 +7,7 @@
  *
  * Compatibility rule: Python builds ToolCall, ToolResult and Message with
  * `**dict`, so those three carry exactly the keys below and nothing else.
- * Trace, Turn and LLMCall may carry extra keys (ours are marked "ours").
+ * Trace, Turn and LlmCall may carry extra keys (ours are marked "ours").
  */
 
 export type JsonPrimitive = string | number | boolean | null
@@ -54,7 +54,7 @@ export interface RecordedError {
   stack?: string
 }
 
-export interface LLMCall {
+export interface LlmCall {
   messages: Message[] | null
   response_text: string | null
   tool_calls: ToolCall[]
@@ -82,7 +82,7 @@ export interface UnmatchedResult {
 
 export interface Turn {
   index: number
-  llm_call: LLMCall
+  llm_call: LlmCall
   tool_results: ToolResult[]
   duration_ms: number
   /** Ours: results in `tool_results` that matched no call, with the tool name they were logged under. */

@@ -11,6 +11,7 @@
  */
 import * as vitest from 'vitest'
 import { currentTestScope, runInTestScope, type GoldenEntry, type TestScope } from '../context.js'
+import { hooks } from '../session-hooks.js'
 
 interface TaskLike {
   name: string
@@ -85,7 +86,7 @@ export function cancelReason(error: unknown): string {
 }
 
 function closeOpen(scope: TestScope, reason: string): void {
-  for (const session of [...scope.openSessions]) session.closeNow('cancelled', reason)
+  for (const session of [...scope.openSessions]) session[hooks].closeNow('cancelled', reason)
 }
 
 function reasonAfter(task: TaskLike): string {

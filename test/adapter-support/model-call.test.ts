@@ -9,7 +9,7 @@ import {
   type Session,
   type StreamFold,
 } from '../../src/adapter-support.js'
-import { session, type LLMCall } from '../../src/index.js'
+import { session, type LlmCall } from '../../src/index.js'
 import { captureWarnings } from '../helpers/warnings.js'
 
 /** A fold over text events; `lastEvent` is the event "end", and `canTell: false` makes it a stream whose end is not handed out. */
@@ -48,7 +48,7 @@ function start(s: Session, overrides: Partial<ModelApi<ModelRequest, ModelRespon
   return call
 }
 
-const calls = (s: Session): LLMCall[] => s.trace.turns.map((turn) => turn.llm_call)
+const calls = (s: Session): LlmCall[] => s.trace.turns.map((turn) => turn.llm_call)
 
 describe('ModelCall: one model call, recorded once', () => {
   it('records a whole response with the request, the provider, its start time and latency', async () => {
@@ -188,7 +188,7 @@ describe('ModelCall: one model call, recorded once', () => {
 })
 
 describe('ModelCall: a streamed response', () => {
-  async function streamed(events: string[], end: Parameters<ReturnType<ReturnType<typeof start>['stream']>['onEnd']>[0], canTell = true): Promise<LLMCall> {
+  async function streamed(events: string[], end: Parameters<ReturnType<ReturnType<typeof start>['stream']>['onEnd']>[0], canTell = true): Promise<LlmCall> {
     const s = await session('stream', { save: false }, (s) => {
       const watch = start(s, { stream: () => new TextFold(canTell) }).stream()
       for (const event of events) watch.onEvent(event)

@@ -1,7 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AgentAssertionError, assertMatchesBaseline, normalizeTrace, session, TraceNotFoundError, type Session } from '../../src/index.js'
+import { AgentAssertionError, assertMatchesBaseline, session, TraceNotFoundError, type Session } from '../../src/index.js'
+import { normalizeTrace } from '../../src/public/golden.js'
 import { renderGolden } from '../../src/golden/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

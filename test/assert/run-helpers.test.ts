@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { assertOn, loadChain, session, type Session } from '../../src/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
+import { hooks } from '../../src/session-hooks.js'
 
 function supportAgent(s: Session): string {
   s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'refund policy' } }, { name: 'lookup_order', arguments: { order_id: '42' } }] })
@@ -47,7 +48,7 @@ describe('toolCalls(), toolNames() and finalAnswer', () => {
 describe('output', () => {
   it('is what the function returned, also when the session was closed from outside before it returned', async () => {
     const s = await session('slow-agent', { save: false }, async (s) => {
-      s.closeNow('cancelled', 'the test ended first')
+      s[hooks].closeNow('cancelled', 'the test ended first')
       await new Promise((resolve) => setImmediate(resolve))
       return 'late answer'
     })

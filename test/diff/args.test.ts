@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { diffTraces, type DiffOptions, type JsonObject } from '../../src/index.js'
+import { type JsonObject } from '../../src/index.js'
+import { diffTraces, type DiffOptions } from '../../src/public/diff.js'
 import { scriptTrace } from '../helpers/script-trace.js'
 
 const expected = scriptTrace([['search', { q: 'paris', limit: 5 }, { hits: 3 }]])

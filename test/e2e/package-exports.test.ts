@@ -13,7 +13,8 @@ function runModule(code: string): string {
 describe('the published package (built dist/, resolved by its public name)', () => {
   it('exposes the recorder from "reagent-flow"', () => {
     const out = runModule(`
-      import { session, loadTrace, validateTrace, traceTool, getRunContext } from 'reagent-flow'
+      import { session, loadTrace, traceTool, getRunContext } from 'reagent-flow'
+import { validateTrace } from 'reagent-flow/files'
       const s = await session('exports', { save: false }, (s) => { s.logLlmCall({ responseText: 'hi' }); return 1 })
       console.log(typeof loadTrace, typeof validateTrace, typeof traceTool, JSON.stringify(getRunContext()), s.output)
     `)

@@ -27,7 +27,8 @@ function addSharedFiles(dir: string): void {
     writeFileSync(
       join(dir, 'test', `shared-${n}.test.ts`),
       `import { expect, test } from 'vitest'
-import { saveTrace, session } from 'reagent-flow'
+import { session } from 'reagent-flow'
+import { saveTrace } from 'reagent-flow/files'
 
 test('file ${n} records and writes one name many times', async () => {
   for (let i = 0; i < 12; i++) {

@@ -1,7 +1,8 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { normalizeTrace, session, type Session } from '../../src/index.js'
+import { session, type Session } from '../../src/index.js'
+import { normalizeTrace } from '../../src/public/golden.js'
 import { renderTrace } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { normalizeTrace, type ChainNode } from '../../src/index.js'
+import { type ChainNode } from '../../src/index.js'
+import { normalizeTrace } from '../../src/public/golden.js'
 import { fromOtlp, toOtlp } from '../../src/otel/index.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { agentsChain, handLoggedChain } from './chains.js'

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { redactForDisk } from '../../src/index.js'
+import { redactForDisk } from '../../src/public/files.js'
 import { DESCRIPTOR_WORDS, KEY_QUALIFIERS, NON_SECRET_TOKEN_MODIFIERS, SECRET_WORDS, TOKENS_QUALIFIERS, WEAK_WORDS } from '../../src/redact/key-words.js'
 
 it('does what the README says each option does', () => {

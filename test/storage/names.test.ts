@@ -6,7 +6,8 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadGolden, loadTrace, matchGolden, session } from '../../src/index.js'
+import { loadTrace, session } from '../../src/index.js'
+import { loadGolden, matchGolden } from '../../src/public/golden.js'
 import { fileStem, resolveTraceFile } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -4,7 +4,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { matchGolden, redactForDisk, REDACTED, session } from '../../src/index.js'
+import { session } from '../../src/index.js'
+import { redactForDisk, REDACTED } from '../../src/public/files.js'
+import { matchGolden } from '../../src/public/golden.js'
 import { renderTrace } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -7,6 +7,7 @@ import { resetAdapterWarnings } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { answer, generatingModel, sleep, text, toolCall, usage } from './scripted.js'
+import { hooks } from '../../../src/session-hooks.js'
 
 function refundTools() {
   return {
@@ -225,7 +226,7 @@ describe('reagentMiddleware() with generateText', () => {
     const model = wrapLanguageModel({ model: generatingModel([answer([text('first')]), answer([text('second')])]), middleware: reagentMiddleware() })
 
     const s = await session('ai-sdk-broken-recorder', { save: false }, async (s) => {
-      s.recordModelCall = () => {
+      s[hooks].recordModelCall = () => {
         throw new Error('the recorder is broken')
       }
       return [(await generateText({ model, prompt: 'one' })).text, (await generateText({ model, prompt: 'two' })).text]

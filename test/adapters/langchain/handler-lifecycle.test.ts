@@ -8,6 +8,7 @@ import { resetAdapterWarnings } from '../../../src/adapter-support.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { agentLoop, call, fakeModelFor, lookupOrder, scriptedModel, sleep } from './agent-kit.js'
 import { turnsOf } from './trace-shape.js'
+import { hooks } from '../../../src/session-hooks.js'
 
 describe('ReagentCallbackHandler: streams, sessions and the background', () => {
   it('records a streamed answer once, with its chunks joined, from .stream() and .streamEvents()', async () => {
@@ -121,7 +122,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeListChatModel({ responses: ['Still answered.'] })
     const handler = new ReagentCallbackHandler()
     const s = await session('broken-recorder', { save: false }, async (s) => {
-      s.recordModelCall = () => {
+      s[hooks].recordModelCall = () => {
         throw new Error('recorder unavailable')
       }
       const first = await model.invoke('One', { callbacks: [handler] })
