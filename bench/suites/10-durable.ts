@@ -18,6 +18,7 @@ import type { Row } from '../lib/report.js'
 import { pushTraceShaped, recordTurns, TURNS } from '../lib/workload.js'
 
 const DIST = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url))
+const DIST_FILES = fileURLToPath(new URL('../../dist/src/public/files.js', import.meta.url))
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A 10k-turn session that gives its event loop time, so the journal's timer flushes as it would in a real agent. */
@@ -34,7 +35,8 @@ function journalled(dir: string, journal: boolean): () => Promise<unknown> {
 /** Write time per turn of a saveTrace at `turns` turns, in a child process (its own heap), and its peak memory. */
 function writePerTurn(turns: number, dir: string): { usPerTurn: number; peakRssMb: number; heapMb: number } {
   const script = `
-    import { Session, saveTrace } from ${JSON.stringify(DIST)}
+    import { Session } from ${JSON.stringify(DIST)}
+    import { saveTrace } from ${JSON.stringify(DIST_FILES)}
     const s = new Session('bench-write', { save: false })
     for (let i = 0; i < ${turns}; i++) {
       s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'query ' + i, limit: 5 } }], model: 'gpt-4o' })

@@ -9,6 +9,7 @@
  */
 import { renderTrace } from '../storage.js'
 import type { RedactOption } from '../trace/redact.js'
+import { expandMessages } from '../trace/messages.js'
 import type { LlmCall, Trace, Turn } from '../trace/types.js'
 import { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
 import { inputMessagesOf, outputMessagesOf } from './content.js'
@@ -169,7 +170,10 @@ class SpanWriter {
 function redacted(trace: Trace, redact: RedactOption | undefined): Trace {
   // Nothing to remove: the trace is only read from here on.
   if (redact === false) return trace
-  return JSON.parse(renderTrace(trace, { redact })) as Trace
+  const copy = JSON.parse(renderTrace(trace, { redact })) as Trace
+  // The file form holds a message once (`messages_base`); a chat span's input is the call's whole history.
+  expandMessages(copy.turns, `the trace ${trace.trace_id}`)
+  return copy
 }
 
 /**

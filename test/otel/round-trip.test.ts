@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type ChainNode } from '../../src/index.js'
+import { session, type ChainNode } from '../../src/index.js'
 import { normalizeTrace } from '../../src/public/golden.js'
 import { fromOtlp, toOtlp } from '../../src/otel/index.js'
 import { captureWarnings } from '../helpers/warnings.js'
@@ -40,5 +40,24 @@ describe('OTLP round trip: a trace exported (with content) and imported again is
     ])
     expect(billing.turns[0]!.tool_results).toEqual([{ call_id: 'call_l00kup1nv01ce42xYz9Q', result: null, error: null, duration_ms: expect.any(Number) }])
     expect(billing.turns.map((turn) => turn.llm_call.token_usage)).toEqual(chain.get('Billing agent').trace.turns.map((turn) => turn.llm_call.token_usage))
+  })
+
+  it('with the default redaction, each chat span carries its call\'s whole history, not the file form\'s new messages and messages_base', async () => {
+    const question = { role: 'user', content: 'Weather in Paris?' }
+    const asked = { role: 'assistant', content: null }
+    const answered = { role: 'tool', content: '{"temperature_c":18}' }
+    const s = await session('conversation', { save: false }, (s) => {
+      const [callId] = s.logLlmCall({ messages: [question], toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], model: 'gpt-4o' })
+      s.logToolResult('get_weather', { result: { temperature_c: 18 }, callId: callId! })
+      s.logLlmCall({ messages: [question, asked, answered], responseText: 'Sunny.', model: 'gpt-4o' })
+    })
+
+    const request = toOtlp({ trace: s.trace, children: [] }, { includeContent: true })
+    const inputs = request.resourceSpans[0]!.scopeSpans![0]!.spans!.flatMap((span) => span.attributes!.filter((a) => a.key === 'gen_ai.input.messages').map((a) => JSON.parse(a.value?.stringValue ?? "null") as { role: string }[]))
+    expect(inputs.map((messages) => messages.map((message) => message.role))).toEqual([['user'], ['user', 'assistant', 'tool']])
+    const { traces } = await fromOtlp(JSON.parse(JSON.stringify(request)))
+    expect(traces[0]!.turns[1]!.llm_call.messages).toEqual([question, asked, answered])
+    expect(traces[0]!.turns[1]!.llm_call).not.toHaveProperty('messages_base')
+    expect(normalizeTrace(traces[0]!)).toEqual(normalizeTrace(s.trace))
   })
 })
