@@ -136,7 +136,7 @@ describe('LLM faults through an instrumented Anthropic client', () => {
       return [answer.content, await rejection(ask())]
     })
 
-    const [content, error] = s.output as [unknown, Anthropic.APIError]
+    const [content, error] = s.output as [unknown, InstanceType<typeof Anthropic.APIError>]
     expect(content).toEqual([{ type: 'text', text: 'Sunny.' }])
     expect(error).toBeInstanceOf(Anthropic.InternalServerError)
     expect(error.error).toEqual({ type: 'error', error: { type: 'api_error', message: `The server had an error while processing your request for ${MODEL}: an injected fault (the session's faults option).` } })
