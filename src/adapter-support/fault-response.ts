@@ -18,13 +18,23 @@
  * by the client's own `makeStatusError` (the method it builds it with), so a
  * retried attempt's turn says what the agent would have been told.
  */
+import { currentModelCall } from '../context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError, type DescribedFault } from '../faults/model-fault.js'
 import type { ModelCall } from './model-call.js'
+import { markInstrumented } from './patch.js'
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
+
+const FAULTS = Symbol.for('reagent-flow.fault-fetch')
 
 type StatusErrorMaker = (status: number, body: unknown, message: string | undefined, headers: Headers) => unknown
 
 /** The error `client` raises from a faulted attempt: its own class where it shows how, else a `ModelFaultError`. */
+export function clientFaultError(client: object, fault: ModelFault, model: string | null, provider: string): unknown {
+  return clientError(client, fault, describeModelFault(fault, model, provider), model, provider)
+}
+
 function clientError(client: object, fault: ModelFault, described: DescribedFault, model: string | null, provider: string): unknown {
   try {
     if (described.status !== undefined) {
@@ -57,4 +67,21 @@ export function answerFault(call: ModelCall, client: object, provider: string): 
   // What undici rejects with when the client's timeout signal fires.
   if (status === undefined) return Promise.reject(new DOMException('This operation was aborted', 'AbortError'))
   return Promise.resolve(Response.json(body, { status, headers }))
+}
+
+/**
+ * Makes `client`'s `fetch` answer injected faults, and nothing else: for a
+ * client an SDK makes its model calls with at its own layer (the Agents
+ * SDK's models), whose requests are recorded there, not over HTTP. Each
+ * request made inside a model call of a run with model faults asks them
+ * (see faulted-send.ts). Once per client.
+ */
+export function answerFaultsInFetch(client: object, provider: string): void {
+  const target = client as { fetch?: unknown }
+  const original = target.fetch
+  if (typeof original !== 'function' || !markInstrumented(client, FAULTS)) return
+  target.fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
+    const call = currentModelCall()
+    return (call === undefined ? undefined : answerFault(call, client, provider)) ?? (original as Fetch).call(undefined, input, init)
+  }
 }

@@ -127,4 +127,12 @@ export interface ModelExchange<Made> {
    * returns), then returns `answer()`, the call answered as any other.
    */
   retrying?(attempt: () => void, answer: () => Made): Made
+  /**
+   * The Stainless client (openai, @anthropic-ai/sdk) the model makes its
+   * requests with, and its provider, when it has one (the Agents SDK's
+   * OpenAI models): an injected fault is then answered by that client's
+   * `fetch`, one request at a time, so the client's retries and error
+   * classes run, as for an instrumented client.
+   */
+  client?(): { client: object; provider: string } | undefined
 }
