@@ -18,7 +18,7 @@ import { runVitest } from '../helpers/vitest-project.js'
 const SECTIONS = ['Faults and limits', 'Repeated runs', 'Golden variants']
 const CLI = fileURLToPath(new URL('../../dist/src/cli/index.js', import.meta.url))
 
-testReadmeExamples({ sections: SECTIONS, folder: 'test/readme-examples', tests: 6 })
+testReadmeExamples({ sections: SECTIONS, folder: 'test/readme-examples', tests: 9 })
 
 let project: string | undefined
 afterAll(() => {

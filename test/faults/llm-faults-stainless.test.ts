@@ -153,4 +153,23 @@ describe('LLM faults through an instrumented Anthropic client', () => {
     ])
     expect(server.requests).toHaveLength(1)
   })
+
+  it('gives a 529 as OverloadedError and a 503 as ServiceUnavailableError, the classes the client maps them to', async () => {
+    const server = await startCannedServer(inOrder())
+    const anthropic = instrumentedClient(server, { maxRetries: 0 })
+    const ask = () => rejection(anthropic.messages.create({ model: MODEL, max_tokens: 100, messages: [QUESTION] }))
+
+    const s = await session('anthropic-load', { save: false, faults: [{ llm: true, status: 529, times: 1 }, { llm: true, status: 503, after: 1 }] }, async () => [await ask(), await ask()])
+
+    const [overloaded, unavailable] = s.output as Array<InstanceType<typeof Anthropic.APIError>>
+    expect([overloaded, unavailable].map((error) => [error.constructor.name, error.status])).toEqual([
+      ['OverloadedError', 529],
+      ['ServiceUnavailableError', 503],
+    ])
+    expect(overloaded!.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } })
+    expect(failures(s)).toEqual([
+      ['OverloadedError', true],
+      ['ServiceUnavailableError', true],
+    ])
+  })
 })
