@@ -253,7 +253,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
     const failed = this.#failedAttempt
     if (failed === undefined) return
     this.#failedAttempt = undefined
-    recordSafely(this.#api.adapter, 'a failed attempt', () => this.#session.recordModelCall(this.#callInput({ ...NO_RESPONSE, error: failed.error }, failed.failedAt, true)))
+    recordSafely(this.#api.adapter, 'a failed attempt', () => this.#recordAttempt(failed))
     this.#timestamp = epochSeconds()
     this.#startedAt = performance.now()
   }
@@ -270,7 +270,7 @@ export class ModelCall<Response = unknown, Event = unknown> {
       const response = read()
       // A failure after an injected attempt is that attempt's, as the SDK raised it once it gave up retrying.
       const isInjected = failed !== undefined && response.error !== undefined
-      if (failed !== undefined && !isInjected) this.#session.recordModelCall(this.#callInput({ ...NO_RESPONSE, error: failed.error }, failed.failedAt, true))
+      if (failed !== undefined && !isInjected) this.#recordAttempt(failed)
       const call = this.#callInput(response, endedAt, isInjected)
       if (this.#isReplayed) call.replayed = true
       // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
@@ -278,6 +278,11 @@ export class ModelCall<Response = unknown, Event = unknown> {
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
+  }
+
+  /** A failed attempt, as an LLM call with the error the SDK raised from it. */
+  #recordAttempt({ error, failedAt }: { error: unknown; failedAt: number }): void {
+    this.#session.recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true))
   }
 
   /** The LLM call of `response`, from the request and the (attempt's) start to `endedAt`. */

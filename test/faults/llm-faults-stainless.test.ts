@@ -161,12 +161,12 @@ describe('LLM faults through an instrumented Anthropic client', () => {
 
     const s = await session('anthropic-load', { save: false, faults: [{ llm: true, status: 529, times: 1 }, { llm: true, status: 503, after: 1 }] }, async () => [await ask(), await ask()])
 
-    const [overloaded, unavailable] = s.output as Array<InstanceType<typeof Anthropic.APIError>>
+    const [overloaded, unavailable] = s.output as [InstanceType<typeof Anthropic.APIError>, InstanceType<typeof Anthropic.APIError>]
     expect([overloaded, unavailable].map((error) => [error.constructor.name, error.status])).toEqual([
       ['OverloadedError', 529],
       ['ServiceUnavailableError', 503],
     ])
-    expect(overloaded!.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } })
+    expect(overloaded.error).toMatchObject({ type: 'error', error: { type: 'overloaded_error' } })
     expect(failures(s)).toEqual([
       ['OverloadedError', true],
       ['ServiceUnavailableError', true],
