@@ -1,27 +1,15 @@
 import { HumanMessage } from '@langchain/core/messages'
-import { tool } from '@langchain/core/tools'
 import { createReactAgent } from '@langchain/langgraph/prebuilt'
 import { ChatOpenAI } from '@langchain/openai'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
 import { instrumentLangChain } from '../../adapters/langchain/index.js'
 import { ModelFaultError } from '../../src/errors.js'
 import { scriptedChatModel } from '../../src/fake/langchain/index.js'
 import { session, type Session } from '../../src/index.js'
 import { fixtureJson, inOrder, startCannedServer } from '../helpers/canned-server.js'
+import { issueRefund, lookupOrder } from '../adapters/langchain/agent-kit.js'
 
 instrumentLangChain()
-
-const lookupOrder = tool(async ({ order_id }) => ({ order_id, amount: 19.99, status: 'delivered' }), {
-  name: 'lookup_order',
-  description: 'Look an order up by id.',
-  schema: z.object({ order_id: z.string() }),
-})
-const issueRefund = tool(async ({ order_id, amount }) => `Refunded $${amount} on order ${order_id}.`, {
-  name: 'issue_refund',
-  description: 'Refund an order.',
-  schema: z.object({ order_id: z.string(), amount: z.number() }),
-})
 
 function chatOpenAI(url: string, maxRetries: number): ChatOpenAI {
   return new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-test-not-a-key', maxRetries, configuration: { baseURL: `${url}/v1` } })

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI, { APIConnectionTimeoutError, InternalServerError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { session, type Session } from '../../src/index.js'
+import { repeat, session, type Session } from '../../src/index.js'
 import { inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { instrumentedClient, MODEL } from '../adapters/anthropic/helpers.js'
 import { json } from '../adapters/openai/helpers.js'
@@ -126,6 +126,22 @@ describe('LLM faults through an instrumented OpenAI client', () => {
 
     expect(outer.output).toEqual(['ok', 'RateLimitError', 'ok'])
     expect(await ask()).toBe('ok')
+    expect(server.requests).toHaveLength(3)
+  })
+})
+
+describe('LLM faults in repeated runs', () => {
+  it('gives each run of repeat() its own count: every run is rate-limited once, then goes through', async () => {
+    const server = await startCannedServer(() => json('chat/final-answer.json'))
+    const openai = client(server.url, 1)
+
+    const runs = await repeat(3, 'repeated', { save: false, faults: [{ llm: true, status: 429, times: 1 }] }, async () => {
+      const completion = await openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })
+      return completion.choices[0]!.message.content
+    })
+
+    expect(runs.runs.map((run) => failures(run))).toEqual(Array(3).fill([['RateLimitError', true], [null, false]]))
+    expect(runs.passRate(() => true)).toBe(1)
     expect(server.requests).toHaveLength(3)
   })
 })
