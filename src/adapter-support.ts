@@ -52,6 +52,7 @@ export { hooks } from './session-hooks.js'
 export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './adapter-support/turn-notes.js'
 export { inputMessages, outputTexts } from './adapter-support/response-items.js'
 
+export type { DescribedFault } from './faults/model-fault.js'
 export type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './adapter-support/model-api.js'
 export type { StreamEnd, StreamWatch } from './adapter-support/stream-tap.js'
 export type { ChildSession, ChildSessionOptions } from './adapter-support/child-session.js'

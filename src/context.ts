@@ -8,16 +8,19 @@
  * nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
+import type { ModelCall } from './adapter-support/model-call.js'
 import type { Session } from './session.js'
 import type { JsonObject } from './trace/types.js'
 
 const STORE_KEY = Symbol.for('reagent-flow.context.v1')
 const TEST_KEY = Symbol.for('reagent-flow.test-scope.v1')
-type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session>; [TEST_KEY]?: AsyncLocalStorage<TestScope> }
+const CALL_KEY = Symbol.for('reagent-flow.model-call.v1')
+type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session>; [TEST_KEY]?: AsyncLocalStorage<TestScope>; [CALL_KEY]?: AsyncLocalStorage<ModelCall> }
 
 const holder = globalThis as Holder
 const store = (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
 const testStore = (holder[TEST_KEY] ??= new AsyncLocalStorage<TestScope>())
+const callStore = (holder[CALL_KEY] ??= new AsyncLocalStorage<ModelCall>())
 
 /**
  * The vitest test a session is opened in, given by `reagent-flow/vitest`
@@ -76,6 +79,21 @@ export function currentSession(): Session | undefined {
   // A session stays in the async context of timers and callbacks it started;
   // once it has closed, it no longer counts as the current one.
   return active === undefined || active.closed ? undefined : active
+}
+
+/**
+ * Runs `fn` (an SDK method making a model call) with `call` as the call its
+ * HTTP requests are attempts of: an instrumented client's `fetch` asks it,
+ * per attempt, whether an injected fault answers (see recorded-fetch.ts).
+ */
+export function runInModelCall<T>(call: ModelCall, fn: () => T): T {
+  return callStore.run(call, fn)
+}
+
+/** The model call whose SDK method the current code runs in (see runInModelCall), while it is open. */
+export function currentModelCall(): ModelCall | undefined {
+  const call = callStore.getStore()
+  return call === undefined || call.isRecorded ? undefined : call
 }
 
 export interface RunContext {

@@ -34,6 +34,7 @@ export {
   AgentAssertionError,
   BudgetExceededError,
   ToolFaultError,
+  ModelFaultError,
   isReagentError,
 } from './errors.js'
 export { ReplayMissError, UnusedRecordingError, RecordingFormatError } from './replay/errors.js'
@@ -43,7 +44,7 @@ export { assertMatchesBaseline } from './assert/baseline.js'
 export type { ClosedSession, SessionFn } from './session.js'
 export type { SessionOptions } from './session-options.js'
 export type { ReplayMode } from './replay/mode.js'
-export type { Fault, ToolFault } from './faults/faults-option.js'
+export type { Fault, ModelFault, ModelFaultStatus, ToolFault } from './faults/faults-option.js'
 export type { Limits } from './limits/limits-option.js'
 export type { LimitName, StoppedCall } from './errors.js'
 export type { RepeatOptions, RepeatFn, RunPosition } from './repeat/repeat.js'

@@ -44,6 +44,8 @@ export interface LlmCallInput {
   replayed?: boolean
   /** The call failed: the error the SDK threw. */
   error?: unknown
+  /** The call's failure was injected (the `faults` option), not the provider's. */
+  injected?: boolean
 }
 
 /** What a tool execution ended with: its value, or the error it threw or reported. */
@@ -163,6 +165,7 @@ export class Recorder {
     if (field('replayed') === true) call.replayed = true
     const error = field('error')
     if (error !== undefined) call.error = recordError(isUnreadable(error) ? error.text : error)
+    if (field('injected') === true) call.injected = true
 
     const toolCalls = field('toolCalls')
     const requested: readonly unknown[] = Array.isArray(toolCalls) ? toolCalls : []

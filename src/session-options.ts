@@ -71,11 +71,15 @@ export interface SessionOptions {
    */
   replayTools?: boolean
   /**
-   * Tools that fail instead of running, to test how the agent copes: a call
-   * of a `traceTool` tool named by a fault throws its error, and its turn is
-   * marked `injected: true`. Sessions opened inside this one share its
-   * faults. Default: none. (README, "Faults and limits".)
+   * Failures to test how the agent copes. A tool fault: a call of a
+   * `traceTool` tool named by it throws its error, and its turn is marked
+   * `injected: true`. A model fault (`llm: true`): the model's calls fail
+   * the way the provider fails them (a 429, a 5xx, a timeout), so the SDK's
+   * own retries and error classes run; each failed attempt is a turn whose
+   * LLM call says `injected: true`. Sessions opened inside this one share
+   * its faults. Default: none. (README, "Faults and limits".)
    * @example { faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] }
+   * @example { faults: [{ llm: true, status: 429, times: 1 }] }
    */
   faults?: readonly Fault[]
   /**

@@ -11,6 +11,7 @@ import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.j
 import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors.js'
 import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
 import { FaultPlan } from './faults/fault-plan.js'
+import { attachFaults } from './faults/run-faults.js'
 import { budgetStopOf } from './limits/budget-stop.js'
 import { RunGuard } from './limits/run-guard.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
@@ -125,6 +126,7 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#location = locateRun(name, options.traceDir, this.#testScope, isResume(options))
     this.#guard = options.limits !== undefined ? new RunGuard(options.limits) : parent === undefined ? undefined : parent.#guard
     this.#faults = options.faults !== undefined ? new FaultPlan(options.faults) : parent === undefined ? undefined : parent.#faults
+    attachFaults(this, this.#faults)
     this.trace = {
       trace_id: traceId,
       name,

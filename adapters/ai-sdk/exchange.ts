@@ -7,14 +7,35 @@
  * headers and raw body) is not kept: a recording never holds headers.
  */
 import type { Transformer } from 'node:stream/web'
-import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart, LanguageModelV3StreamResult } from '@ai-sdk/provider'
-import { fromRecordedValue, keepResolved, normalizeRecordedRequest, toRecordedValue, type ModelExchange } from '../../src/adapter-support.js'
+import { APICallError, type LanguageModelV3GenerateResult, type LanguageModelV3StreamPart, type LanguageModelV3StreamResult } from '@ai-sdk/provider'
+import { fromRecordedValue, keepResolved, normalizeRecordedRequest, toRecordedValue, type DescribedFault, type ModelExchange } from '../../src/adapter-support.js'
 import type { MiddlewareCall } from './model-calls.js'
 
 const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['abortSignal', 'headers'])
 
 function requestOf({ params, model }: MiddlewareCall): () => ReturnType<typeof normalizeRecordedRequest> {
   return () => normalizeRecordedRequest({ ...params, model: model.modelId }, NOT_THE_ANSWER)
+}
+
+/**
+ * What a provider of the AI SDK raises for a failed request: a retryable
+ * `APICallError` for a 429 or 5xx (so `generateText`'s `maxRetries` run,
+ * waiting what `retry-after-ms` says), and for a timeout the `TimeoutError`
+ * an aborted fetch rejects with (`AbortSignal.timeout`), which it never retries.
+ */
+function faultErrorOf({ params, model }: MiddlewareCall): (fault: DescribedFault) => Error {
+  return ({ status, message, headers, body }) => {
+    if (status === undefined) return new DOMException(`The operation was aborted due to timeout: ${message}`, 'TimeoutError')
+    return new APICallError({
+      message,
+      url: `${model.provider}: an injected fault`,
+      requestBodyValues: params,
+      statusCode: status,
+      responseHeaders: { ...headers },
+      responseBody: JSON.stringify(body),
+      data: body,
+    })
+  }
 }
 
 function endpointOf({ model }: MiddlewareCall, method: string): string {
@@ -36,6 +57,7 @@ export function generateExchange(call: MiddlewareCall): ModelExchange<PromiseLik
     capture: (made, done) => keepResolved(made, done, (result) => toRecordedValue(kept(result))),
     rebuild: (response) => Promise.resolve(fromRecordedValue('value' in response ? response.value : null) as LanguageModelV3GenerateResult),
     fail: (error) => Promise.reject(error),
+    faultError: faultErrorOf(call),
   }
 }
 
@@ -85,5 +107,6 @@ export function streamExchange(call: MiddlewareCall): ModelExchange<PromiseLike<
       ),
     rebuild: (response) => Promise.resolve({ stream: replayedParts('chunks' in response ? response.chunks : []) }),
     fail: (error) => Promise.reject(error),
+    faultError: faultErrorOf(call),
   }
 }

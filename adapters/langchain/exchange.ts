@@ -111,6 +111,17 @@ function chunkFrom(recorded: JsonValue): ChatGenerationChunk {
   })
 }
 
+/**
+ * Runs `attempt` the way the model runs its provider requests: through its
+ * AsyncCaller (`model.caller`), whose retry rules (p-retry, its
+ * `maxRetries`, no retry of a 4xx, a 429 retried after its `retry-after`,
+ * at least a second's backoff) decide whether an injected fault's error is
+ * tried again. ChatOpenAI and the other provider models retry exactly there.
+ */
+function attemptsOf(model: BaseChatModel, attempt: () => void): Promise<void> {
+  return model.caller.call(async () => attempt())
+}
+
 export function generateExchange(model: BaseChatModel, messages: readonly BaseMessage[], options: Options): ModelExchange<Promise<ChatResult>> {
   return {
     endpoint: `langchain ${model.getName()} _generate`,
@@ -119,6 +130,7 @@ export function generateExchange(model: BaseChatModel, messages: readonly BaseMe
     rebuild: (recorded) => Promise.resolve(chatResultFrom(recorded)),
     // LangChain retries around model calls: an error of ours is marked as one it must not retry.
     fail: (error) => Promise.reject(markNotRetryable(error)),
+    retrying: (attempt, answer) => attemptsOf(model, attempt).then(answer),
   }
 }
 
@@ -129,5 +141,10 @@ export function streamExchange(model: BaseChatModel, messages: readonly BaseMess
     capture: (made, done) => keepIterated(made, done, chunkValue),
     rebuild: (recorded) => replayChunks('chunks' in recorded ? recorded.chunks : [], chunkFrom),
     fail: (error) => failingChunks(markNotRetryable(error)),
+    retrying: (attempt, answer) =>
+      (async function* () {
+        await attemptsOf(model, attempt)
+        yield* answer()
+      })(),
   }
 }

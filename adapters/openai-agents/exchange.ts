@@ -28,12 +28,15 @@ const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['signal', 'tracing', '_inte
 interface Who {
   provider: string | null
   model: string | null
+  /** The OpenAI client the model makes its requests with (the SDK's own models). */
+  client?: object
 }
 
-function common(request: unknown, who: Who, method: string): Pick<ModelExchange<unknown>, 'endpoint' | 'request'> {
+function common(request: unknown, who: Who, method: string): Pick<ModelExchange<unknown>, 'endpoint' | 'request' | 'client'> {
   return {
     endpoint: `openai-agents ${who.provider ?? 'model'} ${method}`,
     request: () => normalizeRecordedRequest({ ...(request as object), model: who.model }, NOT_THE_ANSWER),
+    client: () => (who.client === undefined ? undefined : { client: who.client, provider: who.provider ?? 'openai' }),
   }
 }
 

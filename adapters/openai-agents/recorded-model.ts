@@ -17,8 +17,8 @@ import { MODEL_APIS, type AgentsModelApi } from './model-api.js'
 import { isWithheld } from './model-request.js'
 import { ADAPTER, field } from './wire.js'
 
-/** Who serves the calls of a model object, as LLM calls record it. */
-export type ModelIdentity = (model: object) => { provider: string | null; model: string | null }
+/** Who serves the calls of a model object, as LLM calls record it, and the OpenAI client it calls through when known (where injected faults answer). */
+export type ModelIdentity = (model: object) => { provider: string | null; model: string | null; client?: object }
 
 /** Where the calls go: the session of the agent making the call (see AgentRuns), read when the call starts. */
 export interface CallRouting {
@@ -56,7 +56,8 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
     const s = routing.sessionForModelCall()
     if (s === undefined) return undefined
     routing.noteRequest(s, request)
-    const call = startModelCall(s, isWithheld(request) ? apis.withheld : apis.full, { request, ...identity(model as object) })
+    const { provider, model: name } = identity(model as object)
+    const call = startModelCall(s, isWithheld(request) ? apis.withheld : apis.full, { request, provider, model: name })
     if (call !== undefined) inFlight.add(request)
     return call
   }
@@ -106,8 +107,9 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
   return true
 }
 
-/** The SDK's OpenAI models: OpenAIResponsesModel keeps its model name in `_model`; chat's is private, its responses name it. */
+/** The SDK's OpenAI models: OpenAIResponsesModel keeps its model name in `_model` and its client in `_client`; chat's are private, its responses name the model. */
 export const openAIModelIdentity: ModelIdentity = (model) => {
   const name = field(model, '_model')
-  return { provider: 'openai', model: typeof name === 'string' ? name : null }
+  const client = field(model, '_client')
+  return { provider: 'openai', model: typeof name === 'string' ? name : null, ...(client !== null && typeof client === 'object' ? { client } : {}) }
 }

@@ -6,6 +6,7 @@
  * SDK and those terms. An adapter is these translations plus the place it
  * hooks into its SDK; the lifecycle does the rest, the same for all.
  */
+import type { DescribedFault } from '../faults/model-fault.js'
 import type { ToolCallInput, ToolOutcome } from '../recorder.js'
 import type { Session } from '../session.js'
 import type { RecordedResponse } from '../storage.js'
@@ -112,4 +113,26 @@ export interface ModelExchange<Made> {
   rebuild(response: RecordedResponse): Made
   /** What a call returns that must fail with `error` without reaching the model (a replay with no match): a rejected promise, a failing stream. */
   fail(error: Error): Made
+  /**
+   * The error the SDK raises when its provider fails a call the way an
+   * injected fault (the `faults` option) describes, so the SDK's own retry
+   * rules above this layer know it (the AI SDK's retryable `APICallError`).
+   * The call then returns `fail(error)`. Default: a `ModelFaultError`.
+   */
+  faultError?(fault: DescribedFault): Error
+  /**
+   * Where the SDK retries below this layer (LangChain's AsyncCaller, inside
+   * the model): runs `attempt` through that retry loop, as the model runs a
+   * provider request (`attempt` throws an injected fault's error, or
+   * returns), then returns `answer()`, the call answered as any other.
+   */
+  retrying?(attempt: () => void, answer: () => Made): Made
+  /**
+   * The Stainless client (openai, @anthropic-ai/sdk) the model makes its
+   * requests with, and its provider, when it has one (the Agents SDK's
+   * OpenAI models): an injected fault is then answered by that client's
+   * `fetch`, one request at a time, so the client's retries and error
+   * classes run, as for an instrumented client.
+   */
+  client?(): { client: object; provider: string } | undefined
 }

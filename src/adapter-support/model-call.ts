@@ -15,6 +15,11 @@
  * - a call still open when its session closes, with what arrived and
  *   `SESSION_CLOSED` (see open-calls.ts).
  *
+ * An attempt that an injected fault failed (the `faults` option) and the SDK
+ * then retried is one more turn, before the call's own: its LLM call has the
+ * error the SDK raised from it and `injected: true`. The call's own turn is
+ * marked too when its last attempt was the injected one.
+ *
  * The session is the one the call started in: concurrent sessions sharing a
  * client never mix, and a stream read elsewhere still records into it.
  *
@@ -23,10 +28,13 @@
  * one place it is made, where a recording, an injected fault or a scripted
  * model can answer instead.
  */
+import type { ModelFault } from '../faults/faults-option.js'
+import { modelFaultsOf } from '../faults/run-faults.js'
 import type { LlmCallInput } from '../recorder.js'
 import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session.js'
 import { epochSeconds } from '../trace/ids.js'
+import { sendWithFaults } from './faulted-send.js'
 import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
@@ -64,9 +72,11 @@ export class ModelCall<Response = unknown, Event = unknown> {
   readonly #session: Session
   readonly #api: ModelApi<never, Response, Event>
   readonly #request: ModelRequest
-  /** When the call started: epoch seconds for the trace, `performance.now()` for its latency. */
-  readonly #timestamp = epochSeconds()
-  readonly #startedAt = performance.now()
+  /** When the call (its attempt after an injected failure) started: epoch seconds for the trace, `performance.now()` for its latency. */
+  #timestamp = epochSeconds()
+  #startedAt = performance.now()
+  /** The attempt an injected fault failed, not in the trace yet: the SDK retries it (a turn of its own) or gives up (the call's error). */
+  #failedAttempt: { error: unknown; failedAt: number } | undefined
   /** Leaves the session's open calls. */
   readonly #leave: () => void
   /** What has arrived so far: nothing until a stream starts, then what it folded. */
@@ -97,6 +107,11 @@ export class ModelCall<Response = unknown, Event = unknown> {
     return this.#session
   }
 
+  /** Who the request is for: the model it asks for and its provider (null when it names none). */
+  get asked(): { model: string | null; provider: string | null } {
+    return { model: this.#request.model, provider: this.#request.provider }
+  }
+
   /** True once the call is in the trace (or its recording was attempted and failed): anything later is ignored. */
   get isRecorded(): boolean {
     return this.#isRecorded
@@ -115,21 +130,46 @@ export class ModelCall<Response = unknown, Event = unknown> {
    */
   send<R>(make: () => R, exchange?: ModelExchange<R>): R {
     try {
-      const steps = exchange === undefined ? undefined : stepsOf(this.#session)
-      if (steps === undefined || exchange === undefined) return make()
-      // Read now: the SDK (or the agent) may change the objects of the request once the call is made.
-      const request = exchange.request()
-      const answer = steps.answerCall(exchange.endpoint, () => request)
-      if (answer.kind === 'recorded') {
-        this.#isReplayed = true
-        return exchange.rebuild(answer.response)
-      }
-      if (answer.kind === 'failed') return exchange.fail(answer.error)
-      return exchange.capture(make(), answer.done)
+      const answer = (): R => this.#answer(make, exchange)
+      // Injected faults answer before anything else (faulted-send.ts); most runs have none.
+      return modelFaultsOf(this.#session) === undefined ? answer() : sendWithFaults(this, make, exchange, answer)
     } catch (error) {
       this.fail(error)
       throw error
     }
+  }
+
+  /**
+   * An attempt of the call begins (the SDK's first request, or its retry of
+   * a failed one): asks the run's faults (the `faults` option) whether it
+   * fails. The attempt before it, if an injected fault failed it, becomes a
+   * turn of its own (the SDK retried it). When this one fails, returns the
+   * fault and `errorOf(fault)`, the error the SDK raises from it, which the
+   * attempt is recorded with.
+   */
+  injectFault<E>(errorOf: (fault: ModelFault) => E): { fault: ModelFault; error: E } | undefined {
+    if (this.#isRecorded) return undefined
+    this.#recordFailedAttempt()
+    const fault = modelFaultsOf(this.#session)?.modelCall(this.#request.model)
+    if (fault === undefined) return undefined
+    const error = errorOf(fault)
+    this.#failedAttempt = { error, failedAt: performance.now() }
+    return { fault, error }
+  }
+
+  /** How the call is answered at the model's layer (`exchange`), or by `make` (the HTTP layer under it answers). */
+  #answer<R>(make: () => R, exchange: ModelExchange<R> | undefined): R {
+    const steps = exchange === undefined ? undefined : stepsOf(this.#session)
+    if (steps === undefined || exchange === undefined) return make()
+    // Read now: the SDK (or the agent) may change the objects of the request once the call is made.
+    const request = exchange.request()
+    const answer = steps.answerCall(exchange.endpoint, () => request)
+    if (answer.kind === 'recorded') {
+      this.#isReplayed = true
+      return exchange.rebuild(answer.response)
+    }
+    if (answer.kind === 'failed') return exchange.fail(answer.error)
+    return exchange.capture(make(), answer.done)
   }
 
   /** The HTTP layer answered the call from a recording (or a resumed run): its LLM call says `replayed: true`. */
@@ -209,33 +249,60 @@ export class ModelCall<Response = unknown, Event = unknown> {
     return fold
   }
 
+  /** The attempt an injected fault failed is followed by another: it is a turn of its own, and the call starts again now. */
+  #recordFailedAttempt(): void {
+    const failed = this.#failedAttempt
+    if (failed === undefined) return
+    this.#failedAttempt = undefined
+    recordSafely(this.#api.adapter, 'a failed attempt', () => this.#recordAttempt(failed))
+    this.#timestamp = epochSeconds()
+    this.#startedAt = performance.now()
+  }
+
   #record(read: () => ModelResponse): void {
     if (this.#isRecorded) return
     this.#isRecorded = true
     this.#leave()
-    const latencyMs = performance.now() - this.#startedAt
+    const endedAt = performance.now()
+    const failed = this.#failedAttempt
+    this.#failedAttempt = undefined
     const api = this.#api
     recordSafely(api.adapter, api.operation, () => {
       const response = read()
-      const request = this.#request
-      const call: LlmCallInput = {
-        messages: request.messages,
-        model: response.model ?? request.model,
-        toolCalls: response.toolCalls,
-        responseText: response.responseText,
-        tokenUsage: response.tokenUsage,
-        stopReason: response.stopReason,
-        latencyMs,
-        timestamp: this.#timestamp,
-      }
-      if (request.provider !== null) call.provider = request.provider
+      // A failure after an injected attempt is that attempt's, as the SDK raised it once it gave up retrying.
+      const isInjected = failed !== undefined && response.error !== undefined
+      if (failed !== undefined && !isInjected) this.#recordAttempt(failed)
+      const call = this.#callInput(response, endedAt, isInjected)
       if (this.#isReplayed) call.replayed = true
-      if (response.error !== undefined) call.error = response.error
       // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
       this.#session[hooks].recordModelCall(call)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
+  }
+
+  /** A failed attempt, as an LLM call with the error the SDK raised from it. */
+  #recordAttempt({ error, failedAt }: { error: unknown; failedAt: number }): void {
+    this.#session[hooks].recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true))
+  }
+
+  /** The LLM call of `response`, from the request and the (attempt's) start to `endedAt`. */
+  #callInput(response: ModelResponse, endedAt: number, isInjected: boolean): LlmCallInput {
+    const request = this.#request
+    const call: LlmCallInput = {
+      messages: request.messages,
+      model: response.model ?? request.model,
+      toolCalls: response.toolCalls,
+      responseText: response.responseText,
+      tokenUsage: response.tokenUsage,
+      stopReason: response.stopReason,
+      latencyMs: endedAt - this.#startedAt,
+      timestamp: this.#timestamp,
+    }
+    if (request.provider !== null) call.provider = request.provider
+    if (response.error !== undefined) call.error = response.error
+    if (isInjected) call.injected = true
+    return call
   }
 
   /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept all the same, unmatched. */

@@ -13,13 +13,19 @@
  * Responses that the SDK retries (408, 409, 429, 5xx) are not kept: a replay
  * answers with the response that came in the end, so it never waits out a
  * retry.
+ *
+ * Injected model faults (the `faults` option) answer first, before a
+ * recording or the network: a failed attempt is never a step, so it is
+ * neither in a recording nor in what `resume()` replays.
  */
-import { currentSession } from '../context.js'
+import { currentModelCall, currentSession } from '../context.js'
+import { modelFaultsOf } from '../faults/run-faults.js'
 import { stepsOf } from '../replay/attach.js'
 import type { RecordedResponse } from '../storage.js'
 import type { JsonValue } from '../trace/types.js'
 import { eventStreamBody, eventText, parseEventStream } from './event-stream.js'
 import { responseFailingWith } from './failing-response.js'
+import { answerFault } from './fault-response.js'
 import { readFetchRequest, type FetchRequest } from './request-body.js'
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -53,7 +59,12 @@ export function recordFetch(client: object, provider: string): void {
   const original = ((target.fetch as { [ORIGINAL]?: Fetch })[ORIGINAL] ?? target.fetch) as Fetch
   const fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const session = currentSession()
-    const steps = session === undefined ? undefined : stepsOf(session)
+    if (session === undefined) return original.call(undefined, input, init)
+    // A model call of a run with model faults: each attempt may be answered by one (fault-response.ts).
+    const call = modelFaultsOf(session) === undefined ? undefined : currentModelCall()
+    const injected = call === undefined || call.session !== session ? undefined : answerFault(call, client, provider)
+    if (injected !== undefined) return injected
+    const steps = stepsOf(session)
     if (steps === undefined) return original.call(undefined, input, init)
     return exchange(steps, original, provider, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
   }

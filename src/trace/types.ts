@@ -71,6 +71,8 @@ export interface LlmCall {
   replayed?: true
   /** Ours: the call failed; the error the SDK threw. */
   error?: RecordedError
+  /** Ours: the call's failure was injected (the `faults` option), not the provider's. */
+  injected?: true
   [extra: string]: unknown
 }
 

@@ -144,9 +144,9 @@ describe('the faults option is checked', () => {
   const open = (faults: unknown): Promise<unknown> => session('checked', { save: false, faults } as never, () => undefined)
 
   it.each([
-    [{ tool: 'x', error: 'e' }, TypeError, `session() option "faults" must be an array of faults { tool, error, times?, after? }, e.g. [{ tool: 'charge_card', error: 'card declined', times: 1 }]; got an object with keys tool, error.`],
-    [['charge_card'], TypeError, `session() option "faults[0]" must be a fault { tool, error, times?, after? }, e.g. { tool: 'charge_card', error: 'card declined', times: 1 }; got the string "charge_card".`],
-    [[{ llm: true, status: 429 }], TypeError, `session() option "faults[0]" has an unknown key "llm". A fault is { tool, error, times?, after? }, e.g. { tool: 'charge_card', error: 'card declined', times: 1 }.`],
+    [{ tool: 'x', error: 'e' }, TypeError, `session() option "faults" must be an array of faults, each { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got an object with keys tool, error.`],
+    [['charge_card'], TypeError, `session() option "faults[0]" must be a fault, { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got the string "charge_card".`],
+    [[{ tool: 'x', error: 'e', model: 'gpt-4o' }], TypeError, `session() option "faults[0]" has an unknown key "model". A tool fault is { tool, error, times?, after? }, e.g. { tool: 'charge_card', error: 'card declined', times: 1 }.`],
     [[{ tool: '', error: 'e' }], TypeError, 'session() option "faults[0].tool" must be the name of the tool to fail (a non-empty string), got the string "".'],
     [[{ tool: 'a', error: 'e' }, { tool: 'b' }], TypeError, 'session() option "faults[1].error" must be what the tool fails with: a message (a non-empty string) or an Error, got undefined.'],
     [[{ tool: 'a', error: 'e', times: 0 }], RangeError, 'session() option "faults[0].times" must be a whole number of at least 1 (how many calls fail), got 0.'],

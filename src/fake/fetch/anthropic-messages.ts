@@ -9,7 +9,8 @@
 import { jsonDeltas, textDeltas } from '../deltas.js'
 import { isRecord, listOf, scriptTool, stringOr, textOf } from '../request.js'
 import type { Reply } from '../script-cursor.js'
-import type { ErrorStep, ScriptMessage, ScriptTool } from '../types.js'
+import type { ScriptMessage, ScriptTool } from '../types.js'
+import { anthropicErrorType } from './anthropic-error.js'
 import type { TokenCounts } from '../usage.js'
 import type { ReplyContext, SseEvent, WireFormat } from './wire-format.js'
 
@@ -25,7 +26,7 @@ export const anthropicMessages: WireFormat = {
   }),
   json: (reply, context) => ({ ...messageJson(context, contentBlocks(reply), stopReason(reply)), usage: usageJson(reply.usage, reply.usage.outputTokens) }),
   events: messageEvents,
-  errorBody: (error, context) => ({ type: 'error', error: { type: error.type ?? errorType(error.status), message: error.message }, request_id: context.requestId }),
+  errorBody: (error, context) => ({ type: 'error', error: { type: error.type ?? anthropicErrorType(error.status), message: error.message }, request_id: context.requestId }),
 }
 
 /** A user message's tool_result blocks are tool messages, its text one user message. */
@@ -93,19 +94,4 @@ function stopReason(reply: Reply): string {
 
 function usageJson({ inputTokens }: TokenCounts, outputTokens: number): unknown {
   return { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 }
-}
-
-/** The error type Anthropic sends for each status (docs.claude.com/en/api/errors). */
-function errorType(status: ErrorStep['error']['status']): string {
-  const types: Record<number, string> = {
-    400: 'invalid_request_error',
-    401: 'authentication_error',
-    403: 'permission_error',
-    404: 'not_found_error',
-    413: 'request_too_large',
-    429: 'rate_limit_error',
-    500: 'api_error',
-    529: 'overloaded_error',
-  }
-  return types[status] ?? (status >= 500 ? 'api_error' : 'invalid_request_error')
 }
