@@ -16,7 +16,7 @@ const TAIL_BYTES = 8 * 1024
 // per file made listing 10,000 files mostly garbage collection.
 const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES)
 
-/** The fields from the ends of the file's bytes, when its layout allows and they pass the schema. */
+/** Fields read from a file's ends, when they pass the schema (else the full parse decides). */
 function checkedFields(fields: Record<string, unknown>, path: string): TraceFields | undefined {
   try {
     return validateTraceFields(fields, path)
