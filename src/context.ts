@@ -15,7 +15,13 @@ import type { JsonObject } from './trace/types.js'
 const STORE_KEY = Symbol.for('reagent-flow.context.v1')
 const TEST_KEY = Symbol.for('reagent-flow.test-scope.v1')
 const CALL_KEY = Symbol.for('reagent-flow.model-call.v1')
-type Holder = { [STORE_KEY]?: AsyncLocalStorage<Session>; [TEST_KEY]?: AsyncLocalStorage<TestScope>; [CALL_KEY]?: AsyncLocalStorage<ModelCall> }
+const PROBE_KEY = Symbol.for('reagent-flow.unscoped-test-probe.v1')
+type Holder = {
+  [STORE_KEY]?: AsyncLocalStorage<Session>
+  [TEST_KEY]?: AsyncLocalStorage<TestScope>
+  [CALL_KEY]?: AsyncLocalStorage<ModelCall>
+  [PROBE_KEY]?: () => void
+}
 
 const holder = globalThis as Holder
 const store = (holder[STORE_KEY] ??= new AsyncLocalStorage<Session>())
@@ -61,6 +67,22 @@ export function runInTestScope<T>(scope: TestScope, fn: () => T): T {
 /** The test the current code runs in, when `reagent-flow/vitest` is loaded; undefined elsewhere. */
 export function currentTestScope(): TestScope | undefined {
   return testStore.getStore()
+}
+
+/**
+ * The test a session opens in; outside a test scope, the probe
+ * `reagent-flow/vitest` set is asked whether that is a test it failed to
+ * wrap (it warns). See `setUnscopedTestProbe`.
+ */
+export function testScopeOfSession(): TestScope | undefined {
+  const scope = testStore.getStore()
+  if (scope === undefined) holder[PROBE_KEY]?.()
+  return scope
+}
+
+/** Set by `reagent-flow/vitest` (once per worker): called when a session opens outside any test scope. */
+export function setUnscopedTestProbe(probe: () => void): void {
+  holder[PROBE_KEY] = probe
 }
 
 /** Runs `fn` with `session` as the active session of everything it awaits or schedules. */

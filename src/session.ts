@@ -9,7 +9,7 @@
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
 import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors.js'
-import { currentSession, currentTestScope, runInSession, type TestScope } from './context.js'
+import { currentSession, runInSession, testScopeOfSession, type TestScope } from './context.js'
 import { FaultPlan } from './faults/fault-plan.js'
 import { attachFaults } from './faults/run-faults.js'
 import { budgetStopOf } from './limits/budget-stop.js'
@@ -122,7 +122,7 @@ export class Session<T = unknown> extends TraceAssertions {
     const traceId = ulid()
     const onIssue = this.#onValueIssue
     const parentTraceId = options.parentTraceId === undefined ? (parent?.trace.trace_id ?? null) : options.parentTraceId
-    this.#testScope = currentTestScope()
+    this.#testScope = testScopeOfSession()
     this.#location = locateRun(name, options.traceDir, this.#testScope, isResume(options))
     this.#guard = options.limits !== undefined ? new RunGuard(options.limits) : parent === undefined ? undefined : parent.#guard
     this.#faults = options.faults !== undefined ? new FaultPlan(options.faults) : parent === undefined ? undefined : parent.#faults

@@ -19,6 +19,7 @@ export type ReagentWarningCode =
   | 'REAGENT_REPLAY' // a replayed session left recorded calls unused, or a request could not be recorded
   | 'REAGENT_RESUME' // resume() found no failed, cancelled or interrupted run to resume, and ran fresh
   | 'REAGENT_LIMITS' // a run's limits could not count a call (no token usage, an unpriced model)
+  | 'REAGENT_TEST_SCOPE' // a session opened in a vitest test file whose tests reagent-flow/vitest does not wrap
 
 export function warn(code: ReagentWarningCode, message: string): void {
   process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })

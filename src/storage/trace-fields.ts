@@ -16,10 +16,8 @@ const TAIL_BYTES = 8 * 1024
 // per file made listing 10,000 files mostly garbage collection.
 const scratch = Buffer.allocUnsafe(WHOLE_FILE_BYTES)
 
-/** The fields from the ends of the file's bytes, when its layout allows and they pass the schema. */
-function fieldsOrUndefined(head: Buffer, tail: Buffer, path: string): TraceFields | undefined {
-  const fields = fieldsFromEnds(head, tail)
-  if (fields === undefined) return undefined
+/** Fields read from a file's ends, when they pass the schema (else the full parse decides). */
+function checkedFields(fields: Record<string, unknown>, path: string): TraceFields | undefined {
   try {
     return validateTraceFields(fields, path)
   } catch {
@@ -28,8 +26,8 @@ function fieldsOrUndefined(head: Buffer, tail: Buffer, path: string): TraceField
   }
 }
 
-/** The fields from the file's two ends; undefined when its layout does not allow it. */
-function fieldsFromFileEnds(path: string): TraceFields | undefined {
+/** What `take` makes of the fields from the file's two ends; undefined when its layout does not allow reading them so. */
+function fieldsFromFileEnds<T>(path: string, take: (fields: Record<string, unknown>, path: string) => T | undefined): T | undefined {
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -38,14 +36,17 @@ function fieldsFromFileEnds(path: string): TraceFields | undefined {
   }
   try {
     const headLength = readSync(fd, scratch, 0, WHOLE_FILE_BYTES, 0)
+    let fields: Record<string, unknown> | undefined
     if (headLength < WHOLE_FILE_BYTES) {
       const whole = scratch.subarray(0, headLength)
-      return fieldsOrUndefined(whole, whole, path)
+      fields = fieldsFromEnds(whole, whole)
+    } else {
+      const size = fstatSync(fd).size
+      const head = scratch.subarray(0, HEAD_BYTES)
+      const tailLength = readSync(fd, scratch, HEAD_BYTES, TAIL_BYTES, Math.max(HEAD_BYTES, size - TAIL_BYTES))
+      fields = fieldsFromEnds(head, scratch.subarray(HEAD_BYTES, HEAD_BYTES + tailLength))
     }
-    const size = fstatSync(fd).size
-    const head = scratch.subarray(0, HEAD_BYTES)
-    const tailLength = readSync(fd, scratch, HEAD_BYTES, TAIL_BYTES, Math.max(HEAD_BYTES, size - TAIL_BYTES))
-    return fieldsOrUndefined(head, scratch.subarray(HEAD_BYTES, HEAD_BYTES + tailLength), path)
+    return fields === undefined ? undefined : take(fields, path)
   } catch (error) {
     throw new TraceFileError(path, 'read', error)
   } finally {
@@ -61,7 +62,7 @@ function fieldsFromFileEnds(path: string): TraceFields | undefined {
  * `TraceFileError` for a file-system failure.
  */
 export function readTraceFields(path: string): TraceFields {
-  const fields = fieldsFromFileEnds(path)
+  const fields = fieldsFromFileEnds(path, checkedFields)
   if (fields !== undefined) return fields
   const { turns: _turns, ...rest } = readTraceFile(path, 'The file disappeared while it was read.')
   return rest
@@ -73,5 +74,20 @@ export function readTraceFieldsOrUndefined(path: string): TraceFields | undefine
     return readTraceFields(path)
   } catch {
     return undefined
+  }
+}
+
+/**
+ * The top-level fields of the trace file at `path` as its two ends give
+ * them, NOT checked against the schema (compiling it costs tens of
+ * milliseconds in a process that has not): null when there is no file,
+ * undefined when its layout does not allow reading them so or it cannot be
+ * read. For a quick look that `readTraceFields` confirms where it matters.
+ */
+export function peekTraceFields(path: string): Record<string, unknown> | null | undefined {
+  try {
+    return fieldsFromFileEnds(path, (fields) => fields)
+  } catch (error) {
+    return error instanceof TraceFileError && error.code === 'ENOENT' ? null : undefined
   }
 }

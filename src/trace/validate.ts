@@ -2,12 +2,25 @@
  * The one owner of ajv. The trace schema is compiled once, on first use, and
  * user schemas (assertions) are compiled through the same instance and cached
  * per schema object, so a schema used in a loop is compiled a single time.
+ *
+ * ajv itself is loaded on first use too: its 60-odd modules cost 25-40 ms to
+ * load, in every vitest worker and test file that imports reagent-flow, and a
+ * test that never validates anything should not pay that.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
+import { createRequire } from 'node:module'
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { TraceFormatError } from '../errors.js'
 import { excessiveNesting, MAX_TRACE_DEPTH } from './depth.js'
 import traceSchema from './trace.schema.json' with { type: 'json' }
 import type { Trace } from './types.js'
+
+let ajvClass: typeof Ajv | undefined
+
+/** A new ajv instance (ajv is CommonJS: required synchronously, the first time only). */
+function newAjv(options: { allErrors: boolean; strict: boolean }): Ajv {
+  ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv }).Ajv
+  return new ajvClass(options)
+}
 
 let traceValidator: ValidateFunction | undefined
 let userAjv: Ajv | undefined
@@ -16,7 +29,7 @@ const compiled = new WeakMap<object, ValidateFunction>()
 function compileTraceSchema(): ValidateFunction {
   // allErrors is off for the trace schema: the first broken rule is what the
   // user needs, and stopping early keeps validation of 10k-turn files cheap.
-  return new Ajv({ allErrors: false, strict: false }).compile(traceSchema)
+  return newAjv({ allErrors: false, strict: false }).compile(traceSchema)
 }
 
 /**
@@ -26,7 +39,7 @@ function compileTraceSchema(): ValidateFunction {
 export function compileJsonSchema(schema: object): ValidateFunction {
   let validate = compiled.get(schema)
   if (validate === undefined) {
-    userAjv ??= new Ajv({ allErrors: true, strict: false })
+    userAjv ??= newAjv({ allErrors: true, strict: false })
     validate = userAjv.compile(schema)
     compiled.set(schema, validate)
   }

@@ -1,5 +1,6 @@
 import './register.js'
 import './types.js'
+import { registerTestScope } from './test-scope.js'
 
 export { test, it } from './fixture.js'
 export { reagentMatchers } from './matchers.js'
@@ -9,3 +10,7 @@ export type { GoldenMatcherOptions } from './golden-matcher.js'
 export type { MatcherOutcome } from './outcome.js'
 export type { AnswerExpectation } from './answer-matchers.js'
 export type { CostMatcherOptions } from './budget-matchers.js'
+
+// Here, in the entry: vitest evaluates a setup file again for every test file (also with `isolate: false`),
+// but the modules it imports once per worker, and the test scope is a hook of the file being collected.
+registerTestScope()

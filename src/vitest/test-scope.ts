@@ -10,8 +10,9 @@
  * when their function settles.
  */
 import * as vitest from 'vitest'
-import { currentTestScope, runInTestScope, type GoldenEntry, type TestScope } from '../context.js'
+import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type TestScope } from '../context.js'
 import { hooks } from '../session-hooks.js'
+import { warn } from '../warnings.js'
 
 interface TaskLike {
   name: string
@@ -94,10 +95,42 @@ function reasonAfter(task: TaskLike): string {
   return error === undefined ? 'the test ended before the session closed' : cancelReason(error)
 }
 
-/** Wraps every test of the files this module is loaded for in a test scope. */
+/** The test file vitest is collecting or running (its absolute path), if any. */
+function currentTestFile(): string | undefined {
+  try {
+    const file = (vitest.expect.getState() as { testPath?: unknown }).testPath
+    return typeof file === 'string' ? file : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Test files whose tests are wrapped in a test scope, and those already warned about. */
+const scopedFiles = new Set<string>()
+const warnedFiles = new Set<string>()
+
+/** A session opened outside any test scope: in a test file whose tests are not wrapped, say why and what to do, once per file. */
+function warnUnscopedFile(): void {
+  const file = currentTestFile()
+  if (file === undefined || scopedFiles.has(file) || warnedFiles.has(file)) return
+  warnedFiles.add(file)
+  warn(
+    'REAGENT_TEST_SCOPE',
+    `a session was opened in ${file}, whose tests reagent-flow/vitest does not wrap: its runs are not placed under the test file, and a test that times out does not close them. ` +
+      `vitest evaluates the modules a setup file imports once per worker (with isolate: false, for its first test file only): name 'reagent-flow/vitest' itself in setupFiles.`,
+  )
+}
+
+/**
+ * Wraps every test of the test file being collected in a test scope. Called
+ * by the entry once for each test file (see index.ts).
+ */
 export function registerTestScope(): void {
   const aroundEach = (vitest as unknown as { aroundEach?: AroundEach }).aroundEach
   if (typeof aroundEach !== 'function') return
+  const file = currentTestFile()
+  if (file !== undefined) scopedFiles.add(file)
+  setUnscopedTestProbe(warnUnscopedFile)
   try {
     // vitest reads the hook's parameters to know which fixtures it uses: the context must be destructured.
     aroundEach(async (runTest, { task, signal, onTestFailed }) => {

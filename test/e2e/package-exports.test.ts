@@ -21,6 +21,27 @@ import { validateTrace } from 'reagent-flow/files'
     expect(out).toBe('function function function {"metadata":{}} 1\n')
   })
 
+  it('loads ajv on first use only: a session that opens over its earlier trace file does not load it', () => {
+    const out = runModule(`
+      import { createRequire } from 'node:module'
+      import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+      import { tmpdir } from 'node:os'
+      import { join } from 'node:path'
+      import { session, validateTrace } from 'reagent-flow'
+      import 'reagent-flow/openai'
+      const loaded = () => Object.keys(createRequire(join(process.cwd(), 'x.js')).cache).some((path) => path.includes('/node_modules/ajv/'))
+      const traceDir = mkdtempSync(join(tmpdir(), 'reagent-lazy-ajv-'))
+      for (let run = 0; run < 2; run++) await session('twice', { traceDir }, (s) => void s.logLlmCall({ responseText: 'hi' }))
+      const files = readdirSync(traceDir)
+      const before = loaded()
+      let thrown = ''
+      try { validateTrace({}) } catch (error) { thrown = error.name }
+      rmSync(traceDir, { recursive: true })
+      console.log(JSON.stringify(files), before, loaded(), thrown)
+    `)
+    expect(out).toBe('["twice.trace.json"] false true TraceFormatError\n')
+  })
+
   it('ships the JSON Schema as "reagent-flow/schema.json"', () => {
     const out = runModule(`
       import schema from 'reagent-flow/schema.json' with { type: 'json' }

@@ -2,9 +2,9 @@
  * Goldens and traces in an ordinary suite (fixtures/vitest-suite/): six test
  * files run by vitest as a child process, with five workers under both
  * pools, from another working directory, under CI, with a renamed test and
- * a filter. Each step needs the previous one, so they run in order on one copy.
+ * a filter, and with isolate: false. Each step needs the previous one, so they run in order on one copy.
  */
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
@@ -66,6 +66,28 @@ describe('a suite of six test files', () => {
     }
     for (const file of GOLDENS) expect(statSync(join(dir, '.reagent', 'golden', 'test', file)).mtimeMs).toBe(1_000_000)
   }, 300_000)
+
+  it('wraps the tests of every file with isolate: false, under threads and forks with five workers: runs and goldens stay under their test files', async () => {
+    for (const pool of ['threads', 'forks']) {
+      const { exitCode, output } = await runVitest(dir, { args: ['--isolate=false', '--maxWorkers=5', `--pool=${pool}`], env: { CI: 'true' } })
+      expect([pool, exitCode, output.includes('Tests  11 passed (11)')]).toEqual([pool, 0, true])
+      expect(output).toContain('\n     Goldens  12 matched\n')
+      expect(output).not.toContain('REAGENT_TEST_SCOPE')
+      // Every run in its test file's folder: nothing at the top of the trace directory.
+      expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['golden', 'test'])
+    }
+  }, 120_000)
+
+  it('warns, once per file, about the test files that a setup file of its own leaves unwrapped with isolate: false', async () => {
+    const { output } = await runVitest(dir, { args: ['--isolate=false', '--maxWorkers=1', 'test/research.test.ts', 'test/renamed.test.ts'], env: { CI: 'true', OWN_SETUP: '1' } })
+    const warnings = output.split('\n').filter((line) => line.includes('[REAGENT_TEST_SCOPE]'))
+    // One worker runs both files: the first is wrapped (the setup file's import is evaluated for it), the second is not.
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toMatch(
+      /ReagentWarning: reagent-flow: a session was opened in \/.+\/suite\/test\/(research|renamed)\.test\.ts, whose tests reagent-flow\/vitest does not wrap: its runs are not placed under the test file, and a test that times out does not close them\. vitest evaluates the modules a setup file imports once per worker \(with isolate: false, for its first test file only\): name 'reagent-flow\/vitest' itself in setupFiles\.$/,
+    )
+    for (const file of readdirSync(join(dir, '.reagent')).filter((name) => name.endsWith('.trace.json'))) rmSync(join(dir, '.reagent', file))
+  })
 
   it('reads the committed goldens when vitest runs from another working directory with --root', async () => {
     const { exitCode, output } = await runVitest(dirname(dir), { args: ['--root', basename(dir)], env: { CI: 'true' } })
