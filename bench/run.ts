@@ -35,4 +35,6 @@ for (const file of files) {
   rows.push(...suiteRows)
 }
 const missed = rows.filter((row) => holds(row) === false)
-console.log(`\n${rows.length} figures, ${missed.length === 0 ? 'every target held' : `${missed.length} target(s) missed: ${missed.map((r) => r.name).join('; ')}`}`)
+console.log(
+  `\n${rows.length} figures, ${missed.length === 0 ? 'every target held' : `${missed.length} target(s) missed: ${missed.map((r) => r.name).join('; ')}`}`,
+)

@@ -107,7 +107,9 @@ function chainOfSession(session: Session<unknown>, parent: ChainNode | undefined
 
 function checkArguments(idOrName: unknown, options: unknown): LoadChainOptions {
   if (typeof idOrName !== 'string' || idOrName === '') {
-    throw new TypeError(`loadChain() needs a closed Session, or a trace_id or trace name (a non-empty string), got ${JSON.stringify(idOrName) ?? typeof idOrName}.`)
+    throw new TypeError(
+      `loadChain() needs a closed Session, or a trace_id or trace name (a non-empty string), got ${JSON.stringify(idOrName) ?? typeof idOrName}.`,
+    )
   }
   if (options === undefined) return {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
@@ -146,7 +148,11 @@ function findRoot(files: readonly TraceFieldsFile[], idOrName: string, dir: stri
   const matches = byId.length > 0 ? byId : files.filter((file) => file.fields.name === idOrName)
   const [only] = matches
   if (only !== undefined && matches.length === 1) return only
-  if (matches.length > 1) throw new AmbiguousTraceError(idOrName, matches.map((file) => file.path))
+  if (matches.length > 1)
+    throw new AmbiguousTraceError(
+      idOrName,
+      matches.map((file) => file.path),
+    )
   throw notFound(files, idOrName, dir)
 }
 
@@ -224,7 +230,12 @@ export function loadChain(source: string | Session<unknown>, options?: LoadChain
   try {
     const root = findRoot(files, idOrName, traceDir)
     const trace = loadTraceOrSkip(root.path, skipped)
-    if (trace === undefined) throw notFound(files.filter((file) => file !== root), idOrName, traceDir)
+    if (trace === undefined)
+      throw notFound(
+        files.filter((file) => file !== root),
+        idOrName,
+        traceDir,
+      )
     return linkChain({ path: root.path, trace }, files, skipped)
   } finally {
     warnSkipped(traceDir, skipped)

@@ -19,7 +19,7 @@ export class ReagentError extends Error {
   }
 
   static {
-    Object.defineProperty(this.prototype, brand, { value: true })
+    Object.defineProperty(ReagentError.prototype, brand, { value: true })
   }
 }
 
@@ -99,7 +99,8 @@ export class TraceFormatError extends ReagentError {
   constructor(file: string, jsonPath: string, rule: string, detail: string, options?: ErrorOptions) {
     const where = jsonPath === '' ? 'the top level' : jsonPath
     // A file too large or in another layout is not broken: its detail says what to do instead.
-    const advice = rule === 'size' || rule === 'layout' ? '' : ' Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.'
+    const advice =
+      rule === 'size' || rule === 'layout' ? '' : ' Fix or delete the file, or record it again; the format is described by reagent-flow/schema.json.'
     super(`${file} is not a valid reagent-flow trace: at ${where}: ${detail} (rule: ${rule}).${advice}`, options)
     this.file = file
     this.jsonPath = jsonPath
@@ -165,10 +166,7 @@ export class AgentAssertionError extends ReagentError {
   /** Whether `actual` and `expected` are worth a diff (vitest reads this). */
   readonly showDiff: boolean
 
-  constructor(
-    message: string,
-    details: { traceName: string; assertion: string; actual?: unknown; expected?: unknown },
-  ) {
+  constructor(message: string, details: { traceName: string; assertion: string; actual?: unknown; expected?: unknown }) {
     super(message)
     this.traceName = details.traceName
     this.assertion = details.assertion
@@ -346,7 +344,13 @@ export class ModelFaultError extends ReagentError {
   /** `'timeout'` or the status, as the fault gave it. */
   readonly fault: number | 'timeout'
 
-  constructor(init: { fault: number | 'timeout'; model: string | null; message: string; headers: Readonly<Record<string, string>>; error: { message: string; type: string; code: string | null } }) {
+  constructor(init: {
+    fault: number | 'timeout'
+    model: string | null
+    message: string
+    headers: Readonly<Record<string, string>>
+    error: { message: string; type: string; code: string | null }
+  }) {
     super(typeof init.fault === 'number' ? `${init.fault} ${init.message}` : init.message)
     this.fault = init.fault
     this.status = typeof init.fault === 'number' ? init.fault : undefined

@@ -27,9 +27,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** The call as the recorder takes it; `toolCalls` may be given as one object. */
 export function checkLlmCall(call: unknown): LlmCallInput {
   if (!isPlainObject(call)) {
-    throw new TypeError(
-      `logLlmCall() takes an object such as { toolCalls: [{ name, arguments }], responseText, model }, got ${kindOf(call)}.`,
-    )
+    throw new TypeError(`logLlmCall() takes an object such as { toolCalls: [{ name, arguments }], responseText, model }, got ${kindOf(call)}.`)
   }
   const toolCalls = readOrThrown(call, 'toolCalls')
   // A getter that throws is a value, not a shape: the recorder records it with a stand-in.

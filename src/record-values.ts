@@ -47,7 +47,8 @@ export class Cursor {
 
   /** `turns[3].llm_call.tool_calls[0].arguments`, `result of "search".error`. */
   path(field: string): string {
-    const base = this.tool !== '' ? `result of ${JSON.stringify(this.tool)}` : `turns[${this.turn}].llm_call${this.call >= 0 ? `.tool_calls[${this.call}]` : ''}`
+    const base =
+      this.tool !== '' ? `result of ${JSON.stringify(this.tool)}` : `turns[${this.turn}].llm_call${this.call >= 0 ? `.tool_calls[${this.call}]` : ''}`
     return field === '' ? base : `${base}.${field}`
   }
 
@@ -142,7 +143,10 @@ export function messagesOf(raw: readonly unknown[], onIssue: ValueIssueHandler, 
     else {
       const role = readField(message, 'role', onIssue, cursor)
       const content = readField(message, 'content', onIssue, cursor)
-      out[i] = { role: typeof role === 'string' ? role : isUnreadable(role) ? role.text : 'unknown', content: jsonValueOf(content, onIssue, cursor, `messages[${i}].content`) }
+      out[i] = {
+        role: typeof role === 'string' ? role : isUnreadable(role) ? role.text : 'unknown',
+        content: jsonValueOf(content, onIssue, cursor, `messages[${i}].content`),
+      }
     }
   }
   return out

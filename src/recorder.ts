@@ -219,7 +219,7 @@ export class Recorder {
       }
       slot = pending?.[0]
     }
-    if (slot !== undefined && slot.answered && onlyIfUnanswered) return undefined
+    if (slot?.answered && onlyIfUnanswered) return undefined
 
     const error = readField(input, 'error', this.#onIssue, where)
     const result: ToolResult = {

@@ -49,7 +49,9 @@ export class RunFiles {
       // Interrupted runs of earlier processes become trace files before this one writes.
       for (const journal of sweepDirectory(dir).kept) rememberKept(journal.runPath, journal.path)
     }
-    this.#journal = options.journal ? JournalWriter.create(journalPath(options.runPath, trace.trace_id), trace, turns, pieceRedactor(options.redact)) : undefined
+    this.#journal = options.journal
+      ? JournalWriter.create(journalPath(options.runPath, trace.trace_id), trace, turns, pieceRedactor(options.redact))
+      : undefined
   }
 
   /** What the recorder tells as it records: the journal, if there is one. */
@@ -77,7 +79,12 @@ export class RunFiles {
       forgetKept(this.runPath)
       return
     }
-    const close: CloseRecord = { kind: 'close', status: status === 'active' ? 'interrupted' : status, ended_at: trace.ended_at ?? trace.started_at, error: trace.error ?? null }
+    const close: CloseRecord = {
+      kind: 'close',
+      status: status === 'active' ? 'interrupted' : status,
+      ended_at: trace.ended_at ?? trace.started_at,
+      error: trace.error ?? null,
+    }
     if (trace.interruption_reason !== undefined) close.interruption_reason = trace.interruption_reason
     journal.finish(close)
     rememberKept(this.runPath, journal.path)
@@ -85,7 +92,12 @@ export class RunFiles {
 
   /** Ends the journal without a trace file (the trace could not be written): kept as the record of the run. */
   abandon(trace: Trace): void {
-    this.#journal?.finish({ kind: 'close', status: 'interrupted', ended_at: trace.ended_at ?? trace.started_at, interruption_reason: 'the trace file could not be written' })
+    this.#journal?.finish({
+      kind: 'close',
+      status: 'interrupted',
+      ended_at: trace.ended_at ?? trace.started_at,
+      interruption_reason: 'the trace file could not be written',
+    })
   }
 }
 

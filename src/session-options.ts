@@ -126,12 +126,21 @@ const OPTION_KINDS: Readonly<Record<string, { accepts: (value: unknown) => boole
   metadata: { accepts: isPlainObject, expected: 'an object' },
   sessionId: { accepts: (v) => typeof v === 'string', expected: 'a string' },
   userId: { accepts: (v) => typeof v === 'string', expected: 'a string' },
-  redact: { accepts: (v) => v === false || Array.isArray(v) || isPlainObject(v), expected: 'false, an array of key names and patterns, or { keys, values, defaults }' },
+  redact: {
+    accepts: (v) => v === false || Array.isArray(v) || isPlainObject(v),
+    expected: 'false, an array of key names and patterns, or { keys, values, defaults }',
+  },
   save: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   journal: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   // Its URL is checked where it is resolved (ledger/session-reporter.ts), with an example of the forms.
   ledger: { accepts: (v) => v === false || typeof v === 'string' || isPlainObject(v), expected: "'http://127.0.0.1:4319', { url, token }, or false" },
-  replay: { accepts: (v) => (REPLAY_MODES as readonly unknown[]).includes(v), expected: REPLAY_MODES.map((mode) => `'${mode}'`).join(', ').replace(/, ([^,]*)$/, ' or $1'), quotesStrings: true },
+  replay: {
+    accepts: (v) => (REPLAY_MODES as readonly unknown[]).includes(v),
+    expected: REPLAY_MODES.map((mode) => `'${mode}'`)
+      .join(', ')
+      .replace(/, ([^,]*)$/, ' or $1'),
+    quotesStrings: true,
+  },
   strict: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
   replayTools: { accepts: (v) => typeof v === 'boolean', expected: 'true or false' },
 }
@@ -148,7 +157,10 @@ function describe(value: unknown): string {
 }
 
 /** Checks the options of `session()`; `caller` and `ownOptions` are those of a function that takes them with options of its own (`repeat()`). */
-export function checkOptions(options: unknown, { caller = 'session()', ownOptions = [] }: { caller?: string; ownOptions?: readonly string[] } = {}): SessionOptions {
+export function checkOptions(
+  options: unknown,
+  { caller = 'session()', ownOptions = [] }: { caller?: string; ownOptions?: readonly string[] } = {},
+): SessionOptions {
   if (options === undefined) return {}
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`${caller} options must be an object, got ${options === null ? 'null' : typeof options}.`)

@@ -377,7 +377,9 @@ export class Session<T = unknown> extends TraceAssertions {
     // Closed from outside while the hooks ran (a signal, the test's end).
     if (this.#closed) return
     if (outcome.ok) this.#output = outcome.output
-    const end = outcome.ok ? ({ status: 'completed' } as const) : { status: isCancellation(outcome.error) ? ('cancelled' as const) : ('failed' as const), error: outcome.error }
+    const end = outcome.ok
+      ? ({ status: 'completed' } as const)
+      : { status: isCancellation(outcome.error) ? ('cancelled' as const) : ('failed' as const), error: outcome.error }
     // A run its limits stopped is cancelled with the limit as its reason, whether the agent rethrew the stop or caught it.
     const stop = budgetStopOf(this.#guard, outcome.ok ? undefined : outcome.error)
     this.#finish(stop === undefined ? end : { ...end, status: 'cancelled', reason: stop.reason })
@@ -470,7 +472,10 @@ export class Session<T = unknown> extends TraceAssertions {
     } catch (error) {
       files.abandon(trace)
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
-      warn('REAGENT_WRITE', `session "${trace.name}": the trace could not be written (${error instanceof Error ? error.message : String(error)}); it is kept in memory on session.trace.`)
+      warn(
+        'REAGENT_WRITE',
+        `session "${trace.name}": the trace could not be written (${error instanceof Error ? error.message : String(error)}); it is kept in memory on session.trace.`,
+      )
     }
   }
 
@@ -502,11 +507,7 @@ export class Session<T = unknown> extends TraceAssertions {
  */
 export function session<T>(name: string, fn: SessionFn<T>): Promise<ClosedSession<T>>
 export function session<T>(name: string, options: SessionOptions, fn: SessionFn<T>): Promise<ClosedSession<T>>
-export async function session<T>(
-  name: string,
-  optionsOrFn: SessionOptions | SessionFn<T>,
-  maybeFn?: SessionFn<T>,
-): Promise<ClosedSession<T>> {
+export async function session<T>(name: string, optionsOrFn: SessionOptions | SessionFn<T>, maybeFn?: SessionFn<T>): Promise<ClosedSession<T>> {
   const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
   if (typeof fn !== 'function') {
     throw new TypeError(`session(${JSON.stringify(name)}, ...) needs a function to run, as its last argument.`)

@@ -139,11 +139,7 @@ function isAsyncFunction(fn: unknown): boolean {
  * @example
  * const lookupOrder = traceTool('lookup_order', async ({ id }: { id: string }) => db.orders.find(id))
  */
-export function traceTool<Args extends unknown[], R>(
-  name: string,
-  fn: (...args: Args) => R,
-  options: TraceToolOptions<Args> = {},
-): (...args: Args) => R {
+export function traceTool<Args extends unknown[], R>(name: string, fn: (...args: Args) => R, options: TraceToolOptions<Args> = {}): (...args: Args) => R {
   if (typeof fn !== 'function') throw new TypeError(`traceTool("${name}", fn) needs a function, got ${typeof fn}.`)
   const wrapped = function (this: unknown, ...args: Args): R {
     const s = currentSession()

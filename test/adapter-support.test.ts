@@ -17,12 +17,25 @@ describe('toolOutputValue: a tool output sent back to the model, as the value th
   })
 
   it('joins text parts with nothing between them, then reads the text the same way', () => {
-    expect(toolOutputValue([{ type: 'text', text: '{"a":' }, { type: 'input_text', text: '1}' }])).toEqual({ a: 1 })
-    expect(toolOutputValue([{ type: 'text', text: 'sunny, ' }, { type: 'text', text: '18°C' }])).toBe('sunny, 18°C')
+    expect(
+      toolOutputValue([
+        { type: 'text', text: '{"a":' },
+        { type: 'input_text', text: '1}' },
+      ]),
+    ).toEqual({ a: 1 })
+    expect(
+      toolOutputValue([
+        { type: 'text', text: 'sunny, ' },
+        { type: 'text', text: '18°C' },
+      ]),
+    ).toBe('sunny, 18°C')
   })
 
   it('keeps content that is not all text (an image, an empty list, a value) as it is', () => {
-    const image = [{ type: 'text', text: 'chart:' }, { type: 'image', source: { type: 'base64', data: 'iVBOR' } }]
+    const image = [
+      { type: 'text', text: 'chart:' },
+      { type: 'image', source: { type: 'base64', data: 'iVBOR' } },
+    ]
     expect(toolOutputValue(image)).toBe(image)
     expect(toolOutputValue([])).toEqual([])
     expect(toolOutputValue({ ok: true })).toEqual({ ok: true })

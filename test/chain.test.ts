@@ -63,7 +63,12 @@ describe('loadChain()', () => {
     const chain = loadChain('planner', { traceDir })
 
     expect(chain.get('researcher').toolNames()).toEqual(['search', 'search'])
-    expect(chain.get('researcher').toolCalls('search').map((call) => call.arguments)).toEqual([{ q: 'refund policy' }, { q: 'refund window' }])
+    expect(
+      chain
+        .get('researcher')
+        .toolCalls('search')
+        .map((call) => call.arguments),
+    ).toEqual([{ q: 'refund policy' }, { q: 'refund window' }])
     expect(chain.flatten().flatMap((node) => node.toolNames())).toEqual(['delegate', 'search', 'search', 'verify', 'draft'])
   })
 
@@ -73,7 +78,11 @@ describe('loadChain()', () => {
     // A trace named like another trace's id: the id wins.
     await session(team.writer.traceId, { traceDir }, () => undefined)
 
-    expect(loadChain(team.researcher.traceId, { traceDir }).flatten().map((node) => node.name)).toEqual(['researcher', 'fact-checker'])
+    expect(
+      loadChain(team.researcher.traceId, { traceDir })
+        .flatten()
+        .map((node) => node.name),
+    ).toEqual(['researcher', 'fact-checker'])
     expect(loadChain(team.writer.traceId, { traceDir }).name).toBe('writer')
     expect(loadChain('writer', { traceDir }).children).toEqual([])
   })
@@ -142,7 +151,11 @@ describe('loadChain()', () => {
     writeFileSync(join(traceDir, 'golden', 'planner.trace.json'), 'not read')
     const seenBefore = (await warnings.seen()).length
 
-    expect(loadChain('planner', { traceDir }).flatten().map((node) => node.name)).toEqual(['planner', 'researcher', 'fact-checker', 'writer'])
+    expect(
+      loadChain('planner', { traceDir })
+        .flatten()
+        .map((node) => node.name),
+    ).toEqual(['planner', 'researcher', 'fact-checker', 'writer'])
     const seen = (await warnings.seen()).slice(seenBefore)
     expect(seen).toEqual([
       {
@@ -170,7 +183,11 @@ describe('loadChain()', () => {
     damage('other-agent')
     const seenBefore = (await warnings.seen()).length
 
-    expect(loadChain('planner', { traceDir }).flatten().map((node) => node.name)).toEqual(['planner', 'researcher', 'writer'])
+    expect(
+      loadChain('planner', { traceDir })
+        .flatten()
+        .map((node) => node.name),
+    ).toEqual(['planner', 'researcher', 'writer'])
     expect((await warnings.seen()).slice(seenBefore)).toEqual([
       {
         code: 'REAGENT_READ',
@@ -185,13 +202,25 @@ describe('loadChain()', () => {
   it('does not loop on damaged parent links that form a cycle', () => {
     const traceDir = tempDir()
     const trace = (id: string, parent: string | null) => ({
-      trace_id: id, name: id, turns: [], metadata: {}, started_at: 1, ended_at: 2, format_version: '1', parent_trace_id: parent, handoff_context: null,
+      trace_id: id,
+      name: id,
+      turns: [],
+      metadata: {},
+      started_at: 1,
+      ended_at: 2,
+      format_version: '1',
+      parent_trace_id: parent,
+      handoff_context: null,
     })
     writeFileSync(join(traceDir, 'a.trace.json'), JSON.stringify(trace('a', 'b')))
     writeFileSync(join(traceDir, 'b.trace.json'), JSON.stringify(trace('b', 'a')))
     writeFileSync(join(traceDir, 'c.trace.json'), JSON.stringify(trace('c', 'c')))
 
-    expect(loadChain('a', { traceDir }).flatten().map((node) => node.name)).toEqual(['a', 'b'])
+    expect(
+      loadChain('a', { traceDir })
+        .flatten()
+        .map((node) => node.name),
+    ).toEqual(['a', 'b'])
     expect(loadChain('c', { traceDir }).children).toEqual([])
   })
 

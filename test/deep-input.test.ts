@@ -21,13 +21,13 @@ describe('reading a trace nested 100,000 levels deep', () => {
   it('is a TraceFormatError naming the file, the path and the rule', () => {
     const file = join(tempDir(), 'deep.trace.json')
     writeDeepTrace(file, 'deep')
-    expect(() => loadTrace(file)).toThrow(
-      new TraceFormatError(file, 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL),
-    )
+    expect(() => loadTrace(file)).toThrow(new TraceFormatError(file, 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL))
   })
 
   it('is a TraceFormatError for an in-memory value too', () => {
-    expect(() => validateTrace(JSON.parse(deepTraceText('deep')))).toThrow(new TraceFormatError('<value>', 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL))
+    expect(() => validateTrace(JSON.parse(deepTraceText('deep')))).toThrow(
+      new TraceFormatError('<value>', 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL),
+    )
   })
 
   it('accepts 1,000 levels, the most reagent-flow 0.5 can write', () => {
@@ -41,7 +41,9 @@ describe('reading a trace nested 100,000 levels deep', () => {
     const golden = join(traceDir, 'golden', 'refund.trace.json')
     writeDeepTrace(golden, 'refund')
     const trace = deepTrace('refund', 3)
-    expect(() => matchGolden(trace, { traceDir, update: 'none' })).toThrow(new TraceFormatError(golden, 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL))
+    expect(() => matchGolden(trace, { traceDir, update: 'none' })).toThrow(
+      new TraceFormatError(golden, 'turns[0].tool_results[0].result[0][0][0]', 'depth', DETAIL),
+    )
   })
 })
 
@@ -61,7 +63,12 @@ describe('a trace built in memory, 100,000 levels deep', () => {
   it('is compared in unordered mode and with subset arguments', () => {
     const withArgs = (trace: Trace, args: JsonValue): Trace => {
       const copy = structuredClone({ ...trace, turns: [] }) as Trace
-      copy.turns = [{ ...trace.turns[0]!, llm_call: { ...trace.turns[0]!.llm_call, tool_calls: [{ ...trace.turns[0]!.llm_call.tool_calls[0]!, arguments: { deep: args } }] } }]
+      copy.turns = [
+        {
+          ...trace.turns[0]!,
+          llm_call: { ...trace.turns[0]!.llm_call, tool_calls: [{ ...trace.turns[0]!.llm_call.tool_calls[0]!, arguments: { deep: args } }] },
+        },
+      ]
       return copy
     }
     const a = withArgs(expected, deepValue(100_000, 1))

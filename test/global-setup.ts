@@ -7,7 +7,9 @@ import { CHROMIUM, runBrowserTests } from './helpers/chromium.js'
 
 export default function setup(): void {
   if (!runBrowserTests) {
-    process.stdout.write(`Browser tests of the viewer skipped: ${CHROMIUM} is not installed. Run them after: apt-get install chromium (or .ci/chromium as root)\n`)
+    process.stdout.write(
+      `Browser tests of the viewer skipped: ${CHROMIUM} is not installed. Run them after: apt-get install chromium (or .ci/chromium as root)\n`,
+    )
   }
   if (process.env.REAGENT_TEST_POSTGRES_URL) return
   process.stdout.write(

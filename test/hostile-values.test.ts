@@ -30,11 +30,19 @@ class MessageBomb extends Error {
 const thrown: Array<[string, () => unknown, { name: string; message: string }]> = [
   ['a null-prototype circular object', circularWithoutPrototype, { name: 'Error', message: '{"self":"[Circular]","note":"loop"}' }],
   ['an Error whose message getter throws', () => new MessageBomb(), { name: 'MessageBomb', message: '[the message could not be read]' }],
-  ['a revoked Proxy', revokedProxy, { name: 'Error', message: '[Unreadable: Cannot perform \'IsArray\' on a proxy that has been revoked]' }],
+  ['a revoked Proxy', revokedProxy, { name: 'Error', message: "[Unreadable: Cannot perform 'IsArray' on a proxy that has been revoked]" }],
   ['a symbol', () => Symbol('boom'), { name: 'Error', message: 'Symbol(boom)' }],
   ['a BigInt', () => 10n, { name: 'Error', message: '10' }],
   ['undefined', () => undefined, { name: 'Error', message: 'null' }],
-  ['an object with a throwing getter', () => ({ get reason(): string { throw new Error('getter') } }), { name: 'Error', message: '{"reason":"[Thrown: getter]"}' }],
+  [
+    'an object with a throwing getter',
+    () => ({
+      get reason(): string {
+        throw new Error('getter')
+      },
+    }),
+    { name: 'Error', message: '{"reason":"[Thrown: getter]"}' },
+  ],
 ]
 
 describe('a session whose function throws a hostile value', () => {
@@ -61,16 +69,35 @@ describe('a session whose function throws a hostile value', () => {
 describe('hostile values in log calls', () => {
   it('records each with a stand-in, never throwing, and writes a file the loader reads', async () => {
     const traceDir = tempDir()
-    const noRole = { get role(): string { throw new Error('no role') }, content: 'hi' }
+    const noRole = {
+      get role(): string {
+        throw new Error('no role')
+      },
+      content: 'hi',
+    }
     const s = await session('hostile-logs', { traceDir }, (s) => {
       s.logLlmCall({
         messages: [noRole, revokedProxy(), 'plain text'],
         responseText: Object.create(null) as unknown as string,
         model: revokedProxy() as unknown as string,
-        tokenUsage: { get input_tokens(): number { throw new Error('no tokens') } },
+        tokenUsage: {
+          get input_tokens(): number {
+            throw new Error('no tokens')
+          },
+        },
         toolCalls: [
-          { get name(): string { throw new Error('no name') }, arguments: { a: 1 } },
-          { name: 'search', get arguments(): unknown { throw new Error('no args') } },
+          {
+            get name(): string {
+              throw new Error('no name')
+            },
+            arguments: { a: 1 },
+          },
+          {
+            name: 'search',
+            get arguments(): unknown {
+              throw new Error('no args')
+            },
+          },
           { name: 'fetch', arguments: '{"url":"x"', callId: 'c3' },
         ],
         timestamp: Number.POSITIVE_INFINITY,
@@ -80,7 +107,12 @@ describe('hostile values in log calls', () => {
       })
       s.logToolResult('search', { result: circularWithoutPrototype(), error: revokedProxy(), durationMs: Number.NEGATIVE_INFINITY })
       s.logToolResult('fetch', { callId: 'c3', error: new MessageBomb(), result: 10n })
-      s.logLlmCall({ get tokenUsage(): never { throw new Error('usage getter') }, responseText: 'done' } as never)
+      s.logLlmCall({
+        get tokenUsage(): never {
+          throw new Error('usage getter')
+        },
+        responseText: 'done',
+      } as never)
     })
     const trace = loadTrace(join(traceDir, 'hostile-logs.trace.json'))
     const [first, second] = trace.turns

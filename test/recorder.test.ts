@@ -36,22 +36,13 @@ describe('Recorder.logLlmCall', () => {
         { name: 'd', arguments: [1, 2] },
       ],
     })
-    expect(r.turns[0]!.llm_call.tool_calls.map((c) => c.arguments)).toEqual([
-      { city: 'Paris' },
-      { _raw_arguments: '{"city":' },
-      {},
-      { _value: [1, 2] },
-    ])
+    expect(r.turns[0]!.llm_call.tool_calls.map((c) => c.arguments)).toEqual([{ city: 'Paris' }, { _raw_arguments: '{"city":' }, {}, { _value: [1, 2] }])
   })
 
   it('keeps only role and content of each message', () => {
     const r = recorder()
     r.logLlmCall({
-      messages: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'tool', content: '{"ok":true}', tool_call_id: 'call_1', name: 'lookup' },
-        'plain text',
-      ],
+      messages: [{ role: 'system', content: 'Be brief.' }, { role: 'tool', content: '{"ok":true}', tool_call_id: 'call_1', name: 'lookup' }, 'plain text'],
     })
     expect(r.turns[0]!.llm_call.messages).toEqual([
       { role: 'system', content: 'Be brief.' },
@@ -89,9 +80,12 @@ describe('Recorder.logLlmCall', () => {
 
 describe('normalizeTokenUsage', () => {
   it('maps OpenAI names (counts and their details) to input/output tokens and keeps the extras', () => {
-    expect(
-      normalizeTokenUsage({ prompt_tokens: 120, completion_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } }),
-    ).toEqual({ input_tokens: 120, output_tokens: 18, total_tokens: 138, input_tokens_details: { cached_tokens: 100 } })
+    expect(normalizeTokenUsage({ prompt_tokens: 120, completion_tokens: 18, total_tokens: 138, prompt_tokens_details: { cached_tokens: 100 } })).toEqual({
+      input_tokens: 120,
+      output_tokens: 18,
+      total_tokens: 138,
+      input_tokens_details: { cached_tokens: 100 },
+    })
   })
 
   it('converts camelCase names and never lets an alias override a canonical count', () => {
@@ -126,10 +120,13 @@ describe('Recorder.logToolResult', () => {
 
   it('throws AmbiguousToolCallError naming both call ids when two calls of that name are pending', () => {
     const r = recorder()
-    r.logLlmCall({ toolCalls: [{ name: 'search', callId: 'toolu_01' }, { name: 'search', callId: 'toolu_02' }] })
-    expect(() => r.logToolResult('search', { result: 1 })).toThrowError(
-      new AmbiguousToolCallError('search', ['toolu_01', 'toolu_02']),
-    )
+    r.logLlmCall({
+      toolCalls: [
+        { name: 'search', callId: 'toolu_01' },
+        { name: 'search', callId: 'toolu_02' },
+      ],
+    })
+    expect(() => r.logToolResult('search', { result: 1 })).toThrowError(new AmbiguousToolCallError('search', ['toolu_01', 'toolu_02']))
     expect(() => r.logToolResult('search', { result: 1 })).toThrowError(
       'Cannot tell which call of "search" this result belongs to: 2 calls are pending ("toolu_01", "toolu_02"). ' +
         'Pass { callId } to logToolResult to pick one.',

@@ -277,11 +277,7 @@ describe.concurrent('1,000 concurrent sessions', () => {
         { agent: i, turn: 1 },
         { agent: i, turn: 2 },
       ])
-      expect(s.trace.turns.map((t) => t.tool_results[0]!.result)).toEqual([
-        `agent ${i} turn 0`,
-        `agent ${i} turn 1`,
-        `agent ${i} turn 2`,
-      ])
+      expect(s.trace.turns.map((t) => t.tool_results[0]!.result)).toEqual([`agent ${i} turn 0`, `agent ${i} turn 1`, `agent ${i} turn 2`])
     })
     expect(new Set(sessions.map((s) => s.traceId)).size).toBe(1000)
   })
@@ -298,9 +294,9 @@ describe('logging calls of the wrong shape', () => {
     await expect(session('bad-tools', { save: false }, (s) => void s.logLlmCall({ toolCalls: 'search' as never }))).rejects.toThrowError(
       'logLlmCall(): toolCalls must be an array of { name, arguments, callId? }, got the string "search".',
     )
-    await expect(session('bad-tool', { save: false }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'a' }, { arguments: {} } as never] }))).rejects.toThrowError(
-      'logLlmCall(): toolCalls[1] must be { name, arguments, callId? } with the tool name as a non-empty string, got name undefined.',
-    )
+    await expect(
+      session('bad-tool', { save: false }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'a' }, { arguments: {} } as never] })),
+    ).rejects.toThrowError('logLlmCall(): toolCalls[1] must be { name, arguments, callId? } with the tool name as a non-empty string, got name undefined.')
   })
 
   it('takes a single tool call object and a single message as they are meant', async () => {

@@ -2,13 +2,7 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import {
-  ReagentError,
-  TraceFormatError,
-  TraceNotFoundError,
-  loadTrace,
-  session,
-} from '../src/index.js'
+import { ReagentError, TraceFormatError, TraceNotFoundError, loadTrace, session } from '../src/index.js'
 import { sanitizeName, saveTrace, tracePath } from '../src/public/files.js'
 import { loadGolden } from '../src/public/golden.js'
 import { listTraceFiles, readTraceFields, renderTrace, writeFileAtomic } from '../src/storage.js'
@@ -79,7 +73,11 @@ describe('writeFileAtomic()', () => {
     await new Promise<void>((resolve) =>
       child.on('message', () => {
         writes += 1
-        if (writes === 3) setTimeout(() => (child.kill('SIGKILL'), resolve()), 7)
+        if (writes === 3)
+          setTimeout(() => {
+            child.kill('SIGKILL')
+            resolve()
+          }, 7)
       }),
     )
     await new Promise((resolve) => child.on('exit', resolve))
@@ -171,7 +169,10 @@ describe('listTraceFiles()', () => {
 
 describe('readTraceFields()', () => {
   const bigTrace = (): Trace => {
-    const trace = buildTrace('big', Array.from({ length: 200 }, (_, i) => ({ calls: [{ name: 'search', args: { q: `q${i}` }, result: 'r'.repeat(100) }] })))
+    const trace = buildTrace(
+      'big',
+      Array.from({ length: 200 }, (_, i) => ({ calls: [{ name: 'search', args: { q: `q${i}` }, result: 'r'.repeat(100) }] })),
+    )
     return { ...trace, metadata: { goal: 'find things' }, grade: { grade: 'pass', source: 'ci', reason: null, ref: null, graded_at: 1_800_000_100 } }
   }
   const withoutTurns = ({ turns: _turns, ...fields }: Trace): Omit<Trace, 'turns'> => fields

@@ -48,7 +48,12 @@ describe('traceTool()', () => {
   it('uses the call id a framework passes in the tool context', async () => {
     const search = traceTool('search', async (input: { q: string }, _ctx: { toolCallId: string }) => `results for ${input.q}`)
     const s = await session('ctx-tool', { save: false }, async (s) => {
-      s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'a' }, callId: 'c1' }, { name: 'search', arguments: { q: 'b' }, callId: 'c2' }] })
+      s.logLlmCall({
+        toolCalls: [
+          { name: 'search', arguments: { q: 'a' }, callId: 'c1' },
+          { name: 'search', arguments: { q: 'b' }, callId: 'c2' },
+        ],
+      })
       await search({ q: 'b' }, { toolCallId: 'c2' })
     })
     expect(s.trace.turns[0]!.tool_results).toEqual([{ call_id: 'c2', result: 'results for b', error: null, duration_ms: expect.any(Number) }])
@@ -85,9 +90,13 @@ describe('traceTool()', () => {
   it('keeps this, the function name and a custom call id reader', async () => {
     const target = {
       prefix: 'id:',
-      run: traceTool('named', function (this: { prefix: string }, x: string, meta: { id: string }) {
-        return this.prefix + x + meta.id
-      }, { callId: (_x, meta) => meta.id }),
+      run: traceTool(
+        'named',
+        function (this: { prefix: string }, x: string, meta: { id: string }) {
+          return this.prefix + x + meta.id
+        },
+        { callId: (_x, meta) => meta.id },
+      ),
     }
     expect(target.run.name).toBe('named')
     const s = await session('this-tool', { save: false }, (s) => {

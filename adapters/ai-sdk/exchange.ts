@@ -8,7 +8,14 @@
  */
 import type { Transformer } from 'node:stream/web'
 import { APICallError, type LanguageModelV3GenerateResult, type LanguageModelV3StreamPart, type LanguageModelV3StreamResult } from '@ai-sdk/provider'
-import { fromRecordedValue, keepResolved, normalizeRecordedRequest, toRecordedValue, type DescribedFault, type ModelExchange } from '../../src/adapter-support.js'
+import {
+  fromRecordedValue,
+  keepResolved,
+  normalizeRecordedRequest,
+  toRecordedValue,
+  type DescribedFault,
+  type ModelExchange,
+} from '../../src/adapter-support.js'
 import type { MiddlewareCall } from './model-calls.js'
 
 const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['abortSignal', 'headers'])
@@ -77,7 +84,10 @@ function replayedParts(chunks: readonly unknown[]): ReadableStream<LanguageModel
  * reader leaves it (what the agent read is what a replay gives it); a stream
  * that fails is not kept.
  */
-function keptParts(stream: ReadableStream<LanguageModelV3StreamPart>, done: Parameters<ModelExchange<unknown>['capture']>[1]): ReadableStream<LanguageModelV3StreamPart> {
+function keptParts(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+  done: Parameters<ModelExchange<unknown>['capture']>[1],
+): ReadableStream<LanguageModelV3StreamPart> {
   type Part = LanguageModelV3StreamPart
   const parts: Part[] = []
   const keep = (): void => done(() => ({ chunks: parts.map(toRecordedValue) }))

@@ -58,8 +58,9 @@ function runMeasured(execute: () => unknown, measured: (run: () => unknown) => u
     relayed.relay = relayLast(output)
     return relayed.relay.last
   })
-  if (relayed.relay === undefined) return value
-  // The SDK reads (and sees errors through) the iterable; this promise only feeds the recording.
+  if (relayed.relay === undefined)
+    return value
+    // The SDK reads (and sees errors through) the iterable; this promise only feeds the recording.
   ;(value as Promise<unknown>).catch(() => undefined)
   return relayed.relay.iterable
 }

@@ -81,13 +81,20 @@ function messageFields(message: BaseMessage, chunk: boolean): JsonValue {
 
 function chatResultValue(result: ChatResult): JsonValue {
   return toRecordedValue({
-    generations: result.generations.map((generation) => ({ text: generation.text, generationInfo: generation.generationInfo, message: messageFields(generation.message, false) })),
+    generations: result.generations.map((generation) => ({
+      text: generation.text,
+      generationInfo: generation.generationInfo,
+      message: messageFields(generation.message, false),
+    })),
     llmOutput: result.llmOutput,
   })
 }
 
 function chatResultFrom(recorded: RecordedResponse): ChatResult {
-  const value = fromRecordedValue('value' in recorded ? recorded.value : null) as { generations?: Array<Record<string, unknown>>; llmOutput?: Record<string, unknown> }
+  const value = fromRecordedValue('value' in recorded ? recorded.value : null) as {
+    generations?: Array<Record<string, unknown>>
+    llmOutput?: Record<string, unknown>
+  }
   return {
     generations: (value.generations ?? []).map((generation) => ({
       text: String(generation['text'] ?? ''),

@@ -103,9 +103,7 @@ export function providerOf(serialized: Serialized | undefined, metadata: Record<
 function textOf(content: unknown): string | null {
   if (typeof content === 'string') return content === '' ? null : content
   if (!Array.isArray(content)) return null
-  const text = content
-    .map((block: { type?: unknown; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? block.text : ''))
-    .join('')
+  const text = content.map((block: { type?: unknown; text?: unknown }) => (block?.type === 'text' && typeof block.text === 'string' ? block.text : '')).join('')
   return text === '' ? null : text
 }
 

@@ -32,21 +32,27 @@ function callOf(runManager: CallbackManagerForLLMRun | undefined) {
 
 function hookInstance(model: BaseChatModel): void {
   if (!markInstrumented(model, HOOKED)) return
-  patchMethod<Method>(model, '_generate', (original) =>
-    function (this: unknown, messages, options, runManager) {
-      const call = callOf(runManager)
-      if (call === undefined) return original.call(this, messages, options, runManager)
-      return call.send(() => original.call(this, messages, options, runManager) as never, generateExchange(this as BaseChatModel, messages, options))
-    },
+  patchMethod<Method>(
+    model,
+    '_generate',
+    (original) =>
+      function (this: unknown, messages, options, runManager) {
+        const call = callOf(runManager)
+        if (call === undefined) return original.call(this, messages, options, runManager)
+        return call.send(() => original.call(this, messages, options, runManager) as never, generateExchange(this as BaseChatModel, messages, options))
+      },
   )
   // A model that does not stream keeps the base class's method: LangChain checks for it to decide whether to stream.
   if (model._streamResponseChunks === BaseChatModel.prototype._streamResponseChunks) return
-  patchMethod<Method>(model, '_streamResponseChunks', (original) =>
-    function (this: unknown, messages, options, runManager) {
-      const call = callOf(runManager)
-      if (call === undefined) return original.call(this, messages, options, runManager)
-      return call.send(() => original.call(this, messages, options, runManager) as never, streamExchange(this as BaseChatModel, messages, options))
-    },
+  patchMethod<Method>(
+    model,
+    '_streamResponseChunks',
+    (original) =>
+      function (this: unknown, messages, options, runManager) {
+        const call = callOf(runManager)
+        if (call === undefined) return original.call(this, messages, options, runManager)
+        return call.send(() => original.call(this, messages, options, runManager) as never, streamExchange(this as BaseChatModel, messages, options))
+      },
   )
 }
 
@@ -55,11 +61,14 @@ export function hookChatModels(): void {
   const prototype = BaseChatModel.prototype as unknown as Record<string, unknown>
   if (!markInstrumented(prototype, HOOKED)) return
   for (const entry of ['_generateUncached', '_streamIterator']) {
-    patchMethod<(this: unknown, ...args: never[]) => unknown>(prototype, entry, (original) =>
-      function (this: unknown, ...args: never[]) {
-        if (currentSession() !== undefined && this !== null && typeof this === 'object') hookInstance(this as BaseChatModel)
-        return original.apply(this, args)
-      },
+    patchMethod<(this: unknown, ...args: never[]) => unknown>(
+      prototype,
+      entry,
+      (original) =>
+        function (this: unknown, ...args: never[]) {
+          if (currentSession() !== undefined && this !== null && typeof this === 'object') hookInstance(this as BaseChatModel)
+          return original.apply(this, args)
+        },
     )
   }
 }

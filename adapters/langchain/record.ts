@@ -15,8 +15,7 @@ import { hooks } from '../../src/adapter-support.js'
 
 function unfinishedError(session: Session): Error {
   const error = new Error(
-    `the LangChain run had not ended when session "${session.name}" closed ` +
-      `(a stream left before its end, or a call not awaited inside the session)`,
+    `the LangChain run had not ended when session "${session.name}" closed (a stream left before its end, or a call not awaited inside the session)`,
   )
   error.name = 'UnfinishedRunError'
   // The stack would only point into this adapter.

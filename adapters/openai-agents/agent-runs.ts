@@ -27,7 +27,6 @@ import { hooks } from '../../src/adapter-support.js'
 
 export type { SdkSpan } from './sdk-span.js'
 
-
 interface SpanEntry {
   readonly traceId: string
   readonly parentId: string | null
@@ -85,7 +84,13 @@ export class AgentRuns implements CallRouting {
     const { type } = span.spanData
     if (type === 'agent') {
       const child = this.#openAgentSession(span)
-      this.#spans.set(span.spanId, { traceId: span.traceId, parentId: span.parentId, type, owner: child?.session ?? currentSession(), ...(child === undefined ? {} : { child }) })
+      this.#spans.set(span.spanId, {
+        traceId: span.traceId,
+        parentId: span.parentId,
+        type,
+        owner: child?.session ?? currentSession(),
+        ...(child === undefined ? {} : { child }),
+      })
       return
     }
     const name = span.spanData['name']

@@ -19,7 +19,10 @@ export function noteHostedMcp(s: Session, output: unknown): void {
       noteOnTurnOfCall(s, id, 'mcp_calls', { name: stringOrNull(field(providerData, 'name')), server })
     } else if (field(item, 'name') === 'mcp_list_tools') {
       const tools = field(providerData, 'tools')
-      noteOnTrace(s, 'mcp_tools', { server, tools: Array.isArray(tools) ? tools.map((tool) => stringOrNull(field(tool, 'name'))).filter((name): name is string => name !== null) : [] })
+      noteOnTrace(s, 'mcp_tools', {
+        server,
+        tools: Array.isArray(tools) ? tools.map((tool) => stringOrNull(field(tool, 'name'))).filter((name): name is string => name !== null) : [],
+      })
     }
   }
 }

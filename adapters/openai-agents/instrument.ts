@@ -87,7 +87,9 @@ export interface AgentsModelOptions {
  */
 export function instrumentAgentsModel<M extends Model>(model: M, options: AgentsModelOptions = {}): M {
   if (model === null || typeof model !== 'object' || typeof (model as { getResponse?: unknown }).getResponse !== 'function') {
-    throw new TypeError(`instrumentAgentsModel(model) needs a Model of @openai/agents (an object with getResponse and getStreamedResponse), got ${model === null ? 'null' : typeof model}.`)
+    throw new TypeError(
+      `instrumentAgentsModel(model) needs a Model of @openai/agents (an object with getResponse and getStreamedResponse), got ${model === null ? 'null' : typeof model}.`,
+    )
   }
   if (isRecorded(model)) return model
   const provider = options.provider ?? null

@@ -25,8 +25,7 @@ export function responseOf(response: unknown, withheld: boolean): ModelResponse 
     else if (type === HOSTED_CALL) {
       // A hosted MCP server's tool listing and approval requests are protocol, not tools the model chose: hosted-mcp.ts notes the listing.
       if (!HOSTED_PROTOCOL.has(field(item, 'name'))) hosted.push(hostedCall(item, toolCalls, withheld))
-    }
-    else if (typeof type === 'string' && type.endsWith('_call')) toolCalls.push(toolCallOf(item, type, withheld))
+    } else if (typeof type === 'string' && type.endsWith('_call')) toolCalls.push(toolCallOf(item, type, withheld))
   }
   const providerData = field(response, 'providerData')
   return {

@@ -63,46 +63,54 @@ export function recordModelCalls(target: object, identity: ModelIdentity, routin
   }
   const done = (request: unknown): void => void inFlight.delete(request as object)
 
-  patchMethod<GetResponse>(target, 'getResponse', (original) =>
-    function (this: unknown, request: unknown): Promise<unknown> {
-      const call = start(this, request, MODEL_APIS.whole)
-      if (call === undefined) return original.call(this, request)
-      return call.send(() => original.call(this, request), getResponseExchange(request, identity(this as object))).then(
-        (response) => {
-          done(request)
-          call.receive(response)
-          recordSafely(ADAPTER, 'the hosted MCP calls of a response', () => noteHostedMcp(call.session, field(response, 'output')))
-          return response
-        },
-        (error: unknown) => {
-          done(request)
-          call.fail(error)
-          throw error
-        },
-      )
-    },
+  patchMethod<GetResponse>(
+    target,
+    'getResponse',
+    (original) =>
+      function (this: unknown, request: unknown): Promise<unknown> {
+        const call = start(this, request, MODEL_APIS.whole)
+        if (call === undefined) return original.call(this, request)
+        return call
+          .send(() => original.call(this, request), getResponseExchange(request, identity(this as object)))
+          .then(
+            (response) => {
+              done(request)
+              call.receive(response)
+              recordSafely(ADAPTER, 'the hosted MCP calls of a response', () => noteHostedMcp(call.session, field(response, 'output')))
+              return response
+            },
+            (error: unknown) => {
+              done(request)
+              call.fail(error)
+              throw error
+            },
+          )
+      },
   )
 
-  patchMethod<GetStreamedResponse>(target, 'getStreamedResponse', (original) =>
-    function (this: unknown, request: unknown): AsyncIterable<unknown> {
-      const call = start(this, request, MODEL_APIS.streamed)
-      if (call === undefined) return original.call(this, request)
-      const stream = call.send(() => original.call(this, request), streamedResponseExchange(request, identity(this as object)))
-      const watch = call.stream()
-      if (stream !== null && typeof stream === 'object') {
-        tapStream(stream, ADAPTER, {
-          onEvent: (event) => {
-            watch.onEvent(event)
-            if (field(event, 'type') === 'response_done') noteHostedMcp(call.session, field(field(event, 'response'), 'output'))
-          },
-          onEnd: (end) => {
-            done(request)
-            watch.onEnd(end)
-          },
-        })
-      }
-      return stream
-    },
+  patchMethod<GetStreamedResponse>(
+    target,
+    'getStreamedResponse',
+    (original) =>
+      function (this: unknown, request: unknown): AsyncIterable<unknown> {
+        const call = start(this, request, MODEL_APIS.streamed)
+        if (call === undefined) return original.call(this, request)
+        const stream = call.send(() => original.call(this, request), streamedResponseExchange(request, identity(this as object)))
+        const watch = call.stream()
+        if (stream !== null && typeof stream === 'object') {
+          tapStream(stream, ADAPTER, {
+            onEvent: (event) => {
+              watch.onEvent(event)
+              if (field(event, 'type') === 'response_done') noteHostedMcp(call.session, field(field(event, 'response'), 'output'))
+            },
+            onEnd: (end) => {
+              done(request)
+              watch.onEnd(end)
+            },
+          })
+        }
+        return stream
+      },
   )
   return true
 }

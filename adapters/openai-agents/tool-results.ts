@@ -14,8 +14,7 @@ export function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean)
   const name = String(span.spanData['name'] ?? 'unknown')
   const input = span.spanData['input']
   const callId = s[hooks].claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
-  const outcome: ToolOutcome =
-    span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : outputValue(span.spanData['output']) }
+  const outcome: ToolOutcome = span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : outputValue(span.spanData['output']) }
   const durationMs = durationOf(span)
   if (callId === undefined) s.logToolResult(name, { ...outcome, ...(durationMs === undefined ? {} : { durationMs }) })
   else s[hooks].logResultOf(callId, () => outcome, durationMs)

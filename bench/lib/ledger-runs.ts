@@ -63,7 +63,14 @@ export function writeLedgerDir(dir: string): void {
       turns: [
         {
           index: 0,
-          llm_call: { messages: null, response_text: 'Refunded.', tool_calls: [], model: 'gpt-4o', token_usage: { input_tokens: 900, output_tokens: 30 }, timestamp: run.started_at },
+          llm_call: {
+            messages: null,
+            response_text: 'Refunded.',
+            tool_calls: [],
+            model: 'gpt-4o',
+            token_usage: { input_tokens: 900, output_tokens: 30 },
+            timestamp: run.started_at,
+          },
           tool_results: [],
           duration_ms: run.duration_ms,
         },

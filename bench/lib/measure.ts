@@ -136,7 +136,11 @@ export async function compareCalls(
  * workloads, interleaved: for work that happens while a run waits (a timer
  * flushing a journal), which wall time would not see. Medians, in ms.
  */
-export async function compareCpu(ours: () => Promise<unknown>, baseline: () => Promise<unknown>, { runs = 9, warmup = 2 } = {}): Promise<{ ours: number; baseline: number }> {
+export async function compareCpu(
+  ours: () => Promise<unknown>,
+  baseline: () => Promise<unknown>,
+  { runs = 9, warmup = 2 } = {},
+): Promise<{ ours: number; baseline: number }> {
   const cpuOf = async (fn: () => Promise<unknown>): Promise<number> => {
     gc?.()
     const before = process.cpuUsage()

@@ -17,7 +17,9 @@ function completion(id: number, message: Record<string, unknown>, finishReason: 
     object: 'chat.completion',
     created: 1_741_570_283,
     model: 'gpt-4o-2024-08-06',
-    choices: [{ index: 0, message: { role: 'assistant', content: null, refusal: null, annotations: [], ...message }, logprobs: null, finish_reason: finishReason }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content: null, refusal: null, annotations: [], ...message }, logprobs: null, finish_reason: finishReason },
+    ],
     usage: { prompt_tokens: promptTokens, completion_tokens: 16, total_tokens: promptTokens + 16 },
     service_tier: 'default',
     system_fingerprint: 'fp_bench',

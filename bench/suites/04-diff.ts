@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import stringify from 'fast-json-stable-stringify'
-import { type Trace } from 'reagent-flow'
+import type { Trace } from 'reagent-flow'
 import { saveTrace } from 'reagent-flow/files'
 import { matchGolden } from 'reagent-flow/golden'
 import { diffTraces, formatDiff } from 'reagent-flow/diff'
@@ -19,7 +19,7 @@ function withInsertedTurn(trace: Trace): Trace {
   inserted.llm_call.tool_calls = [{ ...model.llm_call.tool_calls[0]!, name: 'check_policy', arguments: { days: 3 }, call_id: 'inserted' }]
   inserted.tool_results = [{ call_id: 'inserted', result: { eligible: true }, error: null, duration_ms: 0 }]
   copy.turns.splice(at, 0, inserted)
-  copy.turns.forEach((turn, index) => (turn.index = index))
+  for (const [index, turn] of copy.turns.entries()) turn.index = index
   return copy
 }
 

@@ -90,8 +90,7 @@ export const suite: BenchSuite = {
   name: 'openai',
   async run() {
     const server = await startServer()
-    const client = (options: { fetch?: typeof fetch } = {}): OpenAI =>
-      new OpenAI({ baseURL: server.url, apiKey: 'sk-bench', maxRetries: 0, ...options })
+    const client = (options: { fetch?: typeof fetch } = {}): OpenAI => new OpenAI({ baseURL: server.url, apiKey: 'sk-bench', maxRetries: 0, ...options })
     const plain = client()
     const instrumented = instrumentOpenAI(client())
     const memoryPlain = client({ fetch: inMemoryFetch })
@@ -134,7 +133,13 @@ export const suite: BenchSuite = {
         baselineName: 'plain client in a session',
         target: { max: 1.05, of: 'ratio' },
       },
-      { suite: suiteName, name: 'local server: added per recorded call', value: added('recorded', 'plainInSession'), unit: 'µs', target: { max: 50, of: 'value' } },
+      {
+        suite: suiteName,
+        name: 'local server: added per recorded call',
+        value: added('recorded', 'plainInSession'),
+        unit: 'µs',
+        target: { max: 50, of: 'value' },
+      },
       {
         suite: suiteName,
         name: 'local server: the session alone (plain client)',

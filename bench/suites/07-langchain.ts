@@ -50,11 +50,16 @@ type Work = () => Promise<unknown>
 type Handlers = BaseCallbackHandler[] | undefined
 
 const configOf = (callbacks: Handlers) => (callbacks === undefined ? {} : { callbacks })
-const chatCall = (callbacks: Handlers): Work => () => model.invoke(messages, configOf(callbacks))
-const agentTurn = (callbacks: Handlers): Work => async () => {
-  const answer = await toolCallingModel.invoke(messages, configOf(callbacks))
-  return lookupOrder.invoke(answer.tool_calls![0]!, configOf(callbacks))
-}
+const chatCall =
+  (callbacks: Handlers): Work =>
+  () =>
+    model.invoke(messages, configOf(callbacks))
+const agentTurn =
+  (callbacks: Handlers): Work =>
+  async () => {
+    const answer = await toolCallingModel.invoke(messages, configOf(callbacks))
+    return lookupOrder.invoke(answer.tool_calls![0]!, configOf(callbacks))
+  }
 
 const inSession = { around: (round: () => Promise<void>) => session('bench-langchain', { save: false }, round).then(() => undefined) }
 

@@ -40,7 +40,11 @@ export const suite: BenchSuite = {
         ['list --q "order 9999" (one match)', ['--q', 'order 9999']],
       ]
       for (const [name, args] of cases) {
-        const { ours, baseline } = await compareAsync(() => list(dir, ...args), () => parseEveryFile(dir), { runs: 7, warmup: 1 })
+        const { ours, baseline } = await compareAsync(
+          () => list(dir, ...args),
+          () => parseEveryFile(dir),
+          { runs: 7, warmup: 1 },
+        )
         rows.push({ suite: suiteName, name, value: ours.medianMs, unit: 'ms', baseline: baseline.medianMs, baselineName, target: { max: 0.5, of: 'ratio' } })
       }
       return rows

@@ -86,9 +86,31 @@ export const suite: BenchSuite = {
     const suiteName = `scriptedFetch: ${CALLS.toLocaleString('en')} chat.completions.create calls of the OpenAI SDK, per call`
     const memory = median(samples.memory)
     const rows: Row[] = [
-      { suite: suiteName, name: 'scriptedFetch, JSON', value: median(samples.scripted), unit: 'µs', baseline: memory, baselineName: 'in-memory canned fetch', target: { max: 3, of: 'ratio' } },
-      { suite: suiteName, name: 'scriptedFetch, streamed (SSE, usage chunk)', value: median(samples.scriptedStream), unit: 'µs', baseline: memory, baselineName: 'in-memory canned fetch' },
-      { suite: suiteName, name: 'local HTTP server, canned JSON', value: median(samples.server), unit: 'µs', baseline: memory, baselineName: 'in-memory canned fetch' },
+      {
+        suite: suiteName,
+        name: 'scriptedFetch, JSON',
+        value: median(samples.scripted),
+        unit: 'µs',
+        baseline: memory,
+        baselineName: 'in-memory canned fetch',
+        target: { max: 3, of: 'ratio' },
+      },
+      {
+        suite: suiteName,
+        name: 'scriptedFetch, streamed (SSE, usage chunk)',
+        value: median(samples.scriptedStream),
+        unit: 'µs',
+        baseline: memory,
+        baselineName: 'in-memory canned fetch',
+      },
+      {
+        suite: suiteName,
+        name: 'local HTTP server, canned JSON',
+        value: median(samples.server),
+        unit: 'µs',
+        baseline: memory,
+        baselineName: 'in-memory canned fetch',
+      },
     ]
     return rows
   },

@@ -108,8 +108,23 @@ async function figures(store: string, label: string, bare: ServerProcess, suite:
     const bareLatency = await latencies(() => post(bare.url, 'bare', {}).then(() => {}), LIST_CALLS)
     const baselineName = 'a bare route answering {}'
     rows.push(
-      { suite, name: `${label}: run.list p50 over ${LIST_RUNS.toLocaleString('en')} runs`, value: listing.p50, unit: 'ms', baseline: bareLatency.p50, baselineName },
-      { suite, name: `${label}: run.list p99 over ${LIST_RUNS.toLocaleString('en')} runs`, value: listing.p99, unit: 'ms', baseline: bareLatency.p99, baselineName, target: { max: 100, of: 'value' } },
+      {
+        suite,
+        name: `${label}: run.list p50 over ${LIST_RUNS.toLocaleString('en')} runs`,
+        value: listing.p50,
+        unit: 'ms',
+        baseline: bareLatency.p50,
+        baselineName,
+      },
+      {
+        suite,
+        name: `${label}: run.list p99 over ${LIST_RUNS.toLocaleString('en')} runs`,
+        value: listing.p99,
+        unit: 'ms',
+        baseline: bareLatency.p99,
+        baselineName,
+        target: { max: 100, of: 'value' },
+      },
     )
   } finally {
     await loaded.stop()
@@ -130,7 +145,14 @@ export const suite: BenchSuite = {
         const server = await startLedgerProcess(store)
         try {
           const rate = await throughput(pair(server.url))
-          rows.push({ suite, name: `${label}: run.begin + run.complete pairs (32 clients)`, value: rate, unit: '/s', baseline: bareRate, baselineName: 'pairs of {} requests' })
+          rows.push({
+            suite,
+            name: `${label}: run.begin + run.complete pairs (32 clients)`,
+            value: rate,
+            unit: '/s',
+            baseline: bareRate,
+            baselineName: 'pairs of {} requests',
+          })
         } finally {
           await server.stop()
         }
@@ -153,7 +175,9 @@ export const suite: BenchSuite = {
           await forList.drop()
         }
       } else {
-        console.log(`\nbench ledger: PostgreSQL is not running at ${POSTGRES_URL} (start one with .ci/postgres, or set REAGENT_BENCH_POSTGRES_URL); its rows are skipped`)
+        console.log(
+          `\nbench ledger: PostgreSQL is not running at ${POSTGRES_URL} (start one with .ci/postgres, or set REAGENT_BENCH_POSTGRES_URL); its rows are skipped`,
+        )
       }
     } finally {
       await bare.stop()

@@ -41,7 +41,7 @@ const ADVERSARIAL: ReadonlyArray<[string, () => string]> = [
   ["'sk-' repeated", () => fill('sk-')],
   ["'eyJ-' repeated", () => fill('eyJ-')],
   ["'api_key=' repeated", () => fill('api_key=')],
-  ["'\"password\":' repeated", () => fill('"password":')],
+  ['\'"password":\' repeated', () => fill('"password":')],
   ["'https://a:b' repeated", () => fill('https://a:b')],
   ["'-----BEGIN ' repeated", () => fill('-----BEGIN ')],
   ["'Basic dXNlcjpwYXNz ' repeated", () => fill('Basic dXNlcjpwYXNz ')],

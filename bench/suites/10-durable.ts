@@ -69,7 +69,17 @@ async function adapterConversation(dir: string, turns: number, outputChars: numb
       object: 'chat.completion',
       created: 1,
       model: 'gpt-4o',
-      choices: [{ index: 0, finish_reason: 'tool_calls', message: { role: 'assistant', content: null, tool_calls: [{ id: `call_${call}`, type: 'function', function: { name: 'read_page', arguments: `{"page":${call}}` } }] } }],
+      choices: [
+        {
+          index: 0,
+          finish_reason: 'tool_calls',
+          message: {
+            role: 'assistant',
+            content: null,
+            tool_calls: [{ id: `call_${call}`, type: 'function', function: { name: 'read_page', arguments: `{"page":${call}}` } }],
+          },
+        },
+      ],
       usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
     }
     return new Response(JSON.stringify(body), { headers: { 'content-type': 'application/json' } })
@@ -134,8 +144,23 @@ export const suite: BenchSuite = {
       const large = writePerTurn(1_000_000, dir)
       const scaleSuite = 'Writing at scale (saveTrace, in a child process)'
       rows.push(
-        { suite: scaleSuite, name: 'write time per turn at 1,000,000 turns', value: large.usPerTurn, unit: 'µs', baseline: small.usPerTurn, baselineName: 'per turn at 10,000 turns', target: { max: 1.5, of: 'ratio' } },
-        { suite: scaleSuite, name: 'peak RSS writing 1,000,000 turns', value: large.peakRssMb * 1024 * 1024, unit: 'bytes', baseline: large.heapMb * 1e6, baselineName: 'heap holding the trace' },
+        {
+          suite: scaleSuite,
+          name: 'write time per turn at 1,000,000 turns',
+          value: large.usPerTurn,
+          unit: 'µs',
+          baseline: small.usPerTurn,
+          baselineName: 'per turn at 10,000 turns',
+          target: { max: 1.5, of: 'ratio' },
+        },
+        {
+          suite: scaleSuite,
+          name: 'peak RSS writing 1,000,000 turns',
+          value: large.peakRssMb * 1024 * 1024,
+          unit: 'bytes',
+          baseline: large.heapMb * 1e6,
+          baselineName: 'heap holding the trace',
+        },
       )
 
       const conversation = await adapterConversation(dir, 1_000, 20_000)
@@ -154,4 +179,3 @@ export const suite: BenchSuite = {
     }
   },
 }
-

@@ -31,15 +31,26 @@ export const suite: BenchSuite = {
         getResponse: async (): Promise<ModelResponse> => {
           turn += 1
           return turn % 2 === 1
-            ? { usage: usage(), output: [{ type: 'function_call', callId: `call_${turn}`, name: 'get_weather', arguments: '{"city":"Rome"}', status: 'completed' }] }
-            : { usage: usage(), output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny in Rome.' }] }] }
+            ? {
+                usage: usage(),
+                output: [{ type: 'function_call', callId: `call_${turn}`, name: 'get_weather', arguments: '{"city":"Rome"}', status: 'completed' }],
+              }
+            : {
+                usage: usage(),
+                output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Sunny in Rome.' }] }],
+              }
         },
         getStreamedResponse: () => {
           throw new Error('not streamed in this bench')
         },
       }
     }
-    const getWeather = tool({ name: 'get_weather', description: 'Weather.', parameters: z.object({ city: z.string() }), execute: ({ city }) => ({ city, temperature_c: 21 }) })
+    const getWeather = tool({
+      name: 'get_weather',
+      description: 'Weather.',
+      parameters: z.object({ city: z.string() }),
+      execute: ({ city }) => ({ city, temperature_c: 21 }),
+    })
 
     instrumentOpenAIAgents()
     const recorded = new Agent({ name: 'Weather agent', model: instrumentAgentsModel(scriptedModel()), tools: [getWeather] })
@@ -58,7 +69,8 @@ export const suite: BenchSuite = {
       { calls: 100, rounds: 10 },
     )
     const check = await session('bench-agents-check', { save: false }, () => traced.run(recorded, 'Rome?'))
-    if (check.trace.turns.length !== 2 || check.trace.turns[0]!.tool_results.length !== 1) throw new Error('bench: the run was not recorded as two turns with a tool result')
+    if (check.trace.turns.length !== 2 || check.trace.turns[0]!.tool_results.length !== 1)
+      throw new Error('bench: the run was not recorded as two turns with a tool result')
     const suiteName = 'OpenAI Agents SDK: a two-turn run with a function tool (scripted model, no network)'
     return [
       {

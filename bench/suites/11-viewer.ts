@@ -25,7 +25,16 @@ import { bigTrace, TURNS } from '../lib/workload.js'
 import type { BenchSuite } from '../run.js'
 
 const CHROMIUM = process.env.REAGENT_CHROMIUM || '/usr/bin/chromium'
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic']
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+]
 const RUNS = 7
 
 // Run in the page (as text: this file is type-checked without the DOM's types).
@@ -66,7 +75,12 @@ export const suite: BenchSuite = {
     const index = new TraceIndex({ dir, prices: loadPriceTable() })
     const owner = singleUser()
     const server = await startHttpServer({ port: 0, owner, groups: [viewerRoutes({ index, owner })], log: () => {} })
-    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } })
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1280, height: 900 },
+    })
     try {
       const page = context.pages()[0] ?? (await context.newPage())
       const url = `${server.url}/#/run/big-run.trace.json`
@@ -92,7 +106,13 @@ export const suite: BenchSuite = {
           baselineName: 'fetch + JSON.parse of the run',
           target: { max: 1500, of: 'value' },
         },
-        { suite: 'viewer', name: 'scrolling the timeline a screen per frame: frame time', value: median(frames), unit: 'ms', target: { max: 33.4, of: 'value' } },
+        {
+          suite: 'viewer',
+          name: 'scrolling the timeline a screen per frame: frame time',
+          value: median(frames),
+          unit: 'ms',
+          target: { max: 33.4, of: 'value' },
+        },
       ]
     } finally {
       await context.close()

@@ -96,11 +96,50 @@ export const suite: BenchSuite = {
       )
       if (!matchGolden(run, { traceDir: three, update: 'none' }).pass) throw new Error('bench variants: the run should match its third variant')
       return [
-        { suite: suiteName, name: `${TURNS.toLocaleString('en')} turns under limits (turns, tokens, usd, seconds)`, value: limited.ours.medianMs, unit: 'ms', baseline: limited.baseline.medianMs, baselineName: 'the same turns without limits', target: { max: 1.5, of: 'ratio' } },
-        { suite: suiteName, name: `repeat(${RUNS}) of a 3-turn agent`, value: repeated.ours.medianMs, unit: 'ms', baseline: repeated.baseline.medianMs, baselineName: `${RUNS} sessions awaited in a loop`, target: { max: 1.3, of: 'ratio' } },
-        { suite: suiteName, name: `${CALLS} OpenAI calls, each failed by an injected 429`, value: faulted.ours.medianMs, unit: 'ms', baseline: faulted.baseline.medianMs, baselineName: `${CALLS} calls answered by scriptedFetch`, target: { max: 2, of: 'ratio' } },
-        { suite: suiteName, name: `${CALLS} OpenAI calls under a model fault that never fires`, value: passing.ours.medianMs, unit: 'ms', baseline: passing.baseline.medianMs, baselineName: 'the same calls without faults', target: { max: 1.2, of: 'ratio' } },
-        { suite: suiteName, name: 'matchGolden, 1,000 turns, 3 variants (matches the 3rd)', value: variants.ours.medianMs, unit: 'ms', baseline: variants.baseline.medianMs, baselineName: 'one variant' },
+        {
+          suite: suiteName,
+          name: `${TURNS.toLocaleString('en')} turns under limits (turns, tokens, usd, seconds)`,
+          value: limited.ours.medianMs,
+          unit: 'ms',
+          baseline: limited.baseline.medianMs,
+          baselineName: 'the same turns without limits',
+          target: { max: 1.5, of: 'ratio' },
+        },
+        {
+          suite: suiteName,
+          name: `repeat(${RUNS}) of a 3-turn agent`,
+          value: repeated.ours.medianMs,
+          unit: 'ms',
+          baseline: repeated.baseline.medianMs,
+          baselineName: `${RUNS} sessions awaited in a loop`,
+          target: { max: 1.3, of: 'ratio' },
+        },
+        {
+          suite: suiteName,
+          name: `${CALLS} OpenAI calls, each failed by an injected 429`,
+          value: faulted.ours.medianMs,
+          unit: 'ms',
+          baseline: faulted.baseline.medianMs,
+          baselineName: `${CALLS} calls answered by scriptedFetch`,
+          target: { max: 2, of: 'ratio' },
+        },
+        {
+          suite: suiteName,
+          name: `${CALLS} OpenAI calls under a model fault that never fires`,
+          value: passing.ours.medianMs,
+          unit: 'ms',
+          baseline: passing.baseline.medianMs,
+          baselineName: 'the same calls without faults',
+          target: { max: 1.2, of: 'ratio' },
+        },
+        {
+          suite: suiteName,
+          name: 'matchGolden, 1,000 turns, 3 variants (matches the 3rd)',
+          value: variants.ours.medianMs,
+          unit: 'ms',
+          baseline: variants.baseline.medianMs,
+          baselineName: 'one variant',
+        },
       ]
     } finally {
       rmSync(dir, { recursive: true, force: true })

@@ -36,7 +36,8 @@ const SUITE = join(REPO, 'bench', 'fixtures', 'replay-suite')
 const AGENT_CALLS = 20
 const SUITE_TARGET_MS = 5_000
 
-const client = (baseURL: string, fetch?: typeof globalThis.fetch): OpenAI => new OpenAI({ baseURL, apiKey: 'sk-bench', maxRetries: 0, ...(fetch === undefined ? {} : { fetch }) })
+const client = (baseURL: string, fetch?: typeof globalThis.fetch): OpenAI =>
+  new OpenAI({ baseURL, apiKey: 'sk-bench', maxRetries: 0, ...(fetch === undefined ? {} : { fetch }) })
 
 /** The request of a call in the middle of an agent run: system prompt, question, tools. */
 const request = {
@@ -45,14 +46,29 @@ const request = {
     { role: 'system' as const, content: 'You are a weather assistant. Look the forecast up day by day before you answer.' },
     { role: 'user' as const, content: 'What is the weather in Paris for the next 3 days?' },
   ],
-  tools: [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, day: { type: 'integer' } } } } }],
+  tools: [
+    {
+      type: 'function' as const,
+      function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' }, day: { type: 'integer' } } } },
+    },
+  ],
 }
 const answer = JSON.stringify({
   id: 'chatcmpl-bench',
   object: 'chat.completion',
   created: 1_741_570_283,
   model: 'gpt-4o-2024-08-06',
-  choices: [{ index: 0, message: { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","day":1}' } }] }, finish_reason: 'tool_calls' }],
+  choices: [
+    {
+      index: 0,
+      message: {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris","day":1}' } }],
+      },
+      finish_reason: 'tool_calls',
+    },
+  ],
   usage: { prompt_tokens: 120, completion_tokens: 16, total_tokens: 136 },
 })
 const inMemoryFetch = async (): Promise<Response> => new Response(answer, { headers: { 'content-type': 'application/json' } })
@@ -64,7 +80,10 @@ const FAST = ['--pool=threads', '--isolate=false']
 function runVitest(dir: string, env: Record<string, string>, args: readonly string[] = []): Promise<{ ms: number; code: number | null; output: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(VITEST|CI$|REAGENT_|NODE_OPTIONS$)/.test(key)))
   const started = performance.now()
-  const child = spawn(process.execPath, [join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args], { cwd: dir, env: { ...base, NO_COLOR: '1', ...env } })
+  const child = spawn(process.execPath, [join(REPO, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...args], {
+    cwd: dir,
+    env: { ...base, NO_COLOR: '1', ...env },
+  })
   let output = ''
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -98,10 +117,14 @@ async function suiteFigures(): Promise<SuiteFigures> {
     const server = await startWeatherServer()
     const recorded = await runVitest(dir, { REAGENT_REPLAY: 'record', BENCH_OPENAI_URL: server.url })
     await server.close()
-    if (recorded.code !== 0 || server.requests() !== 1_000) throw new Error(`bench: recording the suite failed (${server.requests()} model calls):\n${recorded.output}`)
+    if (recorded.code !== 0 || server.requests() !== 1_000)
+      throw new Error(`bench: recording the suite failed (${server.requests()} model calls):\n${recorded.output}`)
     const times: Record<'replay' | 'floor' | 'fastReplay' | 'fastFloor', number[]> = { replay: [], floor: [], fastReplay: [], fastFloor: [] }
     for (let run = 0; run < RUNS; run++) {
-      for (const [name, args] of [['', []], ['fast', FAST]] as const) {
+      for (const [name, args] of [
+        ['', []],
+        ['fast', FAST],
+      ] as const) {
         const replayed = await runVitest(dir, { REAGENT_REPLAY: 'replay' }, args)
         if (replayed.code !== 0 || !/Tests +100 passed/.test(replayed.output)) throw new Error(`bench: replaying the suite failed:\n${replayed.output}`)
         const floor = await runVitest(dir, { BENCH_FLOOR: '1' }, args)
@@ -140,8 +163,20 @@ export const suite: BenchSuite = {
         { runs: 15, warmup: 3 },
       )
       const agentSuite = `a ${AGENT_CALLS}-call tool-using agent (OpenAI SDK), per run`
-      rows.push({ suite: agentSuite, name: 'replayed from its recording (no server)', value: agent.ours.medianMs, unit: 'ms', baseline: agent.baseline.medianMs, baselineName: 'against the local server' })
-      rows.push({ suite: agentSuite, name: 'recording size per call', value: statSync(join(traceDir, 'bench-agent.recording.json')).size / AGENT_CALLS, unit: 'bytes' })
+      rows.push({
+        suite: agentSuite,
+        name: 'replayed from its recording (no server)',
+        value: agent.ours.medianMs,
+        unit: 'ms',
+        baseline: agent.baseline.medianMs,
+        baselineName: 'against the local server',
+      })
+      rows.push({
+        suite: agentSuite,
+        name: 'recording size per call',
+        value: statSync(join(traceDir, 'bench-agent.recording.json')).size / AGENT_CALLS,
+        unit: 'bytes',
+      })
 
       // One call, replayed or answered in memory: the recording holds as many answers to it as a round makes calls.
       const memory = client('http://127.0.0.1:9/v1', inMemoryFetch)
@@ -162,25 +197,83 @@ export const suite: BenchSuite = {
         { calls, around: (round) => session('bench-call-live', { save: false }, round).then(() => undefined) },
       )
       const callSuite = 'one chat.completions.create call, per call'
-      rows.push({ suite: callSuite, name: 'replayed from a recording', value: replayed.oursUs, unit: 'µs', baseline: replayed.baselineUs, baselineName: 'in-memory fetch', target: { max: 1.5, of: 'ratio' } })
-      rows.push({ suite: callSuite, name: 'live, recorded, in-memory fetch (no journal)', value: recordedLive.oursUs, unit: 'µs', baseline: recordedLive.baselineUs, baselineName: 'in-memory fetch' })
+      rows.push({
+        suite: callSuite,
+        name: 'replayed from a recording',
+        value: replayed.oursUs,
+        unit: 'µs',
+        baseline: replayed.baselineUs,
+        baselineName: 'in-memory fetch',
+        target: { max: 1.5, of: 'ratio' },
+      })
+      rows.push({
+        suite: callSuite,
+        name: 'live, recorded, in-memory fetch (no journal)',
+        value: recordedLive.oursUs,
+        unit: 'µs',
+        baseline: recordedLive.baselineUs,
+        baselineName: 'in-memory fetch',
+      })
       const journalled = await compareCalls(
         () => memoryInstrumented.chat.completions.create(request),
         () => memory.chat.completions.create(request),
         { around: (round) => session('bench-journal', { traceDir }, round).then(() => undefined) },
       )
-      rows.push({ suite: callSuite, name: 'live, recorded, raw exchange kept for the journal', value: journalled.oursUs, unit: 'µs', baseline: journalled.baselineUs, baselineName: 'plain client in the session' })
-      rows.push({ suite: callSuite, name: 'added per live call (journal on)', value: journalled.oursUs - journalled.baselineUs, unit: 'µs', target: { max: 50, of: 'value' } })
+      rows.push({
+        suite: callSuite,
+        name: 'live, recorded, raw exchange kept for the journal',
+        value: journalled.oursUs,
+        unit: 'µs',
+        baseline: journalled.baselineUs,
+        baselineName: 'plain client in the session',
+      })
+      rows.push({
+        suite: callSuite,
+        name: 'added per live call (journal on)',
+        value: journalled.oursUs - journalled.baselineUs,
+        unit: 'µs',
+        target: { max: 50, of: 'value' },
+      })
     } finally {
       await server.close()
       rmSync(traceDir, { recursive: true, force: true })
     }
     const figures = await suiteFigures()
     const suiteName = `a suite of 100 agent tests x 10 model calls (OpenAI SDK), vitest run in a child process (${figures.recordings} recordings)`
-    rows.push({ suite: suiteName, name: 'replayed offline (REAGENT_REPLAY=replay)', value: figures.replayMs, unit: 'ms', baseline: figures.recordMs, baselineName: 'recorded against the local server', target: { max: SUITE_TARGET_MS, of: 'value' } })
-    rows.push({ suite: suiteName, name: 'replayed offline, against its floor', value: figures.replayMs, unit: 'ms', baseline: figures.floorMs, baselineName: 'the same files with no agent (vitest alone)' })
-    rows.push({ suite: suiteName, name: `replayed offline, ${FAST.join(' ')}`, value: figures.fastReplayMs, unit: 'ms', baseline: figures.replayMs, baselineName: "vitest's defaults", target: { max: SUITE_TARGET_MS, of: 'value' } })
-    rows.push({ suite: suiteName, name: `replayed offline, ${FAST.join(' ')}, against its floor`, value: figures.fastReplayMs, unit: 'ms', baseline: figures.fastFloorMs, baselineName: `the same files with no agent, ${FAST.join(' ')}` })
+    rows.push({
+      suite: suiteName,
+      name: 'replayed offline (REAGENT_REPLAY=replay)',
+      value: figures.replayMs,
+      unit: 'ms',
+      baseline: figures.recordMs,
+      baselineName: 'recorded against the local server',
+      target: { max: SUITE_TARGET_MS, of: 'value' },
+    })
+    rows.push({
+      suite: suiteName,
+      name: 'replayed offline, against its floor',
+      value: figures.replayMs,
+      unit: 'ms',
+      baseline: figures.floorMs,
+      baselineName: 'the same files with no agent (vitest alone)',
+    })
+    rows.push({
+      suite: suiteName,
+      name: `replayed offline, ${FAST.join(' ')}`,
+      value: figures.fastReplayMs,
+      unit: 'ms',
+      baseline: figures.replayMs,
+      baselineName: "vitest's defaults",
+      target: { max: SUITE_TARGET_MS, of: 'value' },
+    })
+    rows.push({
+      suite: suiteName,
+      name: `replayed offline, ${FAST.join(' ')}, against its floor`,
+      value: figures.fastReplayMs,
+      unit: 'ms',
+      baseline: figures.fastFloorMs,
+      baselineName: `the same files with no agent, ${FAST.join(' ')}`,
+    })
     return rows
   },
 }

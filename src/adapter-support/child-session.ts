@@ -62,6 +62,8 @@ export function openChildSession(parent: Session, name: string, options: ChildSe
     }
     return written
   }
-  parent[hooks].beforeClose(() => close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined))
+  parent[hooks].beforeClose(() =>
+    close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined),
+  )
   return { session: child, close }
 }

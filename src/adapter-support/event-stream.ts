@@ -49,7 +49,10 @@ export function parseEventStream(text: string): RecordedEvent[] {
 /** One event as the wire carries it. */
 export function eventText(event: RecordedEvent): string {
   const payload = 'data' in event ? JSON.stringify(event.data) : event.text
-  return `${event.event === undefined ? '' : `event: ${event.event}\n`}${payload.split('\n').map((line) => `data: ${line}`).join('\n')}\n\n`
+  return `${event.event === undefined ? '' : `event: ${event.event}\n`}${payload
+    .split('\n')
+    .map((line) => `data: ${line}`)
+    .join('\n')}\n\n`
 }
 
 /** A body sending `texts` (each one event's wire text) one per pull, failing with the abort reason when `signal` fires. */

@@ -39,7 +39,8 @@ function clientError(client: object, fault: ModelFault, described: DescribedFaul
   try {
     if (described.status !== undefined) {
       const make = (client as { makeStatusError?: unknown }).makeStatusError
-      if (typeof make === 'function') return (make as StatusErrorMaker).call(client, described.status, described.body, undefined, new Headers(described.headers))
+      if (typeof make === 'function')
+        return (make as StatusErrorMaker).call(client, described.status, described.body, undefined, new Headers(described.headers))
     } else {
       const Timeout = (client.constructor as { APIConnectionTimeoutError?: unknown }).APIConnectionTimeoutError
       if (typeof Timeout === 'function') return new (Timeout as new () => unknown)()
@@ -80,7 +81,7 @@ export function answerFaultsInFetch(client: object, provider: string): void {
   const target = client as { fetch?: unknown }
   const original = target.fetch
   if (typeof original !== 'function' || !markInstrumented(client, FAULTS)) return
-  target.fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  target.fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const call = currentModelCall()
     return (call === undefined ? undefined : answerFault(call, client, provider)) ?? (original as Fetch).call(undefined, input, init)
   }

@@ -51,6 +51,7 @@ export async function* replayChunks<T>(chunks: readonly JsonValue[], rebuild: (c
 }
 
 /** An async iterable whose first read fails with `error`. */
+// biome-ignore lint/correctness/useYield: it fails on its first read, as a stream that broke before its first chunk does
 export async function* failingChunks<T>(error: Error): AsyncGenerator<T> {
   throw error
 }

@@ -11,8 +11,7 @@ import type { Session } from '../session.js'
 import { hooks } from '../session-hooks.js'
 
 /** The error of a call cut short by the end of its session. */
-export const SESSION_CLOSED =
-  'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
+export const SESSION_CLOSED = 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
 
 /** Records the call with what arrived and `reason`; a promise when it waits for work that may still end the call. */
 type CutShort = (reason: string) => unknown

@@ -33,10 +33,13 @@ export function patchMethod<M extends Method>(target: object | null | undefined,
 
 /** `client.withOptions()` builds a new client with new resources: hand it back through `instrument` too. */
 export function reinstrumentWithOptions(client: object, instrument: (derived: object) => unknown): void {
-  patchMethod<(...args: unknown[]) => unknown>(client, 'withOptions', (withOptions) =>
-    function (this: unknown, ...args: unknown[]): unknown {
-      const derived = withOptions.apply(this, args)
-      return derived !== null && typeof derived === 'object' ? instrument(derived) : derived
-    },
+  patchMethod<(...args: unknown[]) => unknown>(
+    client,
+    'withOptions',
+    (withOptions) =>
+      function (this: unknown, ...args: unknown[]): unknown {
+        const derived = withOptions.apply(this, args)
+        return derived !== null && typeof derived === 'object' ? instrument(derived) : derived
+      },
   )
 }

@@ -57,7 +57,7 @@ export function recordFetch(client: object, provider: string): void {
   const target = client as { fetch?: unknown; baseURL?: unknown }
   if (typeof target.fetch !== 'function') return
   const original = ((target.fetch as { [ORIGINAL]?: Fetch })[ORIGINAL] ?? target.fetch) as Fetch
-  const fetch = function (input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const session = currentSession()
     if (session === undefined) return original.call(undefined, input, init)
     // A model call of a run with model faults: each attempt may be answered by one (fault-response.ts).
@@ -74,7 +74,14 @@ export function recordFetch(client: object, provider: string): void {
 
 type Steps = NonNullable<ReturnType<typeof stepsOf>>
 
-function exchange(steps: Steps, original: Fetch, provider: string, baseURL: string, input: string | URL | Request, init: RequestInit | undefined): Promise<Response> {
+function exchange(
+  steps: Steps,
+  original: Fetch,
+  provider: string,
+  baseURL: string,
+  input: string | URL | Request,
+  init: RequestInit | undefined,
+): Promise<Response> {
   const request = readFetchRequest(input, init, baseURL)
   return request instanceof Promise ? request.then((read) => answer(steps, original, provider, read)) : answer(steps, original, provider, request)
 }

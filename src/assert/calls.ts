@@ -62,7 +62,9 @@ export function assertCalledBefore(source: TraceSource, first: string, second: s
   if (a.position < b.position) return
   fail(trace, `"${first}" (position ${a.position}) was not called before "${second}" (position ${b.position})`, {
     tool: first,
-    causes: [`"${second}" was first called in turn ${b.turn.index}, "${first}" only in turn ${a.turn.index}; call order: ${records.map((r) => r.call.name).join(', ')}`],
+    causes: [
+      `"${second}" was first called in turn ${b.turn.index}, "${first}" only in turn ${a.turn.index}; call order: ${records.map((r) => r.call.name).join(', ')}`,
+    ],
   })
 }
 
@@ -80,7 +82,9 @@ export function assertToolSucceeded(source: TraceSource, tool: string): void {
     if (results.length === 0) {
       fail(trace, `"${tool}" in turn ${turn.index} has no recorded result`, {
         tool,
-        causes: [`${args} (call_id ${call.call_id}) got no result: log it with logToolResult("${tool}", { callId: "${call.call_id}", ... }), or wrap the tool with traceTool()`],
+        causes: [
+          `${args} (call_id ${call.call_id}) got no result: log it with logToolResult("${tool}", { callId: "${call.call_id}", ... }), or wrap the tool with traceTool()`,
+        ],
       })
     }
     const failed = results.find((result) => result.error !== null)

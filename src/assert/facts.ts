@@ -41,7 +41,9 @@ export function closestName(name: string, candidates: Iterable<string>): string 
 }
 
 function turnsOf(trace: Trace, tool: string): number[] {
-  const turns = flattenToolCalls(trace).filter((r) => r.call.name === tool).map((r) => r.turn.index)
+  const turns = flattenToolCalls(trace)
+    .filter((r) => r.call.name === tool)
+    .map((r) => r.turn.index)
   return [...new Set(turns)]
 }
 

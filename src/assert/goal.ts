@@ -122,7 +122,10 @@ function recordGrade(trace: Trace, grade: Grade, settings: RunSettings): void {
   try {
     updateGrade(file, () => redactForDisk(grade, settings.redact))
   } catch (error) {
-    warn('REAGENT_WRITE', `the goal verdict on "${trace.name}" could not be written to ${shownPath(file)} (${error instanceof Error ? error.message : String(error)}); it is kept in memory on trace.grade.`)
+    warn(
+      'REAGENT_WRITE',
+      `the goal verdict on "${trace.name}" could not be written to ${shownPath(file)} (${error instanceof Error ? error.message : String(error)}); it is kept in memory on trace.grade.`,
+    )
   }
 }
 
@@ -133,7 +136,8 @@ function recordGrade(trace: Trace, grade: Grade, settings: RunSettings): void {
  */
 export async function judgeGoal(fn: string, source: unknown, judge: unknown, options: unknown = {}): Promise<GoalJudgement> {
   const trace = toTrace(fn, source)
-  if (typeof judge !== 'function') throw new TypeError(`${fn}(): judge must be a function that returns true, false or { reached, reason }, got ${describeReceived(judge)}.`)
+  if (typeof judge !== 'function')
+    throw new TypeError(`${fn}(): judge must be a function that returns true, false or { reached, reason }, got ${describeReceived(judge)}.`)
   const checked = requireOptions(fn, options, OPTION_NAMES)
   const settings = settingsOf(source)
   if (settings.isOpen) throw new TypeError(`${fn}(): the session "${trace.name}" is still open: judge its goal once session() has resolved.`)
@@ -152,7 +156,9 @@ export async function judgeGoal(fn: string, source: unknown, judge: unknown, opt
   const transcript = formatTranscript(trace)
   const answer = finalResponse(trace)
   const judged = await runOutsideSessions(() =>
-    session<GoalVerdict>(`${trace.name} > goal`, judgeOptions, async (own) => verdictOf(fn, await (judge as GoalJudge)({ goal, answer, transcript, trace, session: own }))),
+    session<GoalVerdict>(`${trace.name} > goal`, judgeOptions, async (own) =>
+      verdictOf(fn, await (judge as GoalJudge)({ goal, answer, transcript, trace, session: own })),
+    ),
   )
   const { reached, reason } = judged.output
   const grade: Grade = { grade: reached ? 'pass' : 'fail', source: by, reason: reason ?? null, ref: judged.traceId, graded_at: epochSeconds() }

@@ -108,11 +108,7 @@ export function assertNoExtraFields(source: TraceSource, options: AllowedFieldsO
  * matchers allowed) in `source` and in the trace's `handoff_context`.
  * @example assertContextPreserved(trace, plannerState, { fields: ['order_id'] })
  */
-export function assertContextPreserved(
-  sourceTrace: TraceSource,
-  source: Readonly<Record<string, unknown>>,
-  options: PreservedFieldsOptions,
-): void {
+export function assertContextPreserved(sourceTrace: TraceSource, source: Readonly<Record<string, unknown>>, options: PreservedFieldsOptions): void {
   const fn = 'assertContextPreserved'
   const trace = toTrace(fn, sourceTrace)
   const values = requireObject(fn, 'source', source)

@@ -42,12 +42,6 @@ export function render(value: unknown): string {
   }
 }
 
-/** `"a", "b" and "c"`: names in a sentence. */
-export function listNames(names: readonly string[]): string {
-  const quoted = names.map((name) => JSON.stringify(name))
-  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} and ${quoted.at(-1)}`
-}
-
 /**
  * Two numbers with the fewest decimals (at least `min`, at most 10) that tell
  * them apart, so a message never reads "1000ms exceeds limit of 1000ms".

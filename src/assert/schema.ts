@@ -28,11 +28,13 @@ type StandardPathItem = PropertyKey | { key: PropertyKey }
 // check, a field map like `{ amount: 'number' }` would compile (ajv ignores
 // unknown keywords) and accept every value: an assertion that cannot fail.
 const KEYWORDS = new Set(
-  ('type properties required items prefixItems additionalProperties patternProperties propertyNames enum const ' +
+  (
+    'type properties required items prefixItems additionalProperties patternProperties propertyNames enum const ' +
     'allOf anyOf oneOf not if then else $ref $defs definitions $schema $id $anchor $dynamicRef minimum maximum ' +
     'exclusiveMinimum exclusiveMaximum multipleOf minLength maxLength pattern format minItems maxItems uniqueItems ' +
     'contains minContains maxContains minProperties maxProperties dependentRequired dependentSchemas dependencies ' +
-    'unevaluatedProperties unevaluatedItems nullable title description default examples').split(' '),
+    'unevaluatedProperties unevaluatedItems nullable title description default examples'
+  ).split(' '),
 )
 
 function isStandardSchema(schema: unknown): schema is StandardSchemaLike {

@@ -23,12 +23,11 @@ export function assertToolOutputMatches(source: TraceSource, tool: string, optio
   if (outputs.length === 0) {
     fail(trace, `"${tool}" was never called or all calls errored`, { tool, causes: [didYouMean(trace, tool)], facts: [whatWasCalled(trace)] })
   }
-  const failing = outputs
-    .map((output) => ({ ...output, issues: checkSchema(fn, schema, output.value, 'result') }))
-    .filter((output) => output.issues.length > 0)
+  const failing = outputs.map((output) => ({ ...output, issues: checkSchema(fn, schema, output.value, 'result') })).filter((output) => output.issues.length > 0)
   const first = failing[0]
   if (first === undefined) return
-  const others = failing.length > 1 ? `${failing.length} of ${outputs.length} results fail the schema (turns ${failing.map((f) => f.turn).join(', ')})` : undefined
+  const others =
+    failing.length > 1 ? `${failing.length} of ${outputs.length} results fail the schema (turns ${failing.map((f) => f.turn).join(', ')})` : undefined
   fail(trace, `tool "${tool}" result does not match the schema (call_id: ${first.callId}, turn ${first.turn}): ${formatIssues(first.issues)}`, {
     tool,
     causes: [`${tool} returned ${oneLine(first.value, 100)} in turn ${first.turn}`, others],

@@ -51,11 +51,9 @@ export function assertTotalTokensUnder(source: TraceSource, n: number, options: 
     warn('REAGENT_ASSERTION', `${fn} on "${trace.name}": turn(s) ${turnList(missing)} have no token_usage data and were skipped in the token count.`)
   }
   if (top === undefined && trace.turns.length > 0 && !allowMissing) {
-    fail(
-      trace,
-      `Cannot verify token limit: no token data recorded in ${trace.turns.length} turn(s). Fix instrumentation or pass allowMissing: true.`,
-      { causes: ['no LLM call recorded token_usage: record tokenUsage in logLlmCall, or use an adapter that does'] },
-    )
+    fail(trace, `Cannot verify token limit: no token data recorded in ${trace.turns.length} turn(s). Fix instrumentation or pass allowMissing: true.`, {
+      causes: ['no LLM call recorded token_usage: record tokenUsage in logLlmCall, or use an adapter that does'],
+    })
   }
   if (total <= limit) return
   fail(trace, `Total tokens ${total} exceeds limit of ${limit}`, {
@@ -122,7 +120,9 @@ export function checkCost(fn: string, trace: Trace, limitUsd: number, table: Pri
   if (!exceedsLimit(total, limitUsd)) return
   const [shown, limit] = usdApart(total, limitUsd)
   fail(trace, `Estimated cost ${shown} exceeds limit of ${limit}`, {
-    causes: [top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`],
+    causes: [
+      top && `turn ${top.turn.index} cost the most: ${formatUsd(top.usd)} (${top.model} priced as "${top.prefix}": ${top.input} in / ${top.output} out)`,
+    ],
     facts: [skipped.length > 0 ? `not priced: ${skipped.join(', ')}` : undefined],
   })
 }

@@ -10,9 +10,7 @@ export interface Column {
 
 /** A table with a header row; widths ignore colour codes. The last column is not padded. */
 export function formatTable(columns: readonly Column[], rows: readonly (readonly string[])[], c: Colors): string {
-  const widths = columns.map((column, i) =>
-    Math.max(column.title.length, ...rows.map((row) => stripVTControlCharacters(row[i] ?? '').length)),
-  )
+  const widths = columns.map((column, i) => Math.max(column.title.length, ...rows.map((row) => stripVTControlCharacters(row[i] ?? '').length)))
   const line = (cells: readonly string[]): string =>
     cells
       .map((cell, i) => {
@@ -27,7 +25,10 @@ export function formatTable(columns: readonly Column[], rows: readonly (readonly
 
 /** Epoch seconds as `2026-11-30 12:37:48` (UTC), the same on every machine. */
 export function formatTime(epochSeconds: number): string {
-  return new Date(epochSeconds * 1000).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '')
+  return new Date(epochSeconds * 1000)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '')
 }
 
 /** A verdict, green for pass and red for fail. */

@@ -22,7 +22,7 @@ export function commandHelp(command: Command): string {
   return [
     `Usage: ${usageLine(command)}`,
     '',
-    command.summary.replace(/^./, (first) => first.toUpperCase()) + '.',
+    `${command.summary.replace(/^./, (first) => first.toUpperCase())}.`,
     ...(command.details === undefined ? [] : ['', ...command.details]),
     '',
     'Options:',

@@ -7,7 +7,12 @@ import type { CommandContext, CommandInput, OptionSpec } from './command.js'
 
 export const LEDGER_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   store: { type: 'string', value: '<dir or postgres URL>', description: 'where the ledger keeps runs (default: the trace directory, --dir)' },
-  org: { type: 'string', value: '<org>', default: DEFAULT_ORG, description: 'the org of calls that give none, and of the runs session() writes to the directory' },
+  org: {
+    type: 'string',
+    value: '<org>',
+    default: DEFAULT_ORG,
+    description: 'the org of calls that give none, and of the runs session() writes to the directory',
+  },
   namespace: { type: 'string', value: '<namespace>', default: DEFAULT_NAMESPACE, description: 'the namespace, likewise' },
   prices: { type: 'string', value: '<file.json>', description: 'prices added over the built-in table, for cost_usd and cost budgets' },
 }

@@ -27,7 +27,7 @@ import { describeInternalError, isUserFixable, oneLineReason } from './failure.j
 import { commandHelp, globalHelp } from './help.js'
 import { PACKAGE_VERSION } from '../package-version.js'
 
-export { EXIT_CHECK_FAILED, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE } from './command.js'
+export { EXIT_INTERNAL, EXIT_USAGE } from './command.js'
 export type { CliIo } from './command.js'
 
 export const COMMANDS: readonly Command[] = [

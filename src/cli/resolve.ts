@@ -36,7 +36,10 @@ function byTestKey(ref: string, runs: readonly RunFile[]): RunFile[] {
 }
 
 function listed(found: readonly RunFile[]): string {
-  return `${found.slice(0, 5).map((run) => run.path).join(', ')}${found.length > 5 ? ', …' : ''}`
+  return `${found
+    .slice(0, 5)
+    .map((run) => run.path)
+    .join(', ')}${found.length > 5 ? ', …' : ''}`
 }
 
 /**
@@ -51,7 +54,8 @@ export function resolveRun(ref: string, dir: string, scan: () => TraceDirectory 
   const { runs } = runsOf(scan(), dir)
   const keyed = byTestKey(ref, runs)
   if (keyed.length === 1) return keyed[0]!.path
-  if (keyed.length > 1) throw new UsageError(`"${ref}" names ${keyed.length} runs in different test files (${listed(keyed)}); pass the path of the one you mean.`)
+  if (keyed.length > 1)
+    throw new UsageError(`"${ref}" names ${keyed.length} runs in different test files (${listed(keyed)}); pass the path of the one you mean.`)
   const found = byTraceId(ref, runs)
   if (found.length === 1) return found[0]!.path
   if (found.length > 1) {

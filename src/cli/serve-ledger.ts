@@ -54,20 +54,41 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
   const viewer = settings.viewDir === undefined ? undefined : await viewerGroup(settings.viewDir, settings)
   try {
     const groups = viewer === undefined ? [] : [viewer.group]
-    server = await startLedgerServer({ store, host: settings.host, port: settings.port, tokens, org: settings.org, namespace: settings.namespace, prices: settings.prices, groups })
+    server = await startLedgerServer({
+      store,
+      host: settings.host,
+      port: settings.port,
+      tokens,
+      org: settings.org,
+      namespace: settings.namespace,
+      prices: settings.prices,
+      groups,
+    })
   } catch (error) {
     await viewer?.group.close?.()
     await store.close()
     throw error
   }
-  const access = tokens === undefined ? `single user (org ${settings.org}, namespace ${settings.namespace}), loopback only` : `${tokens.size} token(s) from ${settings.tokenFile}`
+  const access =
+    tokens === undefined
+      ? `single user (org ${settings.org}, namespace ${settings.namespace}), loopback only`
+      : `${tokens.size} token(s) from ${settings.tokenFile}`
   const viewerUrl = viewer === undefined ? null : `${server.url}/`
   // Listening for the signals before saying where it listens: a caller may stop it the moment it reads that.
   const stopped = nextSignal(ctx)
-  if (ctx.json) ctx.printJson({ url: `${server.url}/v1`, mcp: `${server.url}/mcp`, viewer: viewerUrl, store: { kind: store.kind, location: store.location }, tokens: tokens?.size ?? null })
+  if (ctx.json)
+    ctx.printJson({
+      url: `${server.url}/v1`,
+      mcp: `${server.url}/mcp`,
+      viewer: viewerUrl,
+      store: { kind: store.kind, location: store.location },
+      tokens: tokens?.size ?? null,
+    })
   else {
     const viewing = viewerUrl === null ? '' : ` · the trace viewer on ${viewerUrl}`
-    ctx.print(`reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp${viewing} · store: ${store.kind} ${store.location} · ${access}`)
+    ctx.print(
+      `reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp${viewing} · store: ${store.kind} ${store.location} · ${access}`,
+    )
   }
   const signal = await stopped
   ctx.note(`${signal}: stopping after the requests in flight`)

@@ -45,7 +45,9 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
   if (ctx.json) ctx.printJson({ url, dir: settings.dir, runs: runs.length - goldens, goldens, tokens: tokens?.size ?? null })
   else {
     const access = tokens === undefined ? 'loopback only' : `${tokens.size} token(s) from ${settings.tokenFile}`
-    ctx.print(`reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}`)
+    ctx.print(
+      `reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}`,
+    )
   }
   if (settings.open) openBrowser(url, (reason) => ctx.note(reason))
   const signal = await stopped

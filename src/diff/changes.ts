@@ -35,7 +35,14 @@ export class ChangeLog {
 
   turn(kind: 'added' | 'removed', view: TurnView, turn: IndexPair): void {
     const shown = showTurn(view)
-    this.#push({ kind, subject: 'turn', turn, path: turnPath(view.index), expected: kind === 'removed' ? shown : undefined, actual: kind === 'added' ? shown : undefined })
+    this.#push({
+      kind,
+      subject: 'turn',
+      turn,
+      path: turnPath(view.index),
+      expected: kind === 'removed' ? shown : undefined,
+      actual: kind === 'added' ? shown : undefined,
+    })
   }
 
   call(kind: 'added' | 'removed', call: CallView, turn: IndexPair): void {
@@ -67,7 +74,17 @@ export class ChangeLog {
       }
 
     if (!argsAreSame || rule.kind === 'function') {
-      diffArgs(rule, expected.args, actual.args, onValue('arguments', 'arguments', () => callPath(expected), () => callPath(actual)))
+      diffArgs(
+        rule,
+        expected.args,
+        actual.args,
+        onValue(
+          'arguments',
+          'arguments',
+          () => callPath(expected),
+          () => callPath(actual),
+        ),
+      )
     }
 
     const e = expected.result
@@ -76,11 +93,27 @@ export class ChangeLog {
     if (e === null || a === null) {
       const result = (e ?? a)!
       const kind = e === null ? 'added' : 'removed'
-      this.#push({ kind, subject: 'tool_result', ...about(), path: resultPath(result), expected: e === null ? undefined : showResult(e), actual: a === null ? undefined : showResult(a) })
+      this.#push({
+        kind,
+        subject: 'tool_result',
+        ...about(),
+        path: resultPath(result),
+        expected: e === null ? undefined : showResult(e),
+        actual: a === null ? undefined : showResult(a),
+      })
       return
     }
     if (e.result !== IGNORED && a.result !== IGNORED && !equalValues(e.result, a.result)) {
-      diffValues(e.result, a.result, onValue('result', 'result', () => resultPath(e), () => resultPath(a)))
+      diffValues(
+        e.result,
+        a.result,
+        onValue(
+          'result',
+          'result',
+          () => resultPath(e),
+          () => resultPath(a),
+        ),
+      )
     }
     if (e.error !== IGNORED && a.error !== IGNORED && e.error !== a.error) {
       this.#push({ kind: 'changed', subject: 'error', ...about(), path: `${resultPath(a)}.error`, expected: e.error, actual: a.error })
@@ -109,6 +142,13 @@ export class ChangeLog {
     if (e === IGNORED || a === IGNORED || e === a) return
     const kind = e === null && expected === undefined ? 'added' : a === null && actual === undefined ? 'removed' : 'changed'
     const holder = kind === 'removed' ? expected! : actual!
-    this.#push({ kind, subject: 'response_text', turn, path: `turns[${holder.index}].llm_call.response_text`, expected: expected === undefined ? undefined : e, actual: actual === undefined ? undefined : a })
+    this.#push({
+      kind,
+      subject: 'response_text',
+      turn,
+      path: `turns[${holder.index}].llm_call.response_text`,
+      expected: expected === undefined ? undefined : e,
+      actual: actual === undefined ? undefined : a,
+    })
   }
 }

@@ -169,10 +169,12 @@ export function argsKey(rule: ArgsRule, args: Maybe<JsonObject>): string | undef
     if (rule.kind === 'exact') return stringify(args)
     if (rule.kind === 'keys') {
       // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
-      return stringify(rule.keys.map((keys) => {
-        const value = valueAt(args, keys)
-        return value === undefined ? [0] : [1, value]
-      }))
+      return stringify(
+        rule.keys.map((keys) => {
+          const value = valueAt(args, keys)
+          return value === undefined ? [0] : [1, value]
+        }),
+      )
     }
   } catch {
     // Arguments nested too deep for the (recursive) stringify: compared one by one with argsMatch instead.

@@ -45,10 +45,13 @@ function turnPairs(pairs: ReturnType<typeof align>, expected: readonly TurnView[
     const expectedIndex = e === null ? null : expected[e]!.index
     const actualIndex = a === null ? null : actual[a]!.index
     const status =
-      expectedIndex === null ? 'added'
-      : actualIndex === null ? 'removed'
-      : touchedExpected.has(expectedIndex) || touchedActual.has(actualIndex) ? 'changed'
-      : 'equal'
+      expectedIndex === null
+        ? 'added'
+        : actualIndex === null
+          ? 'removed'
+          : touchedExpected.has(expectedIndex) || touchedActual.has(actualIndex)
+            ? 'changed'
+            : 'equal'
     return { expected: expectedIndex, actual: actualIndex, status }
   })
 }

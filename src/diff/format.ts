@@ -70,8 +70,7 @@ function valueLine(change: TraceChange, indent: string, c: Colors): string {
   return sign(change.kind, c)(`${indent}${change.kind === 'added' ? '+' : '-'} ${name}: ${oneLine(value, VALUE_WIDTH)}`)
 }
 
-const callKey = (change: TraceChange): string =>
-  change.call === undefined ? '' : `${change.tool}:${change.call.expected}:${change.call.actual}`
+const callKey = (change: TraceChange): string => (change.call === undefined ? '' : `${change.tool}:${change.call.expected}:${change.call.actual}`)
 
 function groupLines(group: readonly TraceChange[], c: Colors): string[] {
   const lines = [header(group[0]!.turn, c)]

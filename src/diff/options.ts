@@ -12,10 +12,7 @@ export const ARGS_MODES: readonly ArgsMode[] = ['exact', 'subset', 'superset', '
 export const DIFF_OPTION_NAMES: readonly string[] = ['mode', 'args', 'ignore']
 const IGNORE_NAMES = ['arguments', 'results', 'errors', 'response_text'] as const
 
-export type ArgsRule =
-  | { kind: ArgsMode }
-  | { kind: 'keys'; keys: readonly string[][] }
-  | { kind: 'function'; matches: ArgsMatcher }
+export type ArgsRule = { kind: ArgsMode } | { kind: 'keys'; keys: readonly string[][] } | { kind: 'function'; matches: ArgsMatcher }
 
 export interface IgnoreRules {
   arguments: boolean
@@ -103,7 +100,9 @@ function resolveIgnore(ignore: unknown, caller: string): IgnoreRules {
     else if (entry.startsWith('turns[') || entry.startsWith('turns.')) {
       const pattern = parsePathPattern(entry)
       if (pattern === undefined) {
-        throw new RangeError(`${caller} option "ignore": ${JSON.stringify(entry)} is not a JSON path. Write it like "turns[*].tool_results[0].result.id" ([*] matches any index).`)
+        throw new RangeError(
+          `${caller} option "ignore": ${JSON.stringify(entry)} is not a JSON path. Write it like "turns[*].tool_results[0].result.id" ([*] matches any index).`,
+        )
       }
       paths.push(pattern)
     } else if (/^[^.]+\.[^.]+(\.[^.]+)*$/.test(entry)) {

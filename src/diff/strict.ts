@@ -57,12 +57,7 @@ function compareTurns(expected: TurnView, actual: TurnView, identicalCalls: bool
   log.responseText(expected, actual, turn)
 }
 
-export function compareStrict(
-  expected: readonly TurnView[],
-  actual: readonly TurnView[],
-  pairs: readonly Pair[],
-  log: ChangeLog,
-): void {
+export function compareStrict(expected: readonly TurnView[], actual: readonly TurnView[], pairs: readonly Pair[], log: ChangeLog): void {
   for (const pair of pairs) {
     const e = pair.expected === null ? undefined : expected[pair.expected]
     const a = pair.actual === null ? undefined : actual[pair.actual]

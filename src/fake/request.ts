@@ -8,9 +8,7 @@ import type { ScriptMessage, ScriptTool } from './types.js'
 export function textOf(content: unknown): string {
   if (typeof content === 'string') return content
   if (!Array.isArray(content)) return content === null || content === undefined ? '' : JSON.stringify(content)
-  return content
-    .map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : ''))
-    .join('')
+  return content.map((part: unknown) => (isRecord(part) && typeof part.text === 'string' ? part.text : '')).join('')
 }
 
 /** Tool-call arguments as a value: JSON text parsed, kept as the raw string when it is not JSON. */

@@ -13,10 +13,15 @@ export interface TokenCounts {
 }
 
 /** The tokens of a call: the step's own figures where it gives them, else the estimate. */
-export function tokenCounts(request: ScriptRequest, answer: { text: string | undefined; toolCalls: readonly { name: string; json: string }[] }, given: ScriptedUsage | undefined): TokenCounts {
+export function tokenCounts(
+  request: ScriptRequest,
+  answer: { text: string | undefined; toolCalls: readonly { name: string; json: string }[] },
+  given: ScriptedUsage | undefined,
+): TokenCounts {
   return {
     inputTokens: given?.inputTokens ?? estimate(inputCharacters(request)),
-    outputTokens: given?.outputTokens ?? estimate((answer.text?.length ?? 0) + answer.toolCalls.reduce((sum, call) => sum + call.name.length + call.json.length, 0)),
+    outputTokens:
+      given?.outputTokens ?? estimate((answer.text?.length ?? 0) + answer.toolCalls.reduce((sum, call) => sum + call.name.length + call.json.length, 0)),
   }
 }
 

@@ -12,7 +12,8 @@ const USAGE_KEYS = new Set(['inputTokens', 'outputTokens'])
 /** The problem with `value` as a step, or undefined when it is a valid answer or error step. */
 export function stepProblem(value: unknown): string | undefined {
   if (!isRecord(value)) return `it is ${describe(value)}`
-  if ('error' in value) return Object.keys(value).length > 1 ? `an error step has only the key "error", and this one has ${keyList(value)}` : errorProblem(value.error)
+  if ('error' in value)
+    return Object.keys(value).length > 1 ? `an error step has only the key "error", and this one has ${keyList(value)}` : errorProblem(value.error)
   const unknown = Object.keys(value).find((key) => !ANSWER_KEYS.has(key))
   if (unknown !== undefined) return `it has the key "${unknown}", which is not one of text, toolCalls, usage, error`
   if (!('text' in value) && !('toolCalls' in value)) return 'it has neither text nor toolCalls'
@@ -26,7 +27,9 @@ export function stepProblem(value: unknown): string | undefined {
 
 /** The TypeError for a step that is not one. */
 export function invalidStepError(owner: string, stepNumber: number, problem: string, returnedByFunction: boolean): TypeError {
-  const what = returnedByFunction ? `the function at step ${stepNumber} of the script returned something that is not a step` : `step ${stepNumber} of the script is not a step`
+  const what = returnedByFunction
+    ? `the function at step ${stepNumber} of the script returned something that is not a step`
+    : `step ${stepNumber} of the script is not a step`
   return new TypeError(`${owner}: ${what}: ${problem}. A step is ${STEP_SHAPES}.`)
 }
 

@@ -89,7 +89,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** A whole number of at least `min`, else the error naming `option` and what it counts. */
 function checkCount(value: unknown, option: string, min: number, counts: string): void {
   if (value === undefined) return
-  if (typeof value !== 'number' || Number.isNaN(value)) throw new TypeError(`session() option "${option}" must be a whole number (${counts}), got ${describe(value)}.`)
+  if (typeof value !== 'number' || Number.isNaN(value))
+    throw new TypeError(`session() option "${option}" must be a whole number (${counts}), got ${describe(value)}.`)
   if (!Number.isInteger(value) || value < min) {
     throw new RangeError(`session() option "${option}" must be a whole number of at least ${min} (${counts}), got ${String(value)}.`)
   }
@@ -104,13 +105,17 @@ function checkUnknownKeys(value: Record<string, unknown>, option: string, keys: 
 function checkToolFault(value: Record<string, unknown>, option: string): ToolFault {
   // A key of the model's form without `llm: true` is a model fault missing its switch, not a tool fault with typos.
   const modelKey = value['tool'] === undefined ? ['status', 'model'].find((key) => key in value) : undefined
-  if (modelKey !== undefined) throw new TypeError(`session() option "${option}" has "${modelKey}" but not llm: true. A model fault is ${MODEL_FORM}, e.g. ${MODEL_EXAMPLE}.`)
+  if (modelKey !== undefined)
+    throw new TypeError(`session() option "${option}" has "${modelKey}" but not llm: true. A model fault is ${MODEL_FORM}, e.g. ${MODEL_EXAMPLE}.`)
   checkUnknownKeys(value, option, TOOL_KEYS, `A tool fault is ${TOOL_FORM}, e.g. ${TOOL_EXAMPLE}`)
   const { tool, error, times, after } = value
-  if (typeof tool !== 'string' || tool === '') throw new TypeError(`session() option "${option}.tool" must be the name of the tool to fail (a non-empty string), got ${describe(tool)}.`)
+  if (typeof tool !== 'string' || tool === '')
+    throw new TypeError(`session() option "${option}.tool" must be the name of the tool to fail (a non-empty string), got ${describe(tool)}.`)
   const isMessage = typeof error === 'string' && error !== ''
   if (!isMessage && !(error instanceof Error)) {
-    throw new TypeError(`session() option "${option}.error" must be what the tool fails with: a message (a non-empty string) or an Error, got ${describe(error)}.`)
+    throw new TypeError(
+      `session() option "${option}.error" must be what the tool fails with: a message (a non-empty string) or an Error, got ${describe(error)}.`,
+    )
   }
   checkCount(times, `${option}.times`, 1, 'how many calls fail')
   checkCount(after, `${option}.after`, 0, 'how many calls run before the first failure')
@@ -123,12 +128,16 @@ function checkModelFault(value: Record<string, unknown>, option: string): ModelF
   if (llm !== true) throw new TypeError(`session() option "${option}.llm" must be true (the fault fails model calls), got ${describe(llm)}.`)
   if (!(MODEL_FAULT_STATUSES as readonly unknown[]).includes(status)) {
     const ErrorClass = typeof status === 'number' ? RangeError : TypeError
-    throw new ErrorClass(`session() option "${option}.status" must be how the model calls fail: ${STATUS_LIST}; got ${typeof status === 'number' ? String(status) : describe(status)}.`)
+    throw new ErrorClass(
+      `session() option "${option}.status" must be how the model calls fail: ${STATUS_LIST}; got ${typeof status === 'number' ? String(status) : describe(status)}.`,
+    )
   }
   checkCount(times, `${option}.times`, 1, 'how many calls fail')
   checkCount(after, `${option}.after`, 0, 'how many calls go through before the first failure')
   if (model !== undefined && (typeof model !== 'string' || model === '')) {
-    throw new TypeError(`session() option "${option}.model" must be the model whose calls fail (a non-empty string, as the request names it), got ${describe(model)}.`)
+    throw new TypeError(
+      `session() option "${option}.model" must be the model whose calls fail (a non-empty string, as the request names it), got ${describe(model)}.`,
+    )
   }
   return value as unknown as ModelFault
 }

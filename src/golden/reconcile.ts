@@ -105,11 +105,19 @@ function keptCount(golden: GoldenFile): number {
  */
 export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: 'all', options: ResolvedDiffOptions, accept?: Acceptance): WriteDecision
 export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions): Reconciliation
-export function reconcile(recorded: GoldenRecording, golden: GoldenFile | null, mode: UpdateMode, options: ResolvedDiffOptions, accept: Acceptance = 'refresh'): Reconciliation {
+export function reconcile(
+  recorded: GoldenRecording,
+  golden: GoldenFile | null,
+  mode: UpdateMode,
+  options: ResolvedDiffOptions,
+  accept: Acceptance = 'refresh',
+): Reconciliation {
   // 1. No golden yet: record one, except where goldens are never written (CI),
   //    since a golden first written by CI would pass without anyone reviewing it.
   if (golden === null) {
-    return mode === 'none' ? { action: 'fail', reason: 'missing' } : { action: 'write', written: 'created', text: recorded.text, variants: { before: 0, after: 1 }, variant: 1 }
+    return mode === 'none'
+      ? { action: 'fail', reason: 'missing' }
+      : { action: 'write', written: 'created', text: recorded.text, variants: { before: 0, after: 1 }, variant: 1 }
   }
   // 2. `all` takes the recorded behaviour as the new truth: the variant it
   //    matches is refreshed (or, approving, it is added, or replaces them

@@ -26,7 +26,10 @@ export function renderGolden(trace: Trace, redact?: RedactOption): GoldenRecordi
   // Normalised first, so ids are renumbered before any redaction; turn by turn, so a trace of any size can be.
   if (redactor !== undefined) {
     const { turns, ...fields } = normal
-    normal = { ...(redactor.redact(fields as unknown as JsonValue) as object), turns: turns.map((turn) => redactor.redact(turn as unknown as JsonValue)) } as unknown as Trace
+    normal = {
+      ...(redactor.redact(fields as unknown as JsonValue) as object),
+      turns: turns.map((turn) => redactor.redact(turn as unknown as JsonValue)),
+    } as unknown as Trace
   }
   let text: string | undefined
   return {

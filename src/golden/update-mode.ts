@@ -33,8 +33,9 @@ export function resolveUpdateMode({ vitestUpdate, env = process.env }: UpdateMod
   const requested = env.REAGENT_UPDATE
   if (requested !== undefined && requested !== '') {
     if ((UPDATE_MODES as readonly string[]).includes(requested)) return requested as UpdateMode
-    throw new TypeError(`REAGENT_UPDATE=${JSON.stringify(requested)} is not an update mode. Use one of: all (rewrite goldens), new (write missing ones), none (never write).`)
+    throw new TypeError(
+      `REAGENT_UPDATE=${JSON.stringify(requested)} is not an update mode. Use one of: all (rewrite goldens), new (write missing ones), none (never write).`,
+    )
   }
   return isCi(env) ? 'none' : 'new'
 }
-

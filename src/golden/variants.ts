@@ -80,7 +80,11 @@ export function variantsText(variants: readonly GoldenVariant[]): { text: string
 }
 
 /** The variant `actual` (in normal form) is closest to, from 0, and the diff against it. */
-export function closestVariant(variants: readonly GoldenVariant[], actual: Trace, options: ResolvedDiffOptions): { at: number; expected: Trace; diff: TraceDiff } {
+export function closestVariant(
+  variants: readonly GoldenVariant[],
+  actual: Trace,
+  options: ResolvedDiffOptions,
+): { at: number; expected: Trace; diff: TraceDiff } {
   let best: { at: number; expected: Trace; diff: TraceDiff } | undefined
   for (const [at, variant] of variants.entries()) {
     const diff = diffResolved(variant.trace, actual, options)

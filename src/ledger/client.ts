@@ -46,7 +46,12 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
   const base = url.replace(/\/+$/, '').replace(/\/v1$/, '')
   const doFetch = options.fetch ?? fetch
 
-  async function call<T>(operation: string, body: string | Buffer, extraHeaders: Record<string, string> = {}, timeoutMs = options.timeoutMs ?? 10_000): Promise<T> {
+  async function call<T>(
+    operation: string,
+    body: string | Buffer,
+    extraHeaders: Record<string, string> = {},
+    timeoutMs = options.timeoutMs ?? 10_000,
+  ): Promise<T> {
     const endpoint = `${base}/v1/${operation}`
     const headers: Record<string, string> = { 'content-type': 'application/json', ...extraHeaders }
     if (options.token !== undefined) headers.authorization = `Bearer ${options.token}`

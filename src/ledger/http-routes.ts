@@ -33,7 +33,10 @@ async function parseBody(request: Request, operation: OperationName): Promise<un
     bytes = await readBody(request, limit)
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
-      throw new LedgerRequestError('body_too_large', `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`)
+      throw new LedgerRequestError(
+        'body_too_large',
+        `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`,
+      )
     }
     if (error instanceof BadEncodingError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
     throw error

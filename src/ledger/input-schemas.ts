@@ -11,8 +11,7 @@ import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-row.js'
 /** Ids and names become file names and index keys: long ones are refused before they reach a store. */
 const MAX_ID = 256
 
-const str = (description: string, fallback?: string) =>
-  ({ type: 'string', description, ...(fallback === undefined ? {} : { default: fallback }) }) as const
+const str = (description: string, fallback?: string) => ({ type: 'string', description, ...(fallback === undefined ? {} : { default: fallback }) }) as const
 const id = (description: string, fallback?: string) => ({ ...str(description, fallback), maxLength: MAX_ID }) as const
 const name = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_ID, description }) as const
 
@@ -31,7 +30,7 @@ export const RUN_BEGIN_INPUT = operation(
   {
     org,
     namespace,
-    agent: name("The writing agent; a token narrowed to an agent fills it."),
+    agent: name('The writing agent; a token narrowed to an agent fills it.'),
     user_id: id("The end user the run belongs to; '-' for none.", '-'),
     session_id: id('The conversation this run belongs to.', '-'),
     run_id: id('The run id; empty or "-" = the server mints one (a ULID).', ''),
@@ -73,12 +72,11 @@ export const RUN_COMPLETE_INPUT = operation(
   ['org', 'namespace', 'run_id', 'status'],
 )
 
-export const RUN_GET_INPUT = operation(
-  'run.get',
-  'Replay one run: its row, turns, cost and budgets.',
-  { org, namespace, run_id: { ...runId, minLength: 1 } },
-  ['org', 'namespace', 'run_id'],
-)
+export const RUN_GET_INPUT = operation('run.get', 'Replay one run: its row, turns, cost and budgets.', { org, namespace, run_id: { ...runId, minLength: 1 } }, [
+  'org',
+  'namespace',
+  'run_id',
+])
 
 export const RUN_GRADE_INPUT = operation(
   'run.grade',
@@ -124,7 +122,7 @@ export const RUN_LIST_INPUT = operation(
 /** Our extension: the trace of a run, uploaded (gzip accepted) so that run.get prices it and the ledger keeps it. */
 export const TRACE_PUT_INPUT = operation(
   'trace.put',
-  "Upload a run's trace (trace format \"1\"); replaces the one it had.",
+  'Upload a run\'s trace (trace format "1"); replaces the one it had.',
   { org, namespace, run_id: { ...runId, minLength: 1 }, trace: { type: 'object', description: 'The trace, as reagent-flow writes it.' } },
   ['org', 'namespace', 'run_id', 'trace'],
 )

@@ -49,7 +49,13 @@ export interface ListInput {
 
 /** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200. */
 export function listQueryOf(input: ListInput): ListQuery {
-  const query: ListQuery = { org: input.org, namespace: input.namespace, orderBy: input.order_by, limit: Math.min(input.limit, MAX_LIST_LIMIT), offset: input.offset }
+  const query: ListQuery = {
+    org: input.org,
+    namespace: input.namespace,
+    orderBy: input.order_by,
+    limit: Math.min(input.limit, MAX_LIST_LIMIT),
+    offset: input.offset,
+  }
   if (!isAny(input.agent)) query.agent = input.agent
   if (!isAny(input.session_id)) query.session_id = input.session_id
   if (input.status !== '') query.status = input.status
@@ -64,10 +70,14 @@ export function checkFields(fields: readonly string[]): RunRowField[] {
   const known: readonly string[] = RUN_ROW_FIELDS
   fields.forEach((field, i) => {
     if (!known.includes(field)) {
-      throw new LedgerRequestError('invalid_input', `run.list: fields[${i}] ${JSON.stringify(field)} is not a run field; run fields: ${RUN_ROW_FIELDS.join(', ')} (rule: enum)`, {
-        field: `fields[${i}]`,
-        rule: 'enum',
-      })
+      throw new LedgerRequestError(
+        'invalid_input',
+        `run.list: fields[${i}] ${JSON.stringify(field)} is not a run field; run fields: ${RUN_ROW_FIELDS.join(', ')} (rule: enum)`,
+        {
+          field: `fields[${i}]`,
+          rule: 'enum',
+        },
+      )
     }
   })
   return [...new Set(fields)] as RunRowField[]
@@ -103,7 +113,7 @@ export function matches(run: RunRecord, query: ListQuery, searchText?: string): 
   if (query.grade !== undefined) {
     if (query.grade === 'ungraded' ? run.grade !== null : query.grade === 'graded' ? run.grade === null : run.grade !== query.grade) return false
   }
-  if (query.memoryActivity !== undefined && (run.memories_used.length > 0) !== (query.memoryActivity === 'with')) return false
+  if (query.memoryActivity !== undefined && run.memories_used.length > 0 !== (query.memoryActivity === 'with')) return false
   return query.q === undefined || (searchText ?? searchTextOf(run)).includes(query.q)
 }
 

@@ -23,7 +23,12 @@ export function isPostgresUrl(store: string): boolean {
 
 export async function openStore(options: StoreOptions): Promise<LedgerStore> {
   if (!isPostgresUrl(options.store)) {
-    return DirectoryStore.open({ dir: options.store, org: options.org, namespace: options.namespace, ...(options.watch === undefined ? {} : { watch: options.watch }) })
+    return DirectoryStore.open({
+      dir: options.store,
+      org: options.org,
+      namespace: options.namespace,
+      ...(options.watch === undefined ? {} : { watch: options.watch }),
+    })
   }
   await requirePackages('a PostgreSQL store (--store postgres://...)', POSTGRES_PACKAGES)
   const { PostgresStore } = await import('./postgres/postgres-store.js')

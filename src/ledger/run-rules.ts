@@ -135,10 +135,7 @@ export function completedRun(run: RunRecord, input: CompleteInput, now: number):
 export function gradeAction(run: RunRecord, verdict: GradeVerdict): 'skip_active' | 'unchanged' | 'grade' {
   if (run.status === 'active') return 'skip_active'
   const same =
-    run.grade === verdict.grade &&
-    run.grade_source === verdict.source &&
-    (run.grade_reason ?? '') === verdict.reason &&
-    (run.grade_ref ?? '') === verdict.ref
+    run.grade === verdict.grade && run.grade_source === verdict.source && (run.grade_reason ?? '') === verdict.reason && (run.grade_ref ?? '') === verdict.ref
   return same ? 'unchanged' : 'grade'
 }
 

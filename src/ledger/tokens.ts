@@ -73,7 +73,8 @@ export function readTokenFile(file: string): TokenRegistry {
   if (!validate(value)) {
     const first = validate.errors![0]!
     const where = toJsonPath(first.instancePath) || 'the top level'
-    const hint = first.keyword === 'minLength' && first.instancePath.endsWith('/token') ? ` (tokens need ${MIN_TOKEN_LENGTH}+ characters: openssl rand -hex 32)` : ''
+    const hint =
+      first.keyword === 'minLength' && first.instancePath.endsWith('/token') ? ` (tokens need ${MIN_TOKEN_LENGTH}+ characters: openssl rand -hex 32)` : ''
     throw new UsageError(
       `--token-file ${file}: at ${where}: ${first.message ?? first.keyword} (rule: ${first.keyword})${hint}. ` +
         'Each entry: { "name", "token" or "sha256", "org", "namespace", "agent"?, "session_id"? }',

@@ -48,10 +48,12 @@ export function checkLimitsOption(value: unknown): Limits {
   }
   for (const [key, limit] of Object.entries(value)) {
     const rule = RULES[key as LimitName]
-    if (rule === undefined) throw new TypeError(`session() option "limits" has an unknown limit "${key}". Valid limits: ${LIMIT_NAMES.join(', ')}; e.g. { turns: 10, usd: 0.5 }.`)
+    if (rule === undefined)
+      throw new TypeError(`session() option "limits" has an unknown limit "${key}". Valid limits: ${LIMIT_NAMES.join(', ')}; e.g. { turns: 10, usd: 0.5 }.`)
     if (limit === undefined) continue
     const kind = rule.isWhole ? 'a whole number above 0' : 'a number above 0'
-    if (typeof limit !== 'number' || Number.isNaN(limit)) throw new TypeError(`session() option "limits.${key}" must be ${kind} (${rule.what}), got ${describe(limit)}.`)
+    if (typeof limit !== 'number' || Number.isNaN(limit))
+      throw new TypeError(`session() option "limits.${key}" must be ${kind} (${rule.what}), got ${describe(limit)}.`)
     if (!(limit > 0) || !Number.isFinite(limit) || (rule.isWhole && !Number.isInteger(limit))) {
       throw new RangeError(`session() option "limits.${key}" must be ${kind} (${rule.what}), got ${String(limit)}.`)
     }

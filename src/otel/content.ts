@@ -72,9 +72,12 @@ function contentOf(parts: unknown): unknown {
 export function messagesFromGenAi(input: unknown, systemInstructions?: unknown): Message[] | null {
   const list = listOf(input)
   if (list === undefined) return null
-  const messages = list.map((message): Message => ({ role: String(field(message, 'role') ?? 'unknown'), content: contentOf(field(message, 'parts')) as Message['content'] }))
+  const messages = list.map(
+    (message): Message => ({ role: String(field(message, 'role') ?? 'unknown'), content: contentOf(field(message, 'parts')) as Message['content'] }),
+  )
   const system = listOf(systemInstructions)
-  if (system !== undefined && !messages.some((message) => message.role === 'system')) messages.unshift({ role: 'system', content: contentOf(system) as Message['content'] })
+  if (system !== undefined && !messages.some((message) => message.role === 'system'))
+    messages.unshift({ role: 'system', content: contentOf(system) as Message['content'] })
   return messages
 }
 
@@ -102,7 +105,11 @@ export function outputFromGenAi(output: unknown): GenAiOutput | undefined {
       else if (type === OWN_PART && typeof content === 'string') texts.push(content)
       else if (type === 'tool_call') {
         const id = field(part, 'id')
-        toolCalls.push({ name: String(field(part, 'name') ?? 'unknown'), arguments: field(part, 'arguments'), ...(typeof id === 'string' ? { callId: id } : {}) })
+        toolCalls.push({
+          name: String(field(part, 'name') ?? 'unknown'),
+          arguments: field(part, 'arguments'),
+          ...(typeof id === 'string' ? { callId: id } : {}),
+        })
       }
     }
   }

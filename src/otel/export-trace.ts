@@ -33,7 +33,16 @@ export interface OtlpExportOptions {
 
 const STANDARD_TURN_KEYS: ReadonlySet<string> = new Set(['index', 'llm_call', 'tool_results', 'duration_ms', 'unmatched_results'])
 const STANDARD_CALL_KEYS: ReadonlySet<string> = new Set([
-  'messages', 'response_text', 'tool_calls', 'model', 'token_usage', 'timestamp', 'latency_ms', 'stop_reason', 'provider', 'error',
+  'messages',
+  'response_text',
+  'tool_calls',
+  'model',
+  'token_usage',
+  'timestamp',
+  'latency_ms',
+  'stop_reason',
+  'provider',
+  'error',
 ])
 const CONTENT_TRACE_KEYS: ReadonlySet<string> = new Set(['handoff_context', 'orphan_results'])
 
@@ -96,7 +105,7 @@ class SpanWriter {
         error: failed ? { type: trace.error?.name ?? trace.status ?? 'Error', message: trace.error?.message ?? `the run ended ${trace.status}` } : undefined,
       }),
     )
-    trace.turns.forEach((turn, i) => this.#turn(trace, turn, i, spanId))
+    for (const [i, turn] of trace.turns.entries()) this.#turn(trace, turn, i, spanId)
     return spanId
   }
 
@@ -118,7 +127,12 @@ class SpanWriter {
       attribute(REAGENT.turn, JSON.stringify({ duration_ms: turn.duration_ms, extra: extraOf(turn, STANDARD_TURN_KEYS) })),
       attribute(
         REAGENT.llmCall,
-        JSON.stringify({ token_usage: usage, ...(call.latency_ms === undefined ? { latency_ms: null } : {}), ...(error === undefined ? {} : { error }), extra: extraOf(call, STANDARD_CALL_KEYS) }),
+        JSON.stringify({
+          token_usage: usage,
+          ...(call.latency_ms === undefined ? { latency_ms: null } : {}),
+          ...(error === undefined ? {} : { error }),
+          extra: extraOf(call, STANDARD_CALL_KEYS),
+        }),
       ),
     )
     const end = call.timestamp + (call.latency_ms ?? 0) / 1000
@@ -200,4 +214,3 @@ export function toOtlp(tree: TraceTree, options: OtlpExportOptions = {}): OtlpEx
     ],
   }
 }
-

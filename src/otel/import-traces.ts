@@ -44,7 +44,9 @@ function sessionName(name: string): string {
 async function traceOf(run: RunPlan, dialect: Dialect, parentTraceId: string | null): Promise<Trace> {
   const { span } = run
   const s = await session(sessionName(run.name), { save: false, parentTraceId: null }, (s) => logRun(s, run))
-  const error = span.status.isError ? { name: String(span.attributes.get('error.type') ?? 'Error'), message: span.status.message ?? 'the span ended with status ERROR' } : null
+  const error = span.status.isError
+    ? { name: String(span.attributes.get('error.type') ?? 'Error'), message: span.status.message ?? 'the span ended with status ERROR' }
+    : null
   const metadata: JsonObject = { otel: { trace_id: span.traceId, span_id: span.spanId, dialect: dialect.name } }
   const trace: Trace = {
     ...s.trace,

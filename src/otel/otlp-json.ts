@@ -51,7 +51,6 @@ export interface OtlpExportRequest {
 }
 
 export const SPAN_KIND_INTERNAL = 1
-export const STATUS_OK = 1
 export const STATUS_ERROR = 2
 
 export function encodeValue(value: AttributeValue): OtlpAnyValue {

@@ -150,6 +150,10 @@ function callFor(turns: readonly TurnPlan[], answered: Map<TurnPlan, Set<number>
 }
 
 function addCall(turn: TurnPlan, draft: ToolDraft): number {
-  turn.llm.toolCalls.push({ name: draft.name, ...(draft.arguments === undefined ? {} : { arguments: draft.arguments }), ...(draft.callId === null ? {} : { callId: draft.callId }) })
+  turn.llm.toolCalls.push({
+    name: draft.name,
+    ...(draft.arguments === undefined ? {} : { arguments: draft.arguments }),
+    ...(draft.callId === null ? {} : { callId: draft.callId }),
+  })
   return turn.llm.toolCalls.length - 1
 }

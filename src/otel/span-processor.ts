@@ -42,7 +42,8 @@ export class ReagentSpanProcessor {
   readonly #spans = new WeakMap<Session, SpanRecord[]>()
 
   constructor(options: ReagentSpanProcessorOptions = {}) {
-    if (options === null || typeof options !== 'object') throw new TypeError(`new ReagentSpanProcessor(options): options must be an object, got ${options === null ? 'null' : typeof options}.`)
+    if (options === null || typeof options !== 'object')
+      throw new TypeError(`new ReagentSpanProcessor(options): options must be an object, got ${options === null ? 'null' : typeof options}.`)
     for (const key of Object.keys(options)) {
       if (!OPTION_NAMES.has(key)) throw new TypeError(`Unknown ReagentSpanProcessor option "${key}". Valid options: ${[...OPTION_NAMES].join(', ')}.`)
     }
@@ -72,7 +73,12 @@ export class ReagentSpanProcessor {
     this.#spans.delete(s)
     recordSafely(ADAPTER, 'the spans of a session', () => {
       // A session whose spans are none of the dialects' (HTTP, database spans) records nothing.
-      if (!spans.some((span) => ['openinference.span.kind', 'traceloop.span.kind', 'llm.request.type', 'gen_ai.operation.name'].some((key) => span.attributes.has(key)))) return
+      if (
+        !spans.some((span) =>
+          ['openinference.span.kind', 'traceloop.span.kind', 'llm.request.type', 'gen_ai.operation.name'].some((key) => span.attributes.has(key)),
+        )
+      )
+        return
       const dialect = chooseDialect(spans, this.#dialect, `the spans of session "${s.name}"`)
       const run = planOneRun(spans, dialect, s.name)
       if (run !== undefined) logRun(s, run)

@@ -38,14 +38,18 @@ function listAt(value: unknown, source: string, path: string): unknown[] {
  */
 export function spansFromOtlp(document: unknown, source: string): SpanRecord[] {
   if (!isObject(document) || !Array.isArray(document['resourceSpans'])) {
-    throw new OtlpFormatError(source, '', 'not an OTLP/JSON trace export: expected an object with a "resourceSpans" array (what an OTLP/HTTP exporter sends, or the Collector\'s file exporter writes)')
+    throw new OtlpFormatError(
+      source,
+      '',
+      'not an OTLP/JSON trace export: expected an object with a "resourceSpans" array (what an OTLP/HTTP exporter sends, or the Collector\'s file exporter writes)',
+    )
   }
   const spans: SpanRecord[] = []
   document['resourceSpans'].forEach((resource: unknown, r) => {
     const scopes = listAt(isObject(resource) ? resource['scopeSpans'] : undefined, source, `resourceSpans[${r}].scopeSpans`)
     scopes.forEach((scope, s) => {
       const at = `resourceSpans[${r}].scopeSpans[${s}].spans`
-      listAt(isObject(scope) ? scope['spans'] : undefined, source, at).forEach((span, i) => spans.push(spanOf(span, source, `${at}[${i}]`)))
+      for (const [i, span] of listAt(isObject(scope) ? scope['spans'] : undefined, source, at).entries()) spans.push(spanOf(span, source, `${at}[${i}]`))
     })
   })
   return spans
@@ -62,7 +66,8 @@ function spanOf(span: unknown, source: string, path: string): SpanRecord {
   if (end === undefined) throw new OtlpFormatError(source, `${path}.endTimeUnixNano`, 'expected nanoseconds since the epoch (a decimal string)')
   const attributes = new Map<string, AttributeValue>()
   for (const [i, entry] of listAt(span['attributes'], source, `${path}.attributes`).entries()) {
-    if (!isObject(entry) || typeof entry['key'] !== 'string') throw new OtlpFormatError(source, `${path}.attributes[${i}]`, 'expected { "key": ..., "value": ... }')
+    if (!isObject(entry) || typeof entry['key'] !== 'string')
+      throw new OtlpFormatError(source, `${path}.attributes[${i}]`, 'expected { "key": ..., "value": ... }')
     const value = decodeValue((entry as unknown as OtlpKeyValue).value)
     if (value !== undefined) attributes.set(entry['key'], value)
   }

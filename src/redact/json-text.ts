@@ -92,12 +92,7 @@ const NON_ASCII = /[\u007f-\uffff]/g
 /** `value` as JSON text in the style of `original` (which it was parsed from), its surrounding whitespace kept. */
 export function stringifyLike(original: string, value: JsonValue): string {
   const style = styleOf(original)
-  let text =
-    style.indent !== undefined
-      ? JSON.stringify(value, null, style.indent)
-      : style.spaced
-        ? withSpaces(JSON.stringify(value))
-        : JSON.stringify(value)
+  let text = style.indent !== undefined ? JSON.stringify(value, null, style.indent) : style.spaced ? withSpaces(JSON.stringify(value)) : JSON.stringify(value)
   if (style.lineBreak !== '\n') text = text.replace(/\n/g, style.lineBreak)
   if (style.asciiOnly) text = text.replace(NON_ASCII, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
   const lead = original.length - original.trimStart().length

@@ -12,19 +12,55 @@
 /** Words that make a key secret wherever they appear in it. */
 export const SECRET_WORDS: readonly string[] = [
   'token',
-  'secret', 'secrets',
-  'password', 'passwords', 'passwd', 'pwd', 'passphrase', 'passcode',
-  'credential', 'credentials', 'creds',
-  'auth', 'authorization', 'authentication', 'oauth',
-  'cookie', 'cookies',
-  'bearer', 'jwt',
-  'sessionid', 'sessid', 'phpsessid', 'jsessionid',
+  'secret',
+  'secrets',
+  'password',
+  'passwords',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'passcode',
+  'credential',
+  'credentials',
+  'creds',
+  'auth',
+  'authorization',
+  'authentication',
+  'oauth',
+  'cookie',
+  'cookies',
+  'bearer',
+  'jwt',
+  'sessionid',
+  'sessid',
+  'phpsessid',
+  'jsessionid',
 ]
 
 /** `key`/`keys` is secret after one of these words (`api_key`, `private_key`, `aws_secret_access_key`), never alone. */
 export const KEY_QUALIFIERS: readonly string[] = [
-  'api', 'private', 'secret', 'access', 'client', 'signing', 'encryption', 'master', 'license', 'licence',
-  'ssh', 'session', 'auth', 'app', 'account', 'service', 'storage', 'admin', 'shared', 'hmac', 'webhook', 'subscription',
+  'api',
+  'private',
+  'secret',
+  'access',
+  'client',
+  'signing',
+  'encryption',
+  'master',
+  'license',
+  'licence',
+  'ssh',
+  'session',
+  'auth',
+  'app',
+  'account',
+  'service',
+  'storage',
+  'admin',
+  'shared',
+  'hmac',
+  'webhook',
+  'subscription',
 ]
 
 /**
@@ -42,12 +78,64 @@ export const WEAK_WORDS: readonly string[] = ['session']
  * `auth_type`, `password_min_length`, `secret_name`, `api_key_id`.
  */
 export const DESCRIPTOR_WORDS: readonly string[] = [
-  'id', 'ids', 'type', 'types', 'kind', 'name', 'names', 'label', 'description', 'hint',
-  'count', 'counts', 'usage', 'limit', 'limits', 'budget', 'remaining', 'used', 'estimate', 'details',
-  'length', 'len', 'size', 'max', 'min', 'ttl', 'expiry', 'expires', 'expiration', 'at', 'in',
-  'url', 'uri', 'endpoint', 'path', 'file', 'dir', 'sock', 'socket',
-  'policy', 'required', 'enabled', 'disabled', 'method', 'methods', 'scheme', 'mode', 'strategy', 'provider', 'source',
-  'format', 'version', 'status', 'prefix', 'error', 'errors', 'message', 'reason',
+  'id',
+  'ids',
+  'type',
+  'types',
+  'kind',
+  'name',
+  'names',
+  'label',
+  'description',
+  'hint',
+  'count',
+  'counts',
+  'usage',
+  'limit',
+  'limits',
+  'budget',
+  'remaining',
+  'used',
+  'estimate',
+  'details',
+  'length',
+  'len',
+  'size',
+  'max',
+  'min',
+  'ttl',
+  'expiry',
+  'expires',
+  'expiration',
+  'at',
+  'in',
+  'url',
+  'uri',
+  'endpoint',
+  'path',
+  'file',
+  'dir',
+  'sock',
+  'socket',
+  'policy',
+  'required',
+  'enabled',
+  'disabled',
+  'method',
+  'methods',
+  'scheme',
+  'mode',
+  'strategy',
+  'provider',
+  'source',
+  'format',
+  'version',
+  'status',
+  'prefix',
+  'error',
+  'errors',
+  'message',
+  'reason',
 ]
 
 /**
@@ -55,8 +143,23 @@ export const DESCRIPTOR_WORDS: readonly string[] = [
  * tokens of paginated APIs, and the special tokens of a tokenizer.
  */
 export const NON_SECRET_TOKEN_MODIFIERS: readonly string[] = [
-  'page', 'next', 'prev', 'previous', 'continuation', 'pagination', 'cursor', 'sync',
-  'eos', 'bos', 'pad', 'unk', 'sep', 'cls', 'mask', 'special', 'stop',
+  'page',
+  'next',
+  'prev',
+  'previous',
+  'continuation',
+  'pagination',
+  'cursor',
+  'sync',
+  'eos',
+  'bos',
+  'pad',
+  'unk',
+  'sep',
+  'cls',
+  'mask',
+  'special',
+  'stop',
 ]
 
 const secretWords = new Set(SECRET_WORDS)
@@ -112,11 +215,7 @@ export function splitKeyWords(key: string): string[] {
       flush(i)
     } else if (start < 0) {
       start = i
-    } else if (
-      (kind === UPPER && previous === LOWER) ||
-      (kind === LOWER && previous === UPPER && i - start > 1) ||
-      (kind === DIGIT) !== (previous === DIGIT)
-    ) {
+    } else if ((kind === UPPER && previous === LOWER) || (kind === LOWER && previous === UPPER && i - start > 1) || (kind === DIGIT) !== (previous === DIGIT)) {
       // `APIKey`: the hump is before the last capital of the acronym.
       const at = kind === LOWER ? i - 1 : i
       flush(at)

@@ -16,7 +16,8 @@ import { findSecretElements } from './xml-elements.js'
  * literal start of every value shape, and a stem of every secret key word
  * (for name/value pairs). Strings without any cost one native regex test.
  */
-const DEFAULT_GATE = /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-/i
+const DEFAULT_GATE =
+  /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-/i
 /** No default rule matches fewer characters. */
 export const MIN_GATED_LENGTH = 3
 
@@ -52,12 +53,7 @@ function passesGate(text: string, policy: RedactPolicy): boolean {
 
 /** Whether any rule of `policy` could change `text`: what lets most strings of a trace pass at the cost of one regex test. */
 function mayHoldSecret(text: string, policy: RedactPolicy): boolean {
-  return (
-    passesGate(text, policy) ||
-    hasUserKeys(policy) ||
-    policy.valuePatterns.length > 0 ||
-    (policy.literals.length > 0 && literalGate(policy).test(text))
-  )
+  return passesGate(text, policy) || hasUserKeys(policy) || policy.valuePatterns.length > 0 || (policy.literals.length > 0 && literalGate(policy).test(text))
 }
 
 /** `text` with its secrets replaced, read as text (not as JSON). */

@@ -36,7 +36,20 @@ function isNameChar(code: number): boolean {
 /** Characters that end an unquoted value. */
 function endsBareValue(code: number): boolean {
   // whitespace & ; , " ' < > # ) ] }
-  return code <= 32 || code === 38 || code === 59 || code === 44 || code === 34 || code === 39 || code === 60 || code === 62 || code === 35 || code === 41 || code === 93 || code === 125
+  return (
+    code <= 32 ||
+    code === 38 ||
+    code === 59 ||
+    code === 44 ||
+    code === 34 ||
+    code === 39 ||
+    code === 60 ||
+    code === 62 ||
+    code === 35 ||
+    code === 41 ||
+    code === 93 ||
+    code === 125
+  )
 }
 
 interface Name {

@@ -78,7 +78,19 @@ function findSchemeCredentials(text: string, ranges: Ranges): void {
 /** Characters that end the authority part of a URL before any `@`. */
 function endsAuthority(code: number): boolean {
   // / ? # @ whitespace " ' < > \ `
-  return code === 47 || code === 63 || code === 35 || code === 64 || code <= 32 || code === 34 || code === 39 || code === 60 || code === 62 || code === 92 || code === 96
+  return (
+    code === 47 ||
+    code === 63 ||
+    code === 35 ||
+    code === 64 ||
+    code <= 32 ||
+    code === 34 ||
+    code === 39 ||
+    code === 60 ||
+    code === 62 ||
+    code === 92 ||
+    code === 96
+  )
 }
 
 /** `scheme://user:password@host`: the password; `scheme://token@host`: a user part that looks like a credential. */
@@ -96,7 +108,7 @@ function findUrlCredentials(text: string, ranges: Ranges): void {
       if (colon >= 0) addRange(ranges, colon + 1, end)
       else if (looksLikeCredential(text, start, end, 16)) addRange(ranges, start, end)
     }
-    from = end > start ? end : start
+    from = Math.max(end, start)
   }
 }
 

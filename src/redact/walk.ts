@@ -27,8 +27,25 @@ const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
 
 /** JSON Schema keywords that describe a value without holding one (`default`, `examples` and `const` can hold one). */
 const SCHEMA_KEYWORDS = new Set([
-  'type', '$ref', 'anyOf', 'oneOf', 'allOf', 'description', 'title', 'format', 'pattern', 'enum', 'nullable',
-  'minLength', 'maxLength', 'minimum', 'maximum', 'items', 'properties', 'required', 'additionalProperties',
+  'type',
+  '$ref',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'description',
+  'title',
+  'format',
+  'pattern',
+  'enum',
+  'nullable',
+  'minLength',
+  'maxLength',
+  'minimum',
+  'maximum',
+  'items',
+  'properties',
+  'required',
+  'additionalProperties',
 ])
 
 /**

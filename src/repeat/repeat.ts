@@ -42,7 +42,9 @@ export type RepeatFn<T> = (session: Session, run: RunPosition) => T | PromiseLik
 function checkCount(value: unknown, what: string, counts: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1) return value
   const Kind = typeof value === 'number' ? RangeError : TypeError
-  throw new Kind(`repeat(): ${what} must be a whole number of at least 1 (${counts}), got ${typeof value === 'number' || typeof value === 'string' ? JSON.stringify(value) : typeof value}.`)
+  throw new Kind(
+    `repeat(): ${what} must be a whole number of at least 1 (${counts}), got ${typeof value === 'number' || typeof value === 'string' ? JSON.stringify(value) : typeof value}.`,
+  )
 }
 
 /** Runs `count` tasks, `concurrency` at a time, in order of their number. */
@@ -67,9 +69,11 @@ export function repeat<T>(k: number, name: string, fn: RepeatFn<T>): Promise<Run
 export function repeat<T>(k: number, name: string, options: RepeatOptions, fn: RepeatFn<T>): Promise<RunSet<T>>
 export async function repeat<T>(k: number, name: string, optionsOrFn: RepeatOptions | RepeatFn<T>, maybeFn?: RepeatFn<T>): Promise<RunSet<T>> {
   const fn = typeof optionsOrFn === 'function' ? optionsOrFn : maybeFn
-  if (typeof fn !== 'function') throw new TypeError(`repeat(${String(k)}, ${JSON.stringify(name)}, ...) needs the agent to run, a function, as its last argument.`)
+  if (typeof fn !== 'function')
+    throw new TypeError(`repeat(${String(k)}, ${JSON.stringify(name)}, ...) needs the agent to run, a function, as its last argument.`)
   const runs = checkCount(k, 'k', 'how many runs')
-  if (typeof name !== 'string' || name === '') throw new TypeError(`repeat(k, name, ...) needs the run set's name, a non-empty string, got ${JSON.stringify(name) ?? typeof name}.`)
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError(`repeat(k, name, ...) needs the run set's name, a non-empty string, got ${JSON.stringify(name) ?? typeof name}.`)
   sanitizeName(name)
   const given = typeof optionsOrFn === 'function' ? {} : optionsOrFn
   const { concurrency: rawConcurrency, ...sessionOptions } = checkOptions(given, { caller: 'repeat()', ownOptions: ['concurrency'] }) as RepeatOptions

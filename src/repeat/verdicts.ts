@@ -86,7 +86,8 @@ function judge<T>(repeated: RepeatedRun<T>, index: number, check: RunCheck<T>): 
 
 /** The verdicts on every run, in order: an array, or a promise of one once a check returns a promise. */
 export function judgeRuns<T>(runs: readonly RepeatedRun<T>[], check: RunCheck<T>): RunVerdict<T>[] | Promise<RunVerdict<T>[]> {
-  if (typeof check !== 'function') throw new TypeError(`A run check must be a function of the run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got ${typeof check}.`)
+  if (typeof check !== 'function')
+    throw new TypeError(`A run check must be a function of the run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got ${typeof check}.`)
   const verdicts: RunVerdict<T>[] = []
   for (let i = 0; i < runs.length; i++) {
     const verdict = judge(runs[i]!, i + 1, check)
@@ -96,7 +97,13 @@ export function judgeRuns<T>(runs: readonly RepeatedRun<T>[], check: RunCheck<T>
   return verdicts
 }
 
-async function judgeRest<T>(runs: readonly RepeatedRun<T>[], check: RunCheck<T>, verdicts: RunVerdict<T>[], pending: Promise<RunVerdict<T>>, at: number): Promise<RunVerdict<T>[]> {
+async function judgeRest<T>(
+  runs: readonly RepeatedRun<T>[],
+  check: RunCheck<T>,
+  verdicts: RunVerdict<T>[],
+  pending: Promise<RunVerdict<T>>,
+  at: number,
+): Promise<RunVerdict<T>[]> {
   verdicts.push(await pending)
   for (let i = at + 1; i < runs.length; i++) verdicts.push(await judge(runs[i]!, i + 1, check))
   return verdicts

@@ -45,7 +45,17 @@ const ID_KEYS: ReadonlySet<string> = new Set([
 ])
 
 /** Keys whose object values are data (a tool's input, a JSON schema): ids inside them are the user's. */
-const DATA_KEYS: ReadonlySet<string> = new Set(['input', 'arguments', 'args', 'parameters', 'schema', 'json_schema', 'input_schema', 'inputSchema', 'output_schema'])
+const DATA_KEYS: ReadonlySet<string> = new Set([
+  'input',
+  'arguments',
+  'args',
+  'parameters',
+  'schema',
+  'json_schema',
+  'input_schema',
+  'inputSchema',
+  'output_schema',
+])
 
 const MAX_DEPTH = 200
 

@@ -84,7 +84,11 @@ export function parseRecording(text: string, path: string): Recording {
       if (!isObject(scope) || !isIdentity(scope.session_id) || !isIdentity(scope.user_id) || !Array.isArray(scope.steps)) {
         throw new Error(`${where} is not { session_id, user_id, steps }`)
       }
-      return { session_id: scope.session_id, user_id: scope.user_id, steps: scope.steps.map((step: unknown, j: number) => checkStep(step, `${where}.steps[${j}]`)) }
+      return {
+        session_id: scope.session_id,
+        user_id: scope.user_id,
+        steps: scope.steps.map((step: unknown, j: number) => checkStep(step, `${where}.steps[${j}]`)),
+      }
     })
     return { recording: RECORDING_VERSION, name: data.name, scopes }
   } catch (error) {

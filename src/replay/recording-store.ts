@@ -61,7 +61,10 @@ export class RecordingStore {
       const scope: RecordingScope = { session_id: this.#sessionId, user_id: this.#userId, steps: [...before, ...written] }
       if (!writeRecordingText(this.path, renderRecording(withScope(current, this.#name, scope)))) markRecordingUsed(this.path)
     } catch (error) {
-      warn('REAGENT_WRITE', `session "${this.#name}": the recording ${this.path} could not be written (${error instanceof Error ? error.message : String(error)}).`)
+      warn(
+        'REAGENT_WRITE',
+        `session "${this.#name}": the recording ${this.path} could not be written (${error instanceof Error ? error.message : String(error)}).`,
+      )
     }
   }
 

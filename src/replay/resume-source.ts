@@ -32,10 +32,14 @@ export function findResumable(name: string, runPath: string, sessionId: string |
     (file.session_id ?? null) === sessionId &&
     (file.user_id ?? null) === userId &&
     (latest === undefined || file.started_at > latest.trace.started_at)
-  if (completedLater) return { found: undefined, why: `the last run of "${name}"${scopeText(sessionId, userId)} completed, so there is nothing to resume; it runs fresh` }
+  if (completedLater)
+    return { found: undefined, why: `the last run of "${name}"${scopeText(sessionId, userId)} completed, so there is nothing to resume; it runs fresh` }
   if (latest !== undefined) return { found: latest }
   if (running !== undefined) {
-    return { found: undefined, why: `the last run of "${name}"${scopeText(sessionId, userId)} is still being recorded by process ${running.writer.pid}; a fresh run starts beside it` }
+    return {
+      found: undefined,
+      why: `the last run of "${name}"${scopeText(sessionId, userId)} is still being recorded by process ${running.writer.pid}; a fresh run starts beside it`,
+    }
   }
   return {
     found: undefined,

@@ -131,7 +131,10 @@ export class SessionSteps {
       kind: 'live',
       done: (response) => {
         if (response === undefined) return
-        this.#complete(slot, once((): StepRecord => ({ kind: 'exchange', endpoint, request: written ?? request(), response: response() })))
+        this.#complete(
+          slot,
+          once((): StepRecord => ({ kind: 'exchange', endpoint, request: written ?? request(), response: response() })),
+        )
       },
     }
   }

@@ -12,7 +12,9 @@ export { UnusedRecordingError }
 
 function describe(entry: BookEntry): string {
   const { step } = entry
-  return step.kind === 'exchange' ? `${step.endpoint} (call ${entry.ordinal} of the recording)` : `tool ${step.name} (tool run ${entry.ordinal} of the recording)`
+  return step.kind === 'exchange'
+    ? `${step.endpoint} (call ${entry.ordinal} of the recording)`
+    : `tool ${step.name} (tool run ${entry.ordinal} of the recording)`
 }
 
 /** `3, 5-9, 12`: ordinals in order, runs of them as ranges. */
@@ -37,12 +39,19 @@ function summarize(unused: readonly BookEntry[]): string {
     group.ordinals.push(entry.ordinal)
   }
   return [...groups]
-    .map(([label, { kind, ordinals }]) => (ordinals.length === 1 ? `${label} (${kind} ${ordinals[0]} of the recording)` : `${label} x${ordinals.length} (${kind}s ${ranges(ordinals)} of the recording)`))
+    .map(([label, { kind, ordinals }]) =>
+      ordinals.length === 1
+        ? `${label} (${kind} ${ordinals[0]} of the recording)`
+        : `${label} x${ordinals.length} (${kind}s ${ranges(ordinals)} of the recording)`,
+    )
     .join(', ')
 }
 
 /** Warns about (or, strict, returns the error for) the unused recorded steps; undefined when every one was used. */
-export function reportUnused(book: StepBook, options: { name: string; recordingPath: string; strict: boolean; replayTools: boolean }): UnusedRecordingError | undefined {
+export function reportUnused(
+  book: StepBook,
+  options: { name: string; recordingPath: string; strict: boolean; replayTools: boolean },
+): UnusedRecordingError | undefined {
   // Tool runs are answered from the recording only with replayTools; otherwise they are there for when it is set.
   const unused = book.unused((entry) => entry.step.kind === 'exchange' || options.replayTools)
   if (unused.length === 0) return undefined

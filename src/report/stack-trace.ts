@@ -105,7 +105,8 @@ function traceCauses(trace: Trace, tool: string | undefined): string[] {
   if (llmError !== undefined) causes.push(llmError)
   if (trace.error) causes.push(`the run ended with ${trace.error.name}: ${trace.error.message}`)
   const status = statusOf(trace)
-  if (status === 'cancelled' || status === 'interrupted') causes.push(`the run was ${status}${trace.interruption_reason === undefined ? '' : ` (${trace.interruption_reason})`} before it finished`)
+  if (status === 'cancelled' || status === 'interrupted')
+    causes.push(`the run was ${status}${trace.interruption_reason === undefined ? '' : ` (${trace.interruption_reason})`} before it finished`)
   if (lastOutput !== undefined) causes.push(lastOutput)
   return causes
 }
@@ -132,7 +133,12 @@ export function formatStackTrace(trace: Trace, options: StackTraceOptions = {}):
   const lines = [formatHeader(trace, c)]
   if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
   if (trace.turns.length === 0) lines.push(c.dim('  (no turns recorded)'))
-  const style = { callPrefix: `${c.cyan('LLM ->')} `, textPrefix: `${c.cyan('LLM ->')} `, textWidth: 80, ...(options.tool === undefined ? {} : { highlight: options.tool }) }
+  const style = {
+    callPrefix: `${c.cyan('LLM ->')} `,
+    textPrefix: `${c.cyan('LLM ->')} `,
+    textWidth: 80,
+    ...(options.tool === undefined ? {} : { highlight: options.tool }),
+  }
   for (const row of visibleTurns(trace, options.tool)) {
     if ('turn' in row) lines.push(...formatTurnLines(row.turn, c, style))
     else lines.push(c.dim(`  … ${row.hidden} turns not shown (turns ${row.from}–${row.to})`))

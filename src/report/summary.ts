@@ -57,7 +57,8 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
   const lines = [`${indent}${mark} Turn ${turn.index}  ${c.dim(meta.join('  '))}${injected}`]
   const inner = `${indent}    `
   const injectedMark = ` ${c.yellow('(injected)')}`
-  if (call.error !== undefined) lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}${call.injected === true ? injectedMark : ''}`)
+  if (call.error !== undefined)
+    lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}${call.injected === true ? injectedMark : ''}`)
   const injectedResults = Array.isArray(turn.injected_results) ? turn.injected_results : []
   for (const toolCall of call.tool_calls) {
     const name = toolCall.name === highlight ? c.yellow(c.bold(toolCall.name)) : c.bold(toolCall.name)

@@ -23,7 +23,9 @@ function textOf(content: JsonValue): string {
   if (typeof content === 'string') return oneLineText(content, VALUE_WIDTH)
   // Content parts ([{ type: 'text', text }]): their text, else the JSON.
   if (Array.isArray(content)) {
-    const texts = content.map((part) => (part !== null && typeof part === 'object' && !Array.isArray(part) && typeof part['text'] === 'string' ? part['text'] : undefined))
+    const texts = content.map((part) =>
+      part !== null && typeof part === 'object' && !Array.isArray(part) && typeof part['text'] === 'string' ? part['text'] : undefined,
+    )
     if (texts.every((text) => text !== undefined) && texts.length > 0) return oneLineText(texts.join(' '), VALUE_WIDTH)
   }
   return oneLine(content, VALUE_WIDTH)
@@ -47,7 +49,11 @@ export function formatTranscript(trace: Trace): string {
     for (const toolCall of call.tool_calls) {
       lines.push(`turn ${turn.index}: called ${toolCall.name}(${oneLine(toolCall.arguments, VALUE_WIDTH)})`)
       for (const result of turn.tool_results.filter((r) => r.call_id === toolCall.call_id)) {
-        lines.push(result.error === null ? `  ${toolCall.name} returned ${oneLine(result.result, VALUE_WIDTH)}` : `  ${toolCall.name} failed: ${oneLineText(result.error, VALUE_WIDTH)}`)
+        lines.push(
+          result.error === null
+            ? `  ${toolCall.name} returned ${oneLine(result.result, VALUE_WIDTH)}`
+            : `  ${toolCall.name} failed: ${oneLineText(result.error, VALUE_WIDTH)}`,
+        )
       }
     }
     if (call.response_text !== null) lines.push(`turn ${turn.index}: answered “${oneLineText(call.response_text, VALUE_WIDTH * 4)}”`)

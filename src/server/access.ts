@@ -74,7 +74,11 @@ export function access({ tokens, owner }: AccessOptions): MiddlewareHandler<Serv
       const fromCookie = isRead && header === undefined && inQuery === undefined ? cookieToken(c.req.header('cookie')) : undefined
       const token = inQuery ?? fromCookie ?? /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1]
       if (token === undefined) {
-        return refuse(401, 'unauthorized', 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)')
+        return refuse(
+          401,
+          'unauthorized',
+          'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)',
+        )
       }
       const caller = tokens.lookup(token)
       if (caller === undefined) return refuse(401, 'unauthorized', "the bearer token is not one of this server's tokens (its --token-file)")
@@ -84,7 +88,11 @@ export function access({ tokens, owner }: AccessOptions): MiddlewareHandler<Serv
     }
     const host = c.req.header('host') ?? ''
     if (!isLoopback(hostName(host))) {
-      return refuse(403, 'forbidden', `this server has no token file, so it answers loopback names only (localhost, 127.0.0.1), not Host ${JSON.stringify(host)}`)
+      return refuse(
+        403,
+        'forbidden',
+        `this server has no token file, so it answers loopback names only (localhost, 127.0.0.1), not Host ${JSON.stringify(host)}`,
+      )
     }
     const origin = c.req.header('origin')
     if (origin !== undefined) {

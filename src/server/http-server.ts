@@ -42,7 +42,9 @@ export interface RunningServer {
 export async function startHttpServer(options: HttpServerOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1'
   if (options.tokens === undefined && !isLoopback(host)) {
-    throw new UsageError(`--host ${host} is not a loopback address: a server reachable from other machines needs --token-file (see "reagent-flow serve --help")`)
+    throw new UsageError(
+      `--host ${host} is not a loopback address: a server reachable from other machines needs --token-file (see "reagent-flow serve --help")`,
+    )
   }
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
   let inFlight = 0
@@ -60,7 +62,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   })
   app.use(access({ tokens: options.tokens, owner: options.owner }))
   for (const group of options.groups) app.route(group.path, group.app)
-  app.notFound((c) => errorResponse(404, 'not_found', `no route ${c.req.method} ${c.req.path}; the ledger's operations are POST /v1/<operation>, MCP is POST /mcp`))
+  app.notFound((c) =>
+    errorResponse(404, 'not_found', `no route ${c.req.method} ${c.req.path}; the ledger's operations are POST /v1/<operation>, MCP is POST /mcp`),
+  )
   app.onError((error, c) => {
     log(`${new Date().toISOString()} ${c.req.method} ${c.req.path} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return errorResponse(500, 'internal', 'the server failed on this request; its log says why')

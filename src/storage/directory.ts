@@ -91,7 +91,8 @@ export function goldenFolders(goldenRoot: string): Array<{ folder: string; relat
     if (files.length > 0) out.push({ folder, relative, files: files.sort() })
     if (depth >= MAX_DEPTH) return
     for (const entry of entries) {
-      if (entry.isDirectory() && !entry.name.startsWith('.')) visit(join(folder, entry.name), relative === '' ? entry.name : `${relative}/${entry.name}`, depth + 1)
+      if (entry.isDirectory() && !entry.name.startsWith('.'))
+        visit(join(folder, entry.name), relative === '' ? entry.name : `${relative}/${entry.name}`, depth + 1)
     }
   }
   visit(goldenRoot, '', 0)
@@ -180,11 +181,19 @@ function withoutTurns(trace: Trace): TraceFields {
  * are written out as interrupted traces, leftovers cleaned up. Returns what
  * each sweep found still open, and the journals it could not read.
  */
-export function sweepTraceDirectory(dir: string): { folders: RunFolder[] | null; openJournals: JournalFile[]; unreadable: Array<{ path: string; error: unknown }> } {
+export function sweepTraceDirectory(dir: string): {
+  folders: RunFolder[] | null
+  openJournals: JournalFile[]
+  unreadable: Array<{ path: string; error: unknown }>
+} {
   const folders = runFolders(dir)
   const out = { folders, openJournals: [] as JournalFile[], unreadable: [] as Array<{ path: string; error: unknown }> }
   for (const folder of folders ?? []) {
-    const swept = sweepDirectory(folder.dir, undefined, folder.entries.map((entry) => entry.name))
+    const swept = sweepDirectory(
+      folder.dir,
+      undefined,
+      folder.entries.map((entry) => entry.name),
+    )
     // A recovered run's trace file did not exist when the folder was listed.
     if (swept.written.length > 0) folder.entries = readdirSync(folder.dir, { withFileTypes: true })
     out.openJournals.push(...swept.openJournals)

@@ -182,4 +182,3 @@ export function openRecord(writer: JournalWriterId, trace: Trace): OpenRecord {
   const { turns: _turns, ...fields } = trace
   return { journal: JOURNAL_VERSION, kind: 'open', writer, trace: { ...fields, turns: [], status: 'active' } as Trace }
 }
-

@@ -47,6 +47,7 @@ export interface StepListener {
 
 const open = new Set<JournalWriter>()
 const dirty = new Set<JournalWriter>()
+// biome-ignore lint/correctness/noUnusedVariables: read by `??=` when a write schedules the next flush
 let flushTimer: NodeJS.Timeout | undefined
 let heartbeat: NodeJS.Timeout | undefined
 

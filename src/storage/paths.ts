@@ -39,8 +39,7 @@ export function sanitizeName(name: string): string {
     .replace(/^[._]+|[._]+$/g, '')
   if (safe === '') {
     throw new ReagentError(
-      `The trace name ${JSON.stringify(name)} has no character usable in a file name. ` +
-        `Name the session with letters, digits, "-", "_" or ".".`,
+      `The trace name ${JSON.stringify(name)} has no character usable in a file name. Name the session with letters, digits, "-", "_" or ".".`,
     )
   }
   return safe
@@ -76,7 +75,10 @@ export function fileStem(key: string, { hashed = false } = {}): string {
 
 /** A test file path (relative to the vitest root, `/` separators) as directories inside traceDir. */
 function testFileSegments(testFile: string): string[] {
-  return testFile.split('/').filter((part) => part !== '' && part !== '.').map((part) => (part === '..' ? '_up' : part.replace(/[^\p{L}\p{N}_.-]/gu, '_')))
+  return testFile
+    .split('/')
+    .filter((part) => part !== '' && part !== '.')
+    .map((part) => (part === '..' ? '_up' : part.replace(/[^\p{L}\p{N}_.-]/gu, '_')))
 }
 
 /** What a trace file is named after: a trace name, or inside vitest the test file and key. */
@@ -95,7 +97,10 @@ export function fileKeyOf(identity: TraceIdentity): string {
  * The file of a trace known by its identity: `<traceDir>[/golden][/<test file>]/<stem>.trace.json`
  * (the hashed stem when `hashed`; see storage/naming.ts for when).
  */
-export function traceFilePath(identity: TraceIdentity, { traceDir = DEFAULT_TRACE_DIR, golden = false, hashed = false }: TraceLocation & { hashed?: boolean } = {}): string {
+export function traceFilePath(
+  identity: TraceIdentity,
+  { traceDir = DEFAULT_TRACE_DIR, golden = false, hashed = false }: TraceLocation & { hashed?: boolean } = {},
+): string {
   const dir = golden ? join(traceDir, 'golden') : traceDir
   const scoped = typeof identity.test_file === 'string' && identity.test_file !== '' ? join(dir, ...testFileSegments(identity.test_file)) : dir
   return join(scoped, `${fileStem(fileKeyOf(identity), { hashed })}${TRACE_FILE_SUFFIX}`)

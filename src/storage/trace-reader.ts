@@ -118,7 +118,9 @@ function readInPieces(path: string, size: number): Trace {
       try {
         parsed = JSON.parse(`[${text.startsWith(',') ? text.slice(1) : text}]`) as Turn[]
       } catch (error) {
-        throw new TraceFormatError(path, `turns[${turns.length}]`, 'json', `the turns from here on are not JSON (${(error as Error).message})`, { cause: error })
+        throw new TraceFormatError(path, `turns[${turns.length}]`, 'json', `the turns from here on are not JSON (${(error as Error).message})`, {
+          cause: error,
+        })
       }
       for (const turn of parsed) turns.push(turn)
       cursor = end

@@ -102,7 +102,10 @@ export function priceOf(model: string, costs: ReadonlyMap<string, ModelCost>): P
 }
 
 /** The price of one LLM call, or why it has none: `no model`, `no token_usage`, `no price for model "x"`. */
-export function priceCall(call: LlmCall, costs: ReadonlyMap<string, ModelCost>): { usd: number; model: string; prefix: string; input: number; output: number } | { skipped: string } {
+export function priceCall(
+  call: LlmCall,
+  costs: ReadonlyMap<string, ModelCost>,
+): { usd: number; model: string; prefix: string; input: number; output: number } | { skipped: string } {
   const { model, token_usage: usage } = call
   if (model === null || model === undefined) return { skipped: 'no model' }
   if (usage === null || usage === undefined) return { skipped: 'no token_usage' }

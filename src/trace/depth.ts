@@ -18,13 +18,19 @@ function tooDeep(value: unknown, depth: number): Array<string | number> | undefi
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const below = tooDeep(value[i], depth + 1)
-      if (below !== undefined) return (below.push(i), below)
+      if (below !== undefined) {
+        below.push(i)
+        return below
+      }
     }
     return undefined
   }
   for (const key in value) {
     const below = tooDeep((value as Record<string, unknown>)[key], depth + 1)
-    if (below !== undefined) return (below.push(key), below)
+    if (below !== undefined) {
+      below.push(key)
+      return below
+    }
   }
   return undefined
 }

@@ -37,9 +37,9 @@ export function textOf(value: unknown): string {
 function nameOf(error: Error): string {
   const name = safely(() => error.name, 'Error')
   if (typeof name === 'string' && name !== 'Error' && name !== '') return name
-  const constructor = safely(() => error.constructor as { name?: unknown } | undefined, undefined)
-  const className = safely(() => constructor?.name, undefined)
-  return typeof className === 'string' && className !== '' && constructor !== Error ? className : 'Error'
+  const maker = safely(() => error.constructor as { name?: unknown } | undefined, undefined)
+  const className = safely(() => maker?.name, undefined)
+  return typeof className === 'string' && className !== '' && maker !== Error ? className : 'Error'
 }
 
 function messageOf(error: Error): string {

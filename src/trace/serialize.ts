@@ -235,9 +235,7 @@ class Converter {
     const kind = view.constructor.name
     if (!('length' in view) || typeof view.length !== 'number') return `[${kind} ${view.byteLength} bytes]`
     if (view.length > MAX_TYPED_ARRAY_ITEMS) return `[${kind} of ${view.length} items]`
-    return Array.from(view as unknown as ArrayLike<number | bigint>, (item) =>
-      typeof item === 'bigint' ? item.toString() : item,
-    )
+    return Array.from(view as unknown as ArrayLike<number | bigint>, (item) => (typeof item === 'bigint' ? item.toString() : item))
   }
 }
 
@@ -301,9 +299,7 @@ export function toJsonValue(value: unknown, onIssue?: ValueIssueHandler, at = ''
     // A getter threw or a Proxy refused: the converter below reports it precisely.
   }
   const handler: ValueIssueHandler | undefined =
-    onIssue === undefined || at === ''
-      ? onIssue
-      : (kind, path) => onIssue(kind, path === '' ? at : path.startsWith('[') ? at + path : `${at}.${path}`)
+    onIssue === undefined || at === '' ? onIssue : (kind, path) => onIssue(kind, path === '' ? at : path.startsWith('[') ? at + path : `${at}.${path}`)
   return new Converter(handler).convert(value)
 }
 
@@ -311,11 +307,6 @@ export function toJsonValue(value: unknown, onIssue?: ValueIssueHandler, at = ''
 export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true })
   else out[key] = value
-}
-
-/** The text of a trace file as written after a run: 2-space indent, trailing newline. */
-export function stringifyTrace(trace: object): string {
-  return `${JSON.stringify(trace, null, 2)}\n`
 }
 
 /**

@@ -134,7 +134,12 @@ export function validateTrace(value: unknown, file = '<value>'): Trace {
   if (traceValidator(value)) {
     const deep = excessiveNesting(value)
     if (deep === undefined) return value as Trace
-    throw new TraceFormatError(file, deep, 'depth', `nests more than ${MAX_TRACE_DEPTH.toLocaleString('en')} levels deep; reagent-flow reads at most ${MAX_TRACE_DEPTH.toLocaleString('en')}`)
+    throw new TraceFormatError(
+      file,
+      deep,
+      'depth',
+      `nests more than ${MAX_TRACE_DEPTH.toLocaleString('en')} levels deep; reagent-flow reads at most ${MAX_TRACE_DEPTH.toLocaleString('en')}`,
+    )
   }
   const first = traceValidator.errors?.[0]
   if (first === undefined) throw new TraceFormatError(file, '', 'schema', 'does not match the trace schema')

@@ -58,7 +58,10 @@ export function runPayload(index: TraceIndex, id: string | undefined): RunPayloa
 
 /** The options of a diff request as `diffTraces` takes them (as `reagent-flow diff` reads its flags). */
 export function diffOptionsOf(request: Pick<DiffRequest, 'mode' | 'args' | 'ignore'>): DiffOptions {
-  const ignore = (request.ignore ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '')
+  const ignore = (request.ignore ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
   const options: DiffOptions = {}
   if (request.mode !== undefined && request.mode !== '') options.mode = request.mode as NonNullable<DiffOptions['mode']>
   if (request.args !== undefined && request.args !== '') options.args = request.args as NonNullable<DiffOptions['args']>

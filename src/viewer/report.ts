@@ -63,7 +63,12 @@ export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-f
   }
   index.close()
   const goldens = runs.runs.filter((run) => run.kind === 'golden').length
-  return { html: reportPage({ title, styles: assets.styles, script: assets.script, data }), runs: runs.runs.length - goldens, goldens, skipped: runs.skipped.length }
+  return {
+    html: reportPage({ title, styles: assets.styles, script: assets.script, data }),
+    runs: runs.runs.length - goldens,
+    goldens,
+    skipped: runs.skipped.length,
+  }
 }
 
 /** Writes the report of `options.dir` to `out` (atomically). */

@@ -8,7 +8,6 @@ import { DEFAULT_TRACE_DIR, sanitizeName, TRACE_FILE_SUFFIX } from '../storage.j
 import { runFileOf } from './golden-of.js'
 import type { RunSummary } from './types.js'
 
-
 function joinPath(dir: string, id: string): string {
   return dir.endsWith('/') ? `${dir}${id}` : `${dir}/${id}`
 }

@@ -15,7 +15,17 @@
  */
 import { dirname, join } from 'node:path'
 import type { ModelCost } from '../trace/cost.js'
-import { listTraceTree, loadTrace, readTextOrNull, realPathInside, scanTraceDirectory, TRACE_FILE_SUFFIX, treePathOf, unreadableReason, type TreeFile } from '../storage.js'
+import {
+  listTraceTree,
+  loadTrace,
+  readTextOrNull,
+  realPathInside,
+  scanTraceDirectory,
+  TRACE_FILE_SUFFIX,
+  treePathOf,
+  unreadableReason,
+  type TreeFile,
+} from '../storage.js'
 import type { Trace } from '../trace/types.js'
 import { watchDirectory, type DirectoryWatch } from '../watch/directory-watch.js'
 import { goldenOf, goldenStateOf, isGoldenPath } from './golden-of.js'

@@ -36,7 +36,9 @@ function withHeaders(response: Response): Response {
 }
 
 function json(value: unknown, status = 200): Response {
-  return withHeaders(new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } }))
+  return withHeaders(
+    new Response(JSON.stringify(value), { status, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } }),
+  )
 }
 
 function refused(error: unknown): Response {
@@ -52,21 +54,41 @@ export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15
   const encoder = new TextEncoder()
 
   // Checked in each route, not as middleware: mounted at `/`, a middleware would also stand before the ledger's routes beside it.
-  const viewer = (handler: (c: Context<ServerEnv>) => Response) => (c: Context<ServerEnv>): Response => {
-    const caller = c.get('caller')
-    if (mayView(caller, owner)) return handler(c)
-    return withHeaders(
-      errorResponse(
-        403,
-        'forbidden',
-        `${caller.label} may not view the trace directory: the viewer shows the runs of org ${JSON.stringify(owner.org)}, namespace ${JSON.stringify(owner.namespace)} to tokens of that namespace that are narrowed to no agent or session`,
+  const viewer =
+    (handler: (c: Context<ServerEnv>) => Response) =>
+    (c: Context<ServerEnv>): Response => {
+      const caller = c.get('caller')
+      if (mayView(caller, owner)) return handler(c)
+      return withHeaders(
+        errorResponse(
+          403,
+          'forbidden',
+          `${caller.label} may not view the trace directory: the viewer shows the runs of org ${JSON.stringify(owner.org)}, namespace ${JSON.stringify(owner.namespace)} to tokens of that namespace that are narrowed to no agent or session`,
+        ),
+      )
+    }
+  app.get(
+    '/',
+    viewer(() =>
+      withHeaders(
+        new Response(viewerPage(`reagent-flow · ${index.dir}`), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
       ),
-    )
-  }
-  app.get('/', viewer(() => withHeaders(new Response(viewerPage(`reagent-flow · ${index.dir}`), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }))))
-  app.get('/assets/viewer.js', viewer(() => withHeaders(new Response(viewerAssets().script, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } }))))
-  app.get('/assets/viewer.css', viewer(() => withHeaders(new Response(viewerAssets().styles, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' } }))))
-  app.get('/api/runs', viewer(() => json(index.payload())))
+    ),
+  )
+  app.get(
+    '/assets/viewer.js',
+    viewer(() =>
+      withHeaders(new Response(viewerAssets().script, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } })),
+    ),
+  )
+  app.get(
+    '/assets/viewer.css',
+    viewer(() => withHeaders(new Response(viewerAssets().styles, { headers: { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache' } }))),
+  )
+  app.get(
+    '/api/runs',
+    viewer(() => json(index.payload())),
+  )
   app.get(
     '/api/run',
     viewer((c) => {
@@ -81,46 +103,55 @@ export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15
     '/api/diff',
     viewer((c) => {
       try {
-        const request = { actual: query(c, 'actual') ?? '', expected: query(c, 'expected'), mode: query(c, 'mode'), args: query(c, 'args'), ignore: query(c, 'ignore') }
+        const request = {
+          actual: query(c, 'actual') ?? '',
+          expected: query(c, 'expected'),
+          mode: query(c, 'mode'),
+          args: query(c, 'args'),
+          ignore: query(c, 'ignore'),
+        }
         return json(diffPayload(index, request))
       } catch (error) {
         return refused(error)
       }
     }),
   )
-  app.get('/api/events', viewer(() => {
-    let stop = (): void => {}
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        const send = (text: string): void => {
-          try {
-            controller.enqueue(encoder.encode(text))
-          } catch {
-            stop()
+  app.get(
+    '/api/events',
+    viewer(() => {
+      let stop = (): void => {}
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          const send = (text: string): void => {
+            try {
+              controller.enqueue(encoder.encode(text))
+            } catch {
+              stop()
+            }
           }
-        }
-        send(`event: hello\ndata: ${JSON.stringify({ version: index.version })}\n\n`)
-        const unsubscribe = index.subscribe((delta) => send(`event: change\ndata: ${JSON.stringify(delta)}\n\n`))
-        const heartbeat = setInterval(() => send(': still here\n\n'), heartbeatMs)
-        heartbeat.unref()
-        stop = () => {
-          unsubscribe()
-          clearInterval(heartbeat)
-          streams.delete(stop)
-          try {
-            controller.close()
-          } catch {
-            // Already closed by the client.
+          send(`event: hello\ndata: ${JSON.stringify({ version: index.version })}\n\n`)
+          const unsubscribe = index.subscribe((delta) => send(`event: change\ndata: ${JSON.stringify(delta)}\n\n`))
+          const heartbeat = setInterval(() => send(': still here\n\n'), heartbeatMs)
+          heartbeat.unref()
+          stop = () => {
+            unsubscribe()
+            clearInterval(heartbeat)
+            streams.delete(stop)
+            try {
+              controller.close()
+            } catch {
+              // Already closed by the client.
+            }
           }
-        }
-        streams.add(stop)
-      },
-      cancel() {
-        stop()
-      },
-    })
-    return withHeaders(new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } }))
-  }))
+          streams.add(stop)
+        },
+        cancel() {
+          stop()
+        },
+      })
+      return withHeaders(new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' } }))
+    }),
+  )
 
   return {
     path: '/',

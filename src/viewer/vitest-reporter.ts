@@ -29,4 +29,3 @@ export function writeReportAtEnd(root: string, options: ReportReporterOptions): 
   const written = writeReport(out, { dir, ...(options.title === undefined ? {} : { title: options.title }) })
   return `reagent-flow report: ${out} · ${plural(written.runs, 'run')}, ${plural(written.goldens, 'golden')}`
 }
-

@@ -53,6 +53,7 @@ export async function toReachGoal(this: MatcherState, received: unknown, judge: 
   const why = judgement.reason === null ? '' : `: ${judgement.reason}`
   return {
     pass: true,
-    message: () => describeFailure(judgement.trace, `expected the agent not to reach its goal ${quoteGoal(judgement.goal)}, but the judge said it did${why}`, { causes }),
+    message: () =>
+      describeFailure(judgement.trace, `expected the agent not to reach its goal ${quoteGoal(judgement.goal)}, but the judge said it did${why}`, { causes }),
   }
 }

@@ -59,7 +59,9 @@ export function toCostLessThan(this: MatcherState, received: unknown, usd: numbe
   if (this.isNot && estimate.top === undefined && trace.turns.length > 0 && !allowUnpriced) check()
   return outcomeOf(check, () =>
     describeFailure(trace, `expected the run to cost more than ${formatUsd(limit)}, but its estimated cost is ${formatUsd(estimate.usd)}`, {
-      causes: [`${estimate.priced.length} of ${plural(trace.turns.length, 'turn')} priced${estimate.skipped.length === 0 ? '' : `; not priced: ${estimate.skipped.join(', ')}`}`],
+      causes: [
+        `${estimate.priced.length} of ${plural(trace.turns.length, 'turn')} priced${estimate.skipped.length === 0 ? '' : `; not priced: ${estimate.skipped.join(', ')}`}`,
+      ],
     }),
   )
 }

@@ -94,7 +94,8 @@ export default class ReagentReporter implements Reporter {
     if (vitest === undefined || reason === 'interrupted') return
     this.#summarize(vitest, modules)
     const { report, title } = this.#options
-    if (report !== undefined) vitest.logger.log(writeReportAtEnd(vitest.config.root, { report, dir: this.#traceDir, ...(title === undefined ? {} : { title }) }))
+    if (report !== undefined)
+      vitest.logger.log(writeReportAtEnd(vitest.config.root, { report, dir: this.#traceDir, ...(title === undefined ? {} : { title }) }))
   }
 
   async #summarize(vitest: Vitest, modules: ReadonlyArray<TestModule>): Promise<void> {
@@ -184,4 +185,3 @@ function baseStem(file: string): string {
   const name = file.slice(file.lastIndexOf('/') + 1)
   return name.endsWith('.trace.json') ? name.slice(0, -'.trace.json'.length) : name
 }
-

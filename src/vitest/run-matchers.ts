@@ -29,7 +29,11 @@ export function toHaveSucceeded(this: MatcherState, received: unknown): MatcherO
   const trace = receivedTrace('toHaveSucceeded', received)
   const status = statusOf(trace)
   if (status !== 'completed') {
-    const reason = trace.error ? `: ${trace.error.name}: ${trace.error.message}` : trace.interruption_reason === undefined ? '' : `: ${trace.interruption_reason}`
+    const reason = trace.error
+      ? `: ${trace.error.name}: ${trace.error.message}`
+      : trace.interruption_reason === undefined
+        ? ''
+        : `: ${trace.interruption_reason}`
     const how = { active: 'is still being recorded', cancelled: 'was cancelled', interrupted: 'was interrupted', failed: 'failed' }[status]
     const headline = `expected the run to succeed, but it ${how}${reason}`
     return { pass: false, message: () => describeFailure(trace, headline), actual: status, expected: 'completed' }

@@ -22,11 +22,20 @@ function percent(share: number): string {
 
 function checkArguments(received: unknown, share: unknown, check: unknown): asserts received is RunSet {
   if (!isRunSet(received)) {
-    throw new TypeError(`${NAME}() needs the run set repeat() resolves to, e.g. expect(await repeat(10, 'agent', run)).${NAME}(0.8, check); got ${received === null ? 'null' : typeof received}.`)
+    throw new TypeError(
+      `${NAME}() needs the run set repeat() resolves to, e.g. expect(await repeat(10, 'agent', run)).${NAME}(0.8, check); got ${received === null ? 'null' : typeof received}.`,
+    )
   }
-  if (typeof share !== 'number' || Number.isNaN(share)) throw new TypeError(`${NAME}(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got ${typeof share}.`)
-  if (share < 0 || share > 1) throw new RangeError(`${NAME}(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got ${share}${share > 1 && share <= 100 ? ` (for ${share}%, write ${share / 100})` : ''}.`)
-  if (typeof check !== 'function') throw new TypeError(`${NAME}(share, check): check must be a function of a run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got ${typeof check}.`)
+  if (typeof share !== 'number' || Number.isNaN(share))
+    throw new TypeError(`${NAME}(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got ${typeof share}.`)
+  if (share < 0 || share > 1)
+    throw new RangeError(
+      `${NAME}(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got ${share}${share > 1 && share <= 100 ? ` (for ${share}%, write ${share / 100})` : ''}.`,
+    )
+  if (typeof check !== 'function')
+    throw new TypeError(
+      `${NAME}(share, check): check must be a function of a run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got ${typeof check}.`,
+    )
 }
 
 /** One failed run: its number, its first failing assertion, and where its trace is. */
@@ -49,7 +58,10 @@ function outcomeOf(set: RunSet, share: number, verdicts: readonly RunVerdict[]):
     message: () =>
       passed >= needed
         ? `expected fewer than ${percent(share)} of ${runs} to pass the check, but ${counts}`
-        : [`expected at least ${percent(share)} of ${runs} to pass the check, but ${counts}. The ${plural(failed.length, 'run')} that failed:`, ...failed.flatMap(failedRunLines)].join('\n'),
+        : [
+            `expected at least ${percent(share)} of ${runs} to pass the check, but ${counts}. The ${plural(failed.length, 'run')} that failed:`,
+            ...failed.flatMap(failedRunLines),
+          ].join('\n'),
   }
 }
 

@@ -46,7 +46,10 @@ export function toHaveCalledToolWith(this: MatcherState, received: unknown, tool
   }
   const outcome = outcomeOf(
     () => assertCalledWith(trace, tool, expected),
-    () => describeFailure(trace, `"${tool}" was called but no call matched ${render(expected)} by vitest's equality (toEqual, with the equality testers added)`, { tool }),
+    () =>
+      describeFailure(trace, `"${tool}" was called but no call matched ${render(expected)} by vitest's equality (toEqual, with the equality testers added)`, {
+        tool,
+      }),
   )
   // Where the core's equality found a match that vitest's refused (a custom tester, -0 against 0), vitest's decides.
   return { ...outcome, pass: false }

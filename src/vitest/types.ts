@@ -39,12 +39,12 @@ export type RunArgs<T, P extends unknown[]> = T extends TraceSource | MatcherSta
 export type NotARunSet = 'expect() was given something that is not a RunSet: pass what repeat() resolves to'
 
 /** The matcher's parameters `P` when `T` is a run set (`repeat()`), else a first parameter nothing can be passed to. */
-export type RunSetArgs<T, P extends unknown[]> = T extends RunSet<any> | MatcherState
-  ? P
-  : [expect_value_must_be_a_RunSet: NotARunSet, ...rest: unknown[]]
+// biome-ignore lint/suspicious/noExplicitAny: a run set of any output type; RunSet<unknown> would not accept RunSet<string>, its runs' type being invariant
+export type RunSetArgs<T, P extends unknown[]> = T extends RunSet<any> | MatcherState ? P : [expect_value_must_be_a_RunSet: NotARunSet, ...rest: unknown[]]
 
 declare module 'vitest' {
   // Declared with the same type parameter as vitest's, or the interfaces would not merge.
+  // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>
   interface Matchers<T = any> {
     /**
      * The agent called `tool` at least once. On a Session or a Trace.
@@ -118,7 +118,9 @@ declare module 'vitest' {
      * an async check it returns a promise: await it.
      * @example expect(runs).toPassInAtLeast(0.8, (run) => expect(run).toHaveCalledTool('issue_refund'))
      */
+    // biome-ignore lint/suspicious/noExplicitAny: the runs' output is what the agent returned, unknown to the matcher: any lets a check read it as the test knows it
     toPassInAtLeast(...args: RunSetArgs<T, [share: number, check: (run: Session<any>) => PromiseLike<unknown>]>): Promise<void>
+    // biome-ignore lint/suspicious/noExplicitAny: as above
     toPassInAtLeast(...args: RunSetArgs<T, [share: number, check: (run: Session<any>) => unknown]>): void
   }
 }

@@ -3,7 +3,7 @@ import { noteOnTrace, noteOnTurn, noteOnTurnOfCall, openChildSession, type Sessi
 import { loadChain, session } from '../../src/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
-describe('openChildSession: a session an SDK\'s events open and close', () => {
+describe("openChildSession: a session an SDK's events open and close", () => {
   it('writes the child next to its parent, linked, with the handoff context and metadata given, once closed', async () => {
     const traceDir = tempDir()
     let closed: Promise<void> | undefined
@@ -30,7 +30,11 @@ describe('openChildSession: a session an SDK\'s events open and close', () => {
       openChildSession(parent, 'stuck', { handoffContext: null })!.session.logLlmCall({ responseText: 'half' })
     })
     const stuck = loadChain('parent', { traceDir }).get('stuck').trace
-    expect([stuck.status, stuck.error?.message, stuck.turns.length]).toEqual(['failed', 'the session "parent" closed before the agent "stuck" it started had finished', 1])
+    expect([stuck.status, stuck.error?.message, stuck.turns.length]).toEqual([
+      'failed',
+      'the session "parent" closed before the agent "stuck" it started had finished',
+      1,
+    ])
   })
 
   it('fails a child closed with an error, and gives no session for a name with nothing usable in a file name', async () => {

@@ -35,12 +35,25 @@ class TextFold implements StreamFold<string> {
 }
 
 function api(overrides: Partial<ModelApi<ModelRequest, ModelResponse, string>> = {}): ModelApi<ModelRequest, ModelResponse, string> {
-  return { adapter: 'test-adapter', operation: 'a test call', request: (request) => request, response: (response) => response, stream: () => new TextFold(true), ...overrides }
+  return {
+    adapter: 'test-adapter',
+    operation: 'a test call',
+    request: (request) => request,
+    response: (response) => response,
+    stream: () => new TextFold(true),
+    ...overrides,
+  }
 }
 
 const REQUEST: ModelRequest = { provider: 'test-provider', model: 'asked-model', messages: [{ role: 'user', content: 'hi' }] }
 
-const answer = (text: string): ModelResponse => ({ toolCalls: [], responseText: text, model: 'answering-model', tokenUsage: { input_tokens: 3, output_tokens: 1 }, stopReason: 'stop' })
+const answer = (text: string): ModelResponse => ({
+  toolCalls: [],
+  responseText: text,
+  model: 'answering-model',
+  tokenUsage: { input_tokens: 3, output_tokens: 1 },
+  stopReason: 'stop',
+})
 
 function start(s: Session, overrides: Partial<ModelApi<ModelRequest, ModelResponse, string>> = {}, request: ModelRequest = REQUEST) {
   const call = startModelCall(s, api(overrides), request)
@@ -95,7 +108,18 @@ describe('ModelCall: one model call, recorded once', () => {
       const [first] = s.logLlmCall({ toolCalls: [{ name: 'lookup', arguments: {}, callId: 'c1' }] })
       s.logToolResult('lookup', { callId: first!, result: 'exact' })
       s.logLlmCall({ toolCalls: [{ name: 'refund', arguments: {}, callId: 'c2' }] })
-      start(s, {}, { ...REQUEST, toolResults: [{ callId: 'c1', outcome: outcome('c1') }, { callId: 'c2', outcome: outcome('c2') }, { callId: 'elsewhere', outcome: outcome('elsewhere') }] }).receive(answer('done'))
+      start(
+        s,
+        {},
+        {
+          ...REQUEST,
+          toolResults: [
+            { callId: 'c1', outcome: outcome('c1') },
+            { callId: 'c2', outcome: outcome('c2') },
+            { callId: 'elsewhere', outcome: outcome('elsewhere') },
+          ],
+        },
+      ).receive(answer('done'))
     })
     expect(built).toEqual(['c2'])
     expect(s.trace.turns.map((turn) => turn.tool_results.map((r) => r.result))).toEqual([['exact'], ['result of c2'], []])
@@ -215,24 +239,45 @@ describe('ModelCall: a streamed response', () => {
   })
 
   it('says why a stream that ended before its last event is incomplete, for every way reading ends', async () => {
-    expect((await streamed(['Hel'], { how: 'return' })).error).toEqual({ name: 'Error', message: 'the stream was closed by its reader before end: the response is incomplete' })
-    expect((await streamed(['Hel'], { how: 'abort' })).error).toEqual({ name: 'Error', message: 'the stream ended before end: the response is incomplete (was the request aborted?)' })
-    expect((await streamed(['Hel'], { how: 'done' })).error).toEqual({ name: 'Error', message: 'the stream ended before end: the response is incomplete (was the request aborted?)' })
-    expect((await streamed(['Hel'], { how: 'error', error: new Error('connection reset') })).error).toMatchObject({ name: 'Error', message: 'connection reset' })
+    expect((await streamed(['Hel'], { how: 'return' })).error).toEqual({
+      name: 'Error',
+      message: 'the stream was closed by its reader before end: the response is incomplete',
+    })
+    expect((await streamed(['Hel'], { how: 'abort' })).error).toEqual({
+      name: 'Error',
+      message: 'the stream ended before end: the response is incomplete (was the request aborted?)',
+    })
+    expect((await streamed(['Hel'], { how: 'done' })).error).toEqual({
+      name: 'Error',
+      message: 'the stream ended before end: the response is incomplete (was the request aborted?)',
+    })
+    expect((await streamed(['Hel'], { how: 'error', error: new Error('connection reset') })).error).toMatchObject({
+      name: 'Error',
+      message: 'connection reset',
+    })
   })
 
   it('takes a stream whose last event is not handed out as whole when read to its end, and as incomplete when left or aborted', async () => {
     const whole = await streamed(['Hel', 'lo.'], { how: 'done' }, false)
     expect(whole.response_text).toBe('Hello.')
     expect(whole).not.toHaveProperty('error')
-    expect((await streamed(['Hel'], { how: 'return' }, false)).error!.message).toBe('the stream was closed by its reader before end: the response is incomplete')
-    expect((await streamed(['Hel'], { how: 'abort' }, false)).error!.message).toBe('the stream ended before end: the response is incomplete (was the request aborted?)')
+    expect((await streamed(['Hel'], { how: 'return' }, false)).error!.message).toBe(
+      'the stream was closed by its reader before end: the response is incomplete',
+    )
+    expect((await streamed(['Hel'], { how: 'abort' }, false)).error!.message).toBe(
+      'the stream ended before end: the response is incomplete (was the request aborted?)',
+    )
   })
 
   it("keeps the response's own error over the incompleteness, and the reader's error over both", async () => {
     const failing = (): StreamFold<string> => {
       const fold = new TextFold(true)
-      return { lastEvent: fold.lastEvent, isComplete: false, add: (event) => fold.add(event), result: () => ({ ...fold.result(), error: 'error event from the API' }) }
+      return {
+        lastEvent: fold.lastEvent,
+        isComplete: false,
+        add: (event) => fold.add(event),
+        result: () => ({ ...fold.result(), error: 'error event from the API' }),
+      }
     }
     const run = (end: Parameters<ReturnType<ReturnType<typeof start>['stream']>['onEnd']>[0]) =>
       session('own-error', { save: false }, (s) => {
@@ -241,7 +286,10 @@ describe('ModelCall: a streamed response', () => {
         watch.onEnd(end)
       })
     expect(calls(await run({ how: 'done' }))[0]!.error).toEqual({ name: 'Error', message: 'error event from the API' })
-    expect(calls(await run({ how: 'error', error: new RangeError('socket hang up') }))[0]!.error).toMatchObject({ name: 'RangeError', message: 'socket hang up' })
+    expect(calls(await run({ how: 'error', error: new RangeError('socket hang up') }))[0]!.error).toMatchObject({
+      name: 'RangeError',
+      message: 'socket hang up',
+    })
   })
 
   it('warns once about a fold that throws, stops feeding it, and still records what it folded', async () => {

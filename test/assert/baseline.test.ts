@@ -11,7 +11,11 @@ const PYTHON_GOLDEN = new URL('../../fixtures/reagent-flow-py-0.5/golden/refund-
 /** Records the behaviour of the Python golden, with `amount` refunded and `answer` given. */
 function refundAgent(amount = 19.99, answer = 'Refunded $19.99 for order 42.') {
   return (s: Session): void => {
-    const [lookup] = s.logLlmCall({ messages: [{ role: 'user', content: 'Refund order 42' }], toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], model: 'gpt-4o-mini' })
+    const [lookup] = s.logLlmCall({
+      messages: [{ role: 'user', content: 'Refund order 42' }],
+      toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
+      model: 'gpt-4o-mini',
+    })
     s.logToolResult('lookup_order', { callId: lookup!, result: { order_id: '42', amount: 19.99, eligible: true } })
     s.logLlmCall({ toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42', amount } }] })
     s.logToolResult('issue_refund', { result: { ok: true, refund_id: 'r_1' } })
@@ -75,7 +79,9 @@ describe('assertMatchesBaseline()', () => {
   it("accepts reagent-flow 0.5's ignoreFields (an array or a Set) next to ignore", async () => {
     const { traceDir } = withPythonGolden()
     const s = await session('refund-agent', { traceDir }, refundAgent(25, 'Done.'))
-    expect(() => s.assertMatchesBaseline({ ignoreFields: ['issue_refund.amount'] })).toThrowError(/response_text: "Refunded \$19\.99 for order 42\." → "Done\."/)
+    expect(() => s.assertMatchesBaseline({ ignoreFields: ['issue_refund.amount'] })).toThrowError(
+      /response_text: "Refunded \$19\.99 for order 42\." → "Done\."/,
+    )
     s.assertMatchesBaseline({ ignoreFields: new Set(['issue_refund.amount', 'response_text']) })
     s.assertMatchesBaseline({ ignoreFields: ['issue_refund.amount'], ignore: ['response_text'] })
   })

@@ -7,7 +7,10 @@ import { captureWarnings } from '../helpers/warnings.js'
 afterEach(() => new Promise((resolve) => setImmediate(resolve)))
 
 describe('assertMaxTurns()', () => {
-  const looping = buildTrace('looping', [0, 1, 2, 3].map(() => ({ calls: [{ name: 'search', args: { q: 'refund policy' }, result: { hits: [] } }] })))
+  const looping = buildTrace(
+    'looping',
+    [0, 1, 2, 3].map(() => ({ calls: [{ name: 'search', args: { q: 'refund policy' }, result: { hits: [] } }] })),
+  )
 
   it('passes at or under the limit', () => {
     expect(() => assertMaxTurns(looping, 4)).not.toThrow()
@@ -29,7 +32,10 @@ describe('assertMaxTurns()', () => {
 })
 
 describe('assertTotalDurationUnder()', () => {
-  const slow = buildTrace('slow', [{ calls: [{ name: 'search', result: 'ok', ms: 1200 }], ms: 1300 }, { text: 'done', ms: 150 }])
+  const slow = buildTrace('slow', [
+    { calls: [{ name: 'search', result: 'ok', ms: 1200 }], ms: 1300 },
+    { text: 'done', ms: 150 },
+  ])
 
   it('passes when started_at to ended_at is within the limit', () => {
     expect(() => assertTotalDurationUnder(slow, { ms: 1500 })).not.toThrow()
@@ -55,8 +61,12 @@ describe('assertTotalDurationUnder()', () => {
   })
 
   it('rejects a missing or negative limit', () => {
-    expect(() => assertTotalDurationUnder(slow, { ms: -5 })).toThrow(new RangeError('assertTotalDurationUnder(): ms must be a finite number >= 0, got -5 (number).'))
-    expect(() => assertTotalDurationUnder(slow, {} as never)).toThrow(new RangeError('assertTotalDurationUnder(): ms must be a finite number >= 0, got undefined (undefined).'))
+    expect(() => assertTotalDurationUnder(slow, { ms: -5 })).toThrow(
+      new RangeError('assertTotalDurationUnder(): ms must be a finite number >= 0, got -5 (number).'),
+    )
+    expect(() => assertTotalDurationUnder(slow, {} as never)).toThrow(
+      new RangeError('assertTotalDurationUnder(): ms must be a finite number >= 0, got undefined (undefined).'),
+    )
   })
 })
 
@@ -71,7 +81,10 @@ describe('assertTotalTokensUnder()', () => {
     const warnings = captureWarnings()
     expect(() => assertTotalTokensUnder(tokens, 450)).not.toThrow()
     expect(await warnings.seen()).toEqual([
-      { code: 'REAGENT_ASSERTION', message: 'reagent-flow: assertTotalTokensUnder on "tokens": turn(s) 2 have no token_usage data and were skipped in the token count.' },
+      {
+        code: 'REAGENT_ASSERTION',
+        message: 'reagent-flow: assertTotalTokensUnder on "tokens": turn(s) 2 have no token_usage data and were skipped in the token count.',
+      },
     ])
   })
 
@@ -131,7 +144,9 @@ describe('assertCostUnder()', () => {
 
   it('fails when no turn could be priced, unless allowUnpriced', () => {
     const error = failureOf(() => assertCostUnder(trace, { usd: 1, modelCosts: { o3: { input: 2, output: 8 } } }))
-    expect(error.assertion).toBe('Cannot verify cost limit: no priced turns in 5 turn(s). Check modelCosts keys match your models, or pass allowUnpriced: true.')
+    expect(error.assertion).toBe(
+      'Cannot verify cost limit: no priced turns in 5 turn(s). Check modelCosts keys match your models, or pass allowUnpriced: true.',
+    )
     expect(error.message).toContain('                modelCosts prefixes: "o3"')
     expect(() => assertCostUnder(trace, { usd: 1, modelCosts: {}, allowUnpriced: true })).not.toThrow()
   })

@@ -4,7 +4,9 @@ import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const refund = buildTrace('refund-agent', [
   { calls: [{ name: 'issue_refund', args: { order_id: '41', amount: 5, currency: 'EUR' }, result: { ok: true } }] },
-  { calls: [{ name: 'issue_refund', args: { order_id: '42', amount: 19.99, currency: 'EUR', meta: { reason: 'damaged', tags: ['a'] } }, result: { ok: true } }] },
+  {
+    calls: [{ name: 'issue_refund', args: { order_id: '42', amount: 19.99, currency: 'EUR', meta: { reason: 'damaged', tags: ['a'] } }, result: { ok: true } }],
+  },
 ])
 
 describe('assertCalledWith()', () => {
@@ -58,7 +60,9 @@ describe('assertCalledWith()', () => {
 
   it('takes the earliest call when two are equally close', () => {
     const error = failureOf(() => assertCalledWith(refund, 'issue_refund', { order_id: '99' }))
-    expect(error.message).toContain('PROBABLE CAUSE: closest call: issue_refund({"order_id":"41","amount":5,"currency":"EUR"}) in turn 0; order_id: expected "99", got "41"')
+    expect(error.message).toContain(
+      'PROBABLE CAUSE: closest call: issue_refund({"order_id":"41","amount":5,"currency":"EUR"}) in turn 0; order_id: expected "99", got "41"',
+    )
   })
 
   it('fails when the tool was never called', () => {
@@ -68,6 +72,8 @@ describe('assertCalledWith()', () => {
   })
 
   it('rejects arguments that are not an object', () => {
-    expect(() => assertCalledWith(refund, 'issue_refund', ['42'] as never)).toThrow(new TypeError('assertCalledWith(): partialArgs must be an object, got ["42"] (array).'))
+    expect(() => assertCalledWith(refund, 'issue_refund', ['42'] as never)).toThrow(
+      new TypeError('assertCalledWith(): partialArgs must be an object, got ["42"] (array).'),
+    )
   })
 })

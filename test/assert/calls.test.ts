@@ -64,17 +64,23 @@ describe('assertCalled()', () => {
     const error = failureOf(() => assertCalled(buildTrace('empty', []), 'lookup'))
     expect(error.assertion).toBe('"lookup" was never called (0 turns, 0 tool calls)')
     expect(error.message).toContain('  (no turns recorded)\n')
-    expect(error.message).toContain('PROBABLE CAUSE: the trace has no turns: no LLM call was recorded (is the client instrumented, and called inside the session?)')
+    expect(error.message).toContain(
+      'PROBABLE CAUSE: the trace has no turns: no LLM call was recorded (is the client instrumented, and called inside the session?)',
+    )
   })
 
   it('rejects a tool name that is not a string', () => {
-    expect(() => assertCalled(refund, 42 as unknown as string)).toThrow(new TypeError('assertCalled(): tool must be a tool name (a non-empty string), got 42 (number).'))
+    expect(() => assertCalled(refund, 42 as unknown as string)).toThrow(
+      new TypeError('assertCalled(): tool must be a tool name (a non-empty string), got 42 (number).'),
+    )
     expect(() => assertCalled(refund, '')).toThrow(TypeError)
   })
 
   it('rejects something that is not a trace', () => {
     expect(() => assertCalled({ name: 'x' } as never, 'lookup')).toThrow(
-      new TypeError(`assertCalled(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got an object with key "name".${HINT}`),
+      new TypeError(
+        `assertCalled(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got an object with key "name".${HINT}`,
+      ),
     )
   })
 })
@@ -85,7 +91,15 @@ describe('assertNeverCalled()', () => {
   })
 
   it('lists the turn of every call, as reagent-flow 0.5 does, and shows the first call', () => {
-    const trace = buildTrace('loop', [{ calls: [{ name: 'search', args: { q: 'a' } }, { name: 'search', args: { q: 'b' } }] }, { calls: [{ name: 'search' }] }])
+    const trace = buildTrace('loop', [
+      {
+        calls: [
+          { name: 'search', args: { q: 'a' } },
+          { name: 'search', args: { q: 'b' } },
+        ],
+      },
+      { calls: [{ name: 'search' }] },
+    ])
     const error = failureOf(() => assertNeverCalled(trace, 'search'))
     expect(error.assertion).toBe('"search" was called in turn(s) [0, 0, 1]')
     expect(error.message).toContain('PROBABLE CAUSE: the first call was search({"q":"a"}) in turn 0\n')
@@ -119,7 +133,12 @@ describe('assertCalledBefore()', () => {
 
 describe('assertToolSucceeded()', () => {
   const flaky = buildTrace('flaky', [
-    { calls: [{ name: 'search', args: { q: 'paris' }, result: { temp_c: 18 } }, { name: 'search', args: { q: 'rome' }, error: 'TimeoutError: upstream took 30s' }] },
+    {
+      calls: [
+        { name: 'search', args: { q: 'paris' }, result: { temp_c: 18 } },
+        { name: 'search', args: { q: 'rome' }, error: 'TimeoutError: upstream took 30s' },
+      ],
+    },
     { calls: [{ name: 'notify', noResult: true }] },
   ])
 
@@ -148,7 +167,12 @@ describe('assertToolSucceeded()', () => {
 
 describe('assertCalledTimes()', () => {
   const searches = buildTrace('searches', [
-    { calls: [{ name: 'search', args: { q: 'x' }, result: { hits: [] } }, { name: 'search', args: { q: 'x' }, result: { hits: [] } }] },
+    {
+      calls: [
+        { name: 'search', args: { q: 'x' }, result: { hits: [] } },
+        { name: 'search', args: { q: 'x' }, result: { hits: [] } },
+      ],
+    },
     { calls: [{ name: 'search', args: { q: 'x' }, result: { hits: [] } }] },
     { calls: [{ name: 'search', args: { q: 'y' }, result: { hits: [] } }] },
   ])
@@ -179,8 +203,14 @@ describe('assertCalledTimes()', () => {
 
   it('rejects bad bounds, naming them', () => {
     expect(() => assertCalledTimes(searches, 'search', { min: 3, max: 1 })).toThrow(new RangeError('assertCalledTimes(): max (1) is less than min (3).'))
-    expect(() => assertCalledTimes(searches, 'search', { min: -1 })).toThrow(new RangeError('assertCalledTimes(): min must be a whole number >= 0, got -1 (number).'))
-    expect(() => assertCalledTimes(searches, 'search', 1.5)).toThrow(new RangeError('assertCalledTimes(): times must be a whole number >= 0, got 1.5 (number).'))
-    expect(() => assertCalledTimes(searches, 'search', { mn: 1 } as never)).toThrow(new TypeError('assertCalledTimes(): unknown option "mn". Valid options: min, max.'))
+    expect(() => assertCalledTimes(searches, 'search', { min: -1 })).toThrow(
+      new RangeError('assertCalledTimes(): min must be a whole number >= 0, got -1 (number).'),
+    )
+    expect(() => assertCalledTimes(searches, 'search', 1.5)).toThrow(
+      new RangeError('assertCalledTimes(): times must be a whole number >= 0, got 1.5 (number).'),
+    )
+    expect(() => assertCalledTimes(searches, 'search', { mn: 1 } as never)).toThrow(
+      new TypeError('assertCalledTimes(): unknown option "mn". Valid options: min, max.'),
+    )
   })
 })

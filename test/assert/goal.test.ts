@@ -70,7 +70,11 @@ describe('assertGoalReached()', () => {
     expect(judgement.reason).toBe('refund r_42 was issued and confirmed')
     const [judgeTurn, ...more] = judgement.judge.trace.turns
     expect(more).toEqual([])
-    expect(judgeTurn!.llm_call).toMatchObject({ model: 'gpt-4o-mini', provider: 'openai', response_text: '{"reached": true, "reason": "refund r_42 was issued and confirmed"}' })
+    expect(judgeTurn!.llm_call).toMatchObject({
+      model: 'gpt-4o-mini',
+      provider: 'openai',
+      response_text: '{"reached": true, "reason": "refund r_42 was issued and confirmed"}',
+    })
     expect(judgeTurn!.llm_call.messages![1]).toEqual({ role: 'user', content: `Goal: ${GOAL}\n\n${formatTranscript(s.trace)}` })
     expect(loadTrace(judgement.judge.path!).turns).toHaveLength(1)
     expect(s.trace.turns.map((turn) => turn.llm_call.model)).toEqual(['gpt-4o', 'gpt-4o'])
@@ -119,14 +123,23 @@ describe('assertGoalReached()', () => {
     expect(failure.assertion).toBe('The agent did not reach its goal "Refund order 42" (the judge gave no reason)')
   })
 
-  it("judges the goal option over metadata.goal, names the judge by source, and needs one of them", async () => {
+  it('judges the goal option over metadata.goal, names the judge by source, and needs one of them', async () => {
     const s = await refundRun(tempDir(), { goal: false })
     let goal = ''
-    await assertGoalReached(s, (input) => ((goal = input.goal), true), { goal: 'Refund in full', source: 'refund rules' })
+    await assertGoalReached(
+      s,
+      (input) => {
+        goal = input.goal
+        return true
+      },
+      { goal: 'Refund in full', source: 'refund rules' },
+    )
     expect(goal).toBe('Refund in full')
     expect(s.trace.grade?.source).toBe('refund rules')
     await expect(assertGoalReached(s, () => true)).rejects.toThrow(
-      new TypeError(`assertGoalReached(): "refund-agent" has no goal to judge: pass { goal: 'Refund order 42' }, or open its session with { metadata: { goal } }.`),
+      new TypeError(
+        `assertGoalReached(): "refund-agent" has no goal to judge: pass { goal: 'Refund order 42' }, or open its session with { metadata: { goal } }.`,
+      ),
     )
   })
 
@@ -165,7 +178,7 @@ describe('assertGoalReached()', () => {
     })
   })
 
-  it('judges outside any enclosing session: the judge run is nobody\'s child', async () => {
+  it("judges outside any enclosing session: the judge run is nobody's child", async () => {
     const s = await refundRun(tempDir())
     const outer = await session('suite', { save: false }, async () => (await assertGoalReached(s, () => true)).judge)
     expect(outer.children).toEqual([])
@@ -209,7 +222,9 @@ describe('assertGoalReached()', () => {
     expect(s.trace.grade?.grade).toBe('pass')
     const [warning] = await warnings.seen()
     expect(warning?.code).toBe('REAGENT_WRITE')
-    expect(warning?.message).toMatch(/^reagent-flow: the goal verdict on "refund-agent" could not be written to .*refund-agent\.trace\.json \(No trace file at .*\); it is kept in memory on trace\.grade\.$/)
+    expect(warning?.message).toMatch(
+      /^reagent-flow: the goal verdict on "refund-agent" could not be written to .*refund-agent\.trace\.json \(No trace file at .*\); it is kept in memory on trace\.grade\.$/,
+    )
   })
 
   it('shows the verdict in reagent-flow get and list --grade', async () => {
@@ -218,7 +233,9 @@ describe('assertGoalReached()', () => {
     await assertGoalReached(s, () => ({ reached: false, reason: 'nothing was refunded' })).catch(() => undefined)
     const { stdout } = runCli(['get', 'refund-agent'], cwd)
     expect(stdout).toContain('\ngoal        Refund order 42\nstatus      completed · 1 of 1 tool call failed\n')
-    expect(stdout).toMatch(new RegExp(`\\ngrade       fail · goal judge · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC · nothing was refunded · ${s.trace.grade!.ref}\\n`))
+    expect(stdout).toMatch(
+      new RegExp(`\\ngrade       fail · goal judge · \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC · nothing was refunded · ${s.trace.grade!.ref}\\n`),
+    )
     expect(runCli(['list', '--grade', 'fail'], cwd).stdout).toContain('\n1 run matches · showing 1–1\n')
   })
 })

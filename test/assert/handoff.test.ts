@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  assertContextPreserved,
-  assertHandoffHasFields,
-  assertHandoffMatches,
-  assertHandoffReceived,
-  assertNoExtraFields,
-  session,
-} from '../../src/index.js'
+import { assertContextPreserved, assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields, session } from '../../src/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'
@@ -33,7 +26,7 @@ describe('assertHandoffReceived()', () => {
     const error = failureOf(() => assertHandoffReceived(orphan, planner))
     expect(error.assertion).toBe('"orphan" has no parent_trace_id set')
     expect(error.message).toContain(
-      "PROBABLE CAUSE: open the child session inside the parent's session, or pass { parentTraceId } to session(); the expected parent is \"planner\" (trace_id trace-planner)",
+      'PROBABLE CAUSE: open the child session inside the parent\'s session, or pass { parentTraceId } to session(); the expected parent is "planner" (trace_id trace-planner)',
     )
   })
 
@@ -45,7 +38,9 @@ describe('assertHandoffReceived()', () => {
 
   it('rejects a parent that is not a trace', () => {
     expect(() => assertHandoffReceived(researcher, 'trace-planner' as never)).toThrow(
-      new TypeError(`assertHandoffReceived(): parent must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got "trace-planner" (string).${HINT}`),
+      new TypeError(
+        `assertHandoffReceived(): parent must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got "trace-planner" (string).${HINT}`,
+      ),
     )
   })
 })
@@ -74,7 +69,9 @@ describe('assertHandoffHasFields()', () => {
     expect(() => assertHandoffHasFields(researcher, 'topic' as never)).toThrow(
       new TypeError('assertHandoffHasFields(): fields must be an array of strings, got "topic" (string).'),
     )
-    expect(() => assertHandoffHasFields(researcher, ['topic', 3] as never)).toThrow(new TypeError('assertHandoffHasFields(): fields[1] must be a string, got 3 (number).'))
+    expect(() => assertHandoffHasFields(researcher, ['topic', 3] as never)).toThrow(
+      new TypeError('assertHandoffHasFields(): fields[1] must be a string, got 3 (number).'),
+    )
   })
 })
 

@@ -7,7 +7,11 @@ const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), 
 
 async function refundSession(): Promise<Session<string>> {
   return session('refund-agent', { save: false }, (s) => {
-    const [id] = s.logLlmCall({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], model: 'gpt-4o', tokenUsage: { prompt_tokens: 90, completion_tokens: 10 } })
+    const [id] = s.logLlmCall({
+      toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
+      model: 'gpt-4o',
+      tokenUsage: { prompt_tokens: 90, completion_tokens: 10 },
+    })
     s.logToolResult('lookup_order', { result: { amount: 19.99 }, callId: id! })
     s.logLlmCall({ responseText: 'Refunded.', model: 'gpt-4o', tokenUsage: { input_tokens: 40, output_tokens: 5 } })
     return 'Refunded.'
@@ -51,7 +55,9 @@ describe('assertion methods', () => {
     expect(() => assertOn(trace).assertCalled('search')).not.toThrow()
     expect(failureOf(() => assertOn(trace).assertNeverCalled('search')).assertion).toBe('"search" was called in turn(s) [0]')
     expect(assertOn(trace).trace).toBe(trace)
-    expect(() => assertOn(null as never)).toThrow(new TypeError(`assertOn(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got null.${HINT}`))
+    expect(() => assertOn(null as never)).toThrow(
+      new TypeError(`assertOn(): the first argument must be a Session, a Trace (as loadTrace() returns) or a chain node (loadChain()), got null.${HINT}`),
+    )
   })
 
   it('and the pure functions accept a Session as well as a Trace', async () => {

@@ -35,7 +35,9 @@ describe('assertions on traces written by reagent-flow 0.5 (Python)', () => {
     researcher.assertHandoffReceived(planner)
     researcher.assertHandoffHasFields(['topic', 'depth', 'sources'])
     researcher.assertNoExtraFields({ allowed: ['topic', 'depth', 'sources'] })
-    researcher.assertHandoffMatches({ schema: { type: 'object', properties: { depth: { type: 'integer' }, sources: { type: 'array', items: { type: 'string' } } } } })
+    researcher.assertHandoffMatches({
+      schema: { type: 'object', properties: { depth: { type: 'integer' }, sources: { type: 'array', items: { type: 'string' } } } },
+    })
     researcher.assertContextPreserved({ topic: 'llm testing', depth: 2 }, { fields: ['topic', 'depth'] })
     expect(failureOf(() => assertOn(planner).assertTotalTokensUnder(100)).assertion).toBe(
       'Cannot verify token limit: no token data recorded in 1 turn(s). Fix instrumentation or pass allowMissing: true.',

@@ -4,7 +4,12 @@ import { buildTrace } from '../helpers/trace-builder.js'
 import { hooks } from '../../src/session-hooks.js'
 
 function supportAgent(s: Session): string {
-  s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'refund policy' } }, { name: 'lookup_order', arguments: { order_id: '42' } }] })
+  s.logLlmCall({
+    toolCalls: [
+      { name: 'search', arguments: { q: 'refund policy' } },
+      { name: 'lookup_order', arguments: { order_id: '42' } },
+    ],
+  })
   s.logToolResult('search', { result: ['30 days'] })
   s.logToolResult('lookup_order', { result: { amount: 19.99 } })
   s.logLlmCall({ responseText: 'Let me refund that.', toolCalls: [{ name: 'search', arguments: { q: 'refund form' } }] })
@@ -25,12 +30,19 @@ describe('toolCalls(), toolNames() and finalAnswer', () => {
 
   it('read a chain node and a loaded trace the same way, from one implementation', async () => {
     const s = await session('support-agent', { save: false }, async (s) => {
-      await session('billing-agent', { save: false }, (b) => b.logLlmCall({ responseText: 'Charged back.', toolCalls: [{ name: 'charge_back', arguments: {} }] }))
+      await session('billing-agent', { save: false }, (b) =>
+        b.logLlmCall({ responseText: 'Charged back.', toolCalls: [{ name: 'charge_back', arguments: {} }] }),
+      )
       return supportAgent(s)
     })
     const chain = loadChain(s)
     expect(chain.toolNames()).toEqual(s.toolNames())
-    expect(chain.get('billing-agent').toolCalls().map((call) => call.name)).toEqual(['charge_back'])
+    expect(
+      chain
+        .get('billing-agent')
+        .toolCalls()
+        .map((call) => call.name),
+    ).toEqual(['charge_back'])
     expect(chain.get('billing-agent').finalAnswer).toBe('Charged back.')
     expect(assertOn(s.trace).finalAnswer).toBe('Let me refund that.')
   })

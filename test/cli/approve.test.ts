@@ -72,7 +72,9 @@ describe('reagent-flow approve', () => {
       expect(added.stdout).toContain('  + Turn 1 (actual)\n  +   check_policy({"order_id":"42"})')
       const two = readFileSync(golden(cwd, 'refund-agent'), 'utf8')
       expect(JSON.parse(two).variants).toHaveLength(1)
-      expect(runCli(['approve', '--add', 'refund-agent'], cwd).stdout).toMatch(/^unchanged {2}.*\(variant [12] of 2\)\n1 golden: 0 created, 0 updated, 1 unchanged\n$/)
+      expect(runCli(['approve', '--add', 'refund-agent'], cwd).stdout).toMatch(
+        /^unchanged {2}.*\(variant [12] of 2\)\n1 golden: 0 created, 0 updated, 1 unchanged\n$/,
+      )
       expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(0)
 
       // Without a flag, a run that matches a variant refreshes it; one that matches none replaces them all.
@@ -95,7 +97,9 @@ describe('reagent-flow approve', () => {
       withRefundRun(cwd, 'policy')
       runCli(['approve', '--add', 'refund-agent'], cwd)
       withRefundRun(cwd, 'wrong')
-      expect(runCli(['approve', 'refund-agent'], cwd).stdout.split('\n')[0]).toBe(`updated    ${join('.reagent', 'golden', 'refund-agent.trace.json')}  (now its one variant; it had 2)`)
+      expect(runCli(['approve', 'refund-agent'], cwd).stdout.split('\n')[0]).toBe(
+        `updated    ${join('.reagent', 'golden', 'refund-agent.trace.json')}  (now its one variant; it had 2)`,
+      )
     })
 
     it('refuses --add with --replace', () => {

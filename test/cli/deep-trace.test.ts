@@ -48,7 +48,12 @@ describe('a trace nested 100,000 levels deep', () => {
     expect(code).toBe(1)
     expect(json.checked).toBe(4)
     expect(json.invalid).toEqual([
-      { file: FILE, path: 'turns[0].tool_results[0].result[0][0][0]', rule: 'depth', message: 'nests more than 1,000 levels deep; reagent-flow reads at most 1,000' },
+      {
+        file: FILE,
+        path: 'turns[0].tool_results[0].result[0][0][0]',
+        rule: 'depth',
+        message: 'nests more than 1,000 levels deep; reagent-flow reads at most 1,000',
+      },
     ])
   })
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { type Trace } from '../../src/index.js'
+import type { Trace } from '../../src/index.js'
 import { saveTrace } from '../../src/public/files.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'

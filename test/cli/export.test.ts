@@ -79,7 +79,11 @@ describe('reagent-flow export --otlp', () => {
   it('writes the same bytes to --out, and says how many spans of how many runs it wrote', () => {
     const cwd = traceDirWith(sampleRuns())
     const printed = runCli(['export', 'refund-agent', '--otlp', '--include-content'], cwd).stdout
-    expect(runCli(['export', 'refund-agent', '--otlp', '--include-content', '--out', 'spans.json'], cwd)).toEqual({ code: 0, stdout: 'wrote 10 spans of 2 runs to spans.json\n', stderr: '' })
+    expect(runCli(['export', 'refund-agent', '--otlp', '--include-content', '--out', 'spans.json'], cwd)).toEqual({
+      code: 0,
+      stdout: 'wrote 10 spans of 2 runs to spans.json\n',
+      stderr: '',
+    })
     expect(readFileSync(join(cwd, 'spans.json'), 'utf8')).toBe(printed)
     expect(runJson(['export', 'refund-agent', '--otlp', '--out', 'again.json'], cwd).json).toEqual({
       runs: [
@@ -92,19 +96,25 @@ describe('reagent-flow export --otlp', () => {
     })
   })
 
-  it('POSTs OTLP/JSON to an OTLP/HTTP receiver\'s /v1/traces, with the headers asked for; the body decodes with the OTLP definitions', async () => {
+  it("POSTs OTLP/JSON to an OTLP/HTTP receiver's /v1/traces, with the headers asked for; the body decodes with the OTLP definitions", async () => {
     const receiver = await startReceiver()
     const cwd = traceDirWith(sampleRuns())
     const result = await runCliAsync(['export', 'refund-agent', '--otlp', '--endpoint', receiver.url, '--header', 'Authorization=Bearer secret-token'], cwd)
     expect(result).toEqual({ code: 0, stdout: `sent 10 spans of 2 runs to ${receiver.url}/v1/traces\n`, stderr: '' })
     const [request] = receiver.received
-    expect([receiver.received.length, request!.method, request!.path, request!.headers['content-type'], request!.headers.authorization]).toEqual([1, 'POST', '/v1/traces', 'application/json', 'Bearer secret-token'])
+    expect([receiver.received.length, request!.method, request!.path, request!.headers['content-type'], request!.headers.authorization]).toEqual([
+      1,
+      'POST',
+      '/v1/traces',
+      'application/json',
+      'Bearer secret-token',
+    ])
     const body = JSON.parse(request!.body) as unknown
     expect(hexIds(decodeWithOtlpDefinitions(body))).toEqual(withStringInts(body))
     expect(`${request!.body}\n`).toBe(runCli(['export', 'refund-agent', '--otlp'], cwd).stdout)
   })
 
-  it('fails with exit 2 and the receiver\'s answer when it refuses the spans, or when nothing listens', async () => {
+  it("fails with exit 2 and the receiver's answer when it refuses the spans, or when nothing listens", async () => {
     const receiver = await startReceiver(503)
     const cwd = traceDirWith(sampleRuns())
     expect(await runCliAsync(['export', 'refund-agent', '--otlp', '--endpoint', `${receiver.url}/custom/path`], cwd)).toEqual({
@@ -117,12 +127,16 @@ describe('reagent-flow export --otlp', () => {
     const url = await closedPortUrl()
     const refused = await runCliAsync(['export', 'refund-agent', '--otlp', '--endpoint', url], cwd)
     expect(refused.code).toBe(2)
-    expect(refused.stderr).toMatch(new RegExp(`^reagent-flow export: Could not send the spans to ${url}/v1/traces: no answer \\(.*ECONNREFUSED.*\\)\\. Check that`))
+    expect(refused.stderr).toMatch(
+      new RegExp(`^reagent-flow export: Could not send the spans to ${url}/v1/traces: no answer \\(.*ECONNREFUSED.*\\)\\. Check that`),
+    )
   })
 
   it('asks for the format, and refuses a header without a value or an endpoint that is not a URL, before reading anything', () => {
     const cwd = traceDirWith(sampleRuns())
-    expect(runCli(['export', 'refund-agent'], cwd).stderr).toBe('reagent-flow export: choose the output format: --otlp (OTLP/JSON spans in the GenAI conventions, the one format so far)\n')
+    expect(runCli(['export', 'refund-agent'], cwd).stderr).toBe(
+      'reagent-flow export: choose the output format: --otlp (OTLP/JSON spans in the GenAI conventions, the one format so far)\n',
+    )
     expect(runCli(['export', 'refund-agent', '--otlp', '--endpoint', 'http://x', '--header', 'Authorization'], cwd).stderr).toBe(
       'reagent-flow export: --header must be name=value (as --header "Authorization=Bearer ..."); got "Authorization"\n',
     )

@@ -39,7 +39,9 @@ describe('reagent-flow get', () => {
   })
 
   it('says which turns the price table does not know, and that the cost budget could not be checked', () => {
-    const cwd = traceDirWith([buildTrace('local-agent', [{ model: 'llama-3-8b', tokens: { input_tokens: 10, output_tokens: 5 } }], { metadata: { budget_usd: 0.01 } })])
+    const cwd = traceDirWith([
+      buildTrace('local-agent', [{ model: 'llama-3-8b', tokens: { input_tokens: 10, output_tokens: 5 } }], { metadata: { budget_usd: 0.01 } }),
+    ])
     const { code, stdout } = runCli(['get', 'local-agent'], cwd)
     expect(code).toBe(0)
     expect(stdout).toContain('\nbudgets   budget_usd $0.01: no turn could be priced: pass --prices <file> with its models\n')
@@ -73,7 +75,12 @@ describe('reagent-flow get', () => {
       'flaky-agent',
       [
         { calls: [{ name: 'search', args: { q: 'refund policy' }, error: 'TimeoutError: no answer in 30s' }] },
-        { calls: [{ name: 'search', args: { q: 'refunds' }, result: ['Refunds within 30 days.'] }, { name: 'notify', args: { to: 'ops' }, error: 'ConnectionRefused' }] },
+        {
+          calls: [
+            { name: 'search', args: { q: 'refunds' }, result: ['Refunds within 30 days.'] },
+            { name: 'notify', args: { to: 'ops' }, error: 'ConnectionRefused' },
+          ],
+        },
         { text: 'Refunds are possible within 30 days.' },
       ],
       {
@@ -103,14 +110,15 @@ describe('reagent-flow get', () => {
   })
 
   it('lists the first five tool errors, each on one line, and counts the rest', () => {
-    const looping = buildTrace('looping-agent', Array.from({ length: 7 }, (_, i) => ({ calls: [{ name: 'fetch', args: { page: i }, error: 'HTTP 503' }] })))
+    const looping = buildTrace(
+      'looping-agent',
+      Array.from({ length: 7 }, (_, i) => ({ calls: [{ name: 'fetch', args: { page: i }, error: 'HTTP 503' }] })),
+    )
     looping.turns[0]!.tool_results[0]!.error = `HTTP 503\n${'<html>'.repeat(1_000)}`
     const { stdout } = runCli(['get', 'looping-agent'], traceDirWith([looping]))
     expect(stdout).toContain('status      completed · 7 of 7 tool calls failed\n')
     expect(stdout).toContain(`\ntool error  fetch({"page":0}) failed in turn 0: HTTP 503\\n${'<html>'.repeat(31)}<ht…\n`)
-    expect(stdout).toContain(
-      '            fetch({"page":4}) failed in turn 4: HTTP 503\n            … 2 more (reagent-flow show draws them all)\nresponse',
-    )
+    expect(stdout).toContain('            fetch({"page":4}) failed in turn 4: HTTP 503\n            … 2 more (reagent-flow show draws them all)\nresponse')
   })
 
   it('prints every fact as JSON with --json', () => {

@@ -27,9 +27,13 @@ describe('reagent-flow grade', () => {
     const forms = secretForms(2).filter((form) => typeof form.value === 'string')
     const reason = forms.map((form) => form.value).join('\n')
     const envSecret = 'grade-env-secret-0042'
-    const result = runCli(['grade', 'refund-agent', 'fail', '--reason', reason, '--source', `ci ${envSecret}`, '--ref', 'https://ci:hunter22@ci.example.com/run/7', '--json'], cwd, {
-      CI_DEPLOY_TOKEN: envSecret,
-    })
+    const result = runCli(
+      ['grade', 'refund-agent', 'fail', '--reason', reason, '--source', `ci ${envSecret}`, '--ref', 'https://ci:hunter22@ci.example.com/run/7', '--json'],
+      cwd,
+      {
+        CI_DEPLOY_TOKEN: envSecret,
+      },
+    )
     expect(result.code).toBe(0)
     const bytes = readFileSync(file, 'utf8')
     expect(leaksIn(bytes, forms)).toEqual([])

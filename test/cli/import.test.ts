@@ -28,7 +28,7 @@ describe('reagent-flow import', () => {
     expect(runCli(['tree', 'refund-agent', '--dir', 'imported'], cwd).stdout).toContain('└─ billing-agent')
   })
 
-  it('reads a file of OTLP/JSON lines (the Collector\'s file exporter), reads a span sent twice once, and never overwrites a run it imported itself', () => {
+  it("reads a file of OTLP/JSON lines (the Collector's file exporter), reads a span sent twice once, and never overwrites a run it imported itself", () => {
     const cwd = traceDirWith(sampleRuns())
     const again = traceDirWith([buildTrace('search-agent', [{ text: 'found it this time' }], { trace_id: 'trace-search-agent-again', status: 'failed' })])
     const line = runCli(['export', 'search-agent', '--otlp'], cwd).stdout
@@ -60,7 +60,9 @@ describe('reagent-flow import', () => {
       stderr:
         'reagent-flow import: trace.json: not an OTLP/JSON trace export: expected an object with a "resourceSpans" array (what an OTLP/HTTP exporter sends, or the Collector\'s file exporter writes)\n',
     })
-    expect(runCli(['import', 'broken.json'], cwd).stderr).toMatch(/^reagent-flow import: broken\.json at line 1: not JSON \(.*\); expected OTLP\/JSON, one request per file or per line\n$/)
+    expect(runCli(['import', 'broken.json'], cwd).stderr).toMatch(
+      /^reagent-flow import: broken\.json at line 1: not JSON \(.*\); expected OTLP\/JSON, one request per file or per line\n$/,
+    )
     expect(runCli(['import', 'missing.json'], cwd).stderr).toBe('reagent-flow import: missing.json is not a file; pass the path of an OTLP/JSON span file\n')
     expect(runCli(['import', 'trace.json', '--dialect', 'langfuse'], cwd).stderr).toBe(
       'reagent-flow import: --dialect must be one of auto, genai, openinference, openllmetry; got "langfuse"\n',

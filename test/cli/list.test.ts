@@ -87,7 +87,12 @@ describe('reagent-flow list', () => {
 
     const { json } = runJson<ListJson & { run_sets: unknown[] }>(['list', '--limit', '4'], cwd)
     expect(names(json)).toEqual(['refund #1', 'refund #2', 'refund #3', 'search-agent'])
-    expect(json.runs.map((row) => row.repeat)).toEqual([{ id: 'set-1', index: 1, of: 4 }, { id: 'set-1', index: 2, of: 4 }, { id: 'set-1', index: 3, of: 4 }, null])
+    expect(json.runs.map((row) => row.repeat)).toEqual([
+      { id: 'set-1', index: 1, of: 4 },
+      { id: 'set-1', index: 2, of: 4 },
+      { id: 'set-1', index: 3, of: 4 },
+      null,
+    ])
     expect(json.run_sets).toEqual([{ id: 'set-1', name: 'refund', test_key: null, of: 4, runs: 4, statuses: { completed: 3, failed: 1 } }])
     expect(runCli(['list', '--limit', '4'], cwd).stdout).toBe(
       [
@@ -145,10 +150,14 @@ describe('reagent-flow list', () => {
   })
 
   it('reads a large file at its ends only, and sets it apart when its middle turns out damaged on the page', () => {
-    const big = buildTrace('big-agent', Array.from({ length: 300 }, (_, i) => ({ calls: [{ name: 'search', args: { q: `query ${i}` }, result: 'x'.repeat(80) }] })), {
-      started_at: T0 + 500,
-      ended_at: T0 + 501,
-    })
+    const big = buildTrace(
+      'big-agent',
+      Array.from({ length: 300 }, (_, i) => ({ calls: [{ name: 'search', args: { q: `query ${i}` }, result: 'x'.repeat(80) }] })),
+      {
+        started_at: T0 + 500,
+        ended_at: T0 + 501,
+      },
+    )
     const cwd = traceDirWith([...sampleRuns(), big])
     const file = join(cwd, '.reagent', 'big-agent.trace.json')
     expect(names(runJson<ListJson>(['list', '--limit', '1'], cwd).json)).toEqual(['big-agent'])
@@ -160,6 +169,8 @@ describe('reagent-flow list', () => {
     const onPage = runJson<ListJson>(['list', '--limit', '1'], cwd)
     expect(onPage.json.total).toBe(3)
     expect(onPage.json.runs).toEqual([])
-    expect(onPage.json.unreadable).toEqual([{ file: join('.reagent', 'big-agent.trace.json'), reason: expect.stringMatching(/^the file is not JSON \(.+\) \(rule: json\)$/) }])
+    expect(onPage.json.unreadable).toEqual([
+      { file: join('.reagent', 'big-agent.trace.json'), reason: expect.stringMatching(/^the file is not JSON \(.+\) \(rule: json\)$/) },
+    ])
   })
 })

@@ -15,7 +15,12 @@ function recording(name: string, calls: number, users: string[] = ['alice']): Re
       session_id: null,
       user_id: user,
       steps: [
-        ...Array.from({ length: calls }, (_, i) => ({ kind: 'exchange' as const, endpoint: 'openai POST /chat/completions', request: { n: i }, response: { status: 200, body: { ok: true } } })),
+        ...Array.from({ length: calls }, (_, i) => ({
+          kind: 'exchange' as const,
+          endpoint: 'openai POST /chat/completions',
+          request: { n: i },
+          response: { status: 200, body: { ok: true } },
+        })),
         { kind: 'tool' as const, name: 'lookup_order', input: { id: '42' }, result: 'shipped', async: true },
       ],
     })),
@@ -52,7 +57,15 @@ describe('reagent-flow recordings', () => {
     expect(lines[0]).toMatch(/^FILE +SCOPES +CALLS +TOOL RUNS +SIZE +RECORDED +LAST USE$/)
     expect(lines.slice(1, 4).map((line) => line.split(/ {2,}/))).toEqual([
       [join('.reagent', 'support.recording.json'), '2', '4', '2', expect.stringMatching(/^\d+(\.\d)? (B|KiB)$/), '3 days ago', '1 min ago'],
-      [join('.reagent', 'test', 'refund.test.ts', 'refund agent.recording.json'), '1', '3', '1', expect.stringMatching(/^\d+(\.\d)? (B|KiB)$/), '50 days ago', '40 days ago'],
+      [
+        join('.reagent', 'test', 'refund.test.ts', 'refund agent.recording.json'),
+        '1',
+        '3',
+        '1',
+        expect.stringMatching(/^\d+(\.\d)? (B|KiB)$/),
+        '50 days ago',
+        '40 days ago',
+      ],
       [join('.reagent', 'weather.recording.json'), '1', '1', '1', expect.stringMatching(/^\d+(\.\d)? (B|KiB)$/), '20 days ago', '10 days ago'],
     ])
     expect(lines[4]).toMatch(/^3 recordings, \d+\.\d KiB$/)
@@ -74,7 +87,9 @@ describe('reagent-flow recordings', () => {
     const { cwd } = project()
     const refund = join('.reagent', 'test', 'refund.test.ts', 'refund agent.recording.json')
     const dry = runCli(['recordings', '--prune', '--dry-run'], cwd)
-    expect(dry.stdout.split('\n').at(-2)).toMatch(new RegExp(`^would remove 1 recording \\(\\d+(\\.\\d)? (B|KiB)\\) not used for 30 days: ${refund.replace(/[.]/g, '\\.')}$`))
+    expect(dry.stdout.split('\n').at(-2)).toMatch(
+      new RegExp(`^would remove 1 recording \\(\\d+(\\.\\d)? (B|KiB)\\) not used for 30 days: ${refund.replace(/[.]/g, '\\.')}$`),
+    )
     expect(existsSync(join(cwd, refund))).toBe(true)
 
     const pruned = runJson<{ pruned: string[] }>(['recordings', '--prune', '--unused-for', '7'], cwd)

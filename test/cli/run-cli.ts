@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Trace } from '../../src/index.js'
+import type { Trace } from '../../src/index.js'
 import { saveTrace } from '../../src/public/files.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -40,7 +40,11 @@ export function sampleRuns(): Trace[] {
   const refund = buildTrace(
     'refund-agent',
     [
-      { calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { amount: 19.99 }, ms: 2 }], tokens: { input_tokens: 900, output_tokens: 40 }, ms: 310 },
+      {
+        calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { amount: 19.99 }, ms: 2 }],
+        tokens: { input_tokens: 900, output_tokens: 40 },
+        ms: 310,
+      },
       { calls: [{ name: 'issue_refund', args: { order_id: '42' }, result: { ok: true }, ms: 4 }], tokens: { input_tokens: 1000, output_tokens: 30 }, ms: 420 },
       { text: 'Refunded $19.99 for order 42.', tokens: { input_tokens: 1100, output_tokens: 20 }, ms: 280 },
     ],
@@ -48,7 +52,10 @@ export function sampleRuns(): Trace[] {
   )
   const billing = buildTrace(
     'billing-agent',
-    [{ calls: [{ name: 'charge_back', args: { order_id: '42' }, result: 'done', ms: 30 }], tokens: { input_tokens: 300, output_tokens: 10 }, ms: 40 }, { text: 'Charged back.' }],
+    [
+      { calls: [{ name: 'charge_back', args: { order_id: '42' }, result: 'done', ms: 30 }], tokens: { input_tokens: 300, output_tokens: 10 }, ms: 40 },
+      { text: 'Charged back.' },
+    ],
     { parent_trace_id: 'trace-refund-agent', handoff_context: { order_id: '42', reason: 'damaged' }, started_at: T0 + 0.5, ended_at: T0 + 0.75 },
   )
   const search = buildTrace(

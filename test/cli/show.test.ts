@@ -65,8 +65,7 @@ describe('reagent-flow show', () => {
     expect(runCli(['show', 'trace-'], cwd)).toEqual({
       code: 2,
       stdout: '',
-      stderr:
-        `reagent-flow show: "trace-" is the start of the trace_id of 4 runs (${['billing-agent', 'orphan', 'refund-agent', 'search-agent'].map((n) => join('.reagent', `${n}.trace.json`)).join(', ')}); give more of the id.\n`,
+      stderr: `reagent-flow show: "trace-" is the start of the trace_id of 4 runs (${['billing-agent', 'orphan', 'refund-agent', 'search-agent'].map((n) => join('.reagent', `${n}.trace.json`)).join(', ')}); give more of the id.\n`,
     })
   })
 
@@ -81,7 +80,10 @@ describe('reagent-flow show', () => {
 
   it('prints { file, trace, parent, children } with --json', () => {
     const cwd = traceDirWith(sampleRuns())
-    const { code, json } = runJson<{ file: string; trace: { trace_id: string; turns: unknown[] }; parent: unknown; children: unknown[] }>(['show', 'billing-agent'], cwd)
+    const { code, json } = runJson<{ file: string; trace: { trace_id: string; turns: unknown[] }; parent: unknown; children: unknown[] }>(
+      ['show', 'billing-agent'],
+      cwd,
+    )
     expect(code).toBe(0)
     expect(json.file).toBe(join('.reagent', 'billing-agent.trace.json'))
     expect([json.trace.trace_id, json.trace.turns.length]).toEqual(['trace-billing-agent', 2])

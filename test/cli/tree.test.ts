@@ -44,8 +44,12 @@ describe('reagent-flow tree', () => {
 
   it('links Python-written parents and children, and says when the top parent is not in the directory', () => {
     const cwd = traceDirWith([buildTrace('orphan', [{ text: 'hi' }], { parent_trace_id: 'trace-gone', started_at: T0, ended_at: T0 + 1 })], { python: true })
-    expect(runCli(['tree', 'researcher'], cwd).stdout).toMatch(/^planner {2}d2ff446d-08a1-4e96-85cf-fcd13b3cd18b {2}completed · 1 turn · 1 tool call · 18µs\n└─ researcher {2}151c43c4-4136-448e-a599-06454f7cb61c .* · handoff: topic, depth, sources {2}◀\n$/)
-    expect(runCli(['tree', 'orphan'], cwd).stdout).toBe('(started by trace-gone, not in .reagent)\norphan  trace-orphan  completed · 1 turn · 0 tool calls · 1.0s  ◀\n')
+    expect(runCli(['tree', 'researcher'], cwd).stdout).toMatch(
+      /^planner {2}d2ff446d-08a1-4e96-85cf-fcd13b3cd18b {2}completed · 1 turn · 1 tool call · 18µs\n└─ researcher {2}151c43c4-4136-448e-a599-06454f7cb61c .* · handoff: topic, depth, sources {2}◀\n$/,
+    )
+    expect(runCli(['tree', 'orphan'], cwd).stdout).toBe(
+      '(started by trace-gone, not in .reagent)\norphan  trace-orphan  completed · 1 turn · 0 tool calls · 1.0s  ◀\n',
+    )
   })
 
   it('skips a damaged or foreign JSON file in the directory, naming it on stderr', () => {

@@ -7,7 +7,17 @@ describe('reagent-flow usage', () => {
     const { code, stdout } = runCli(['--help'], tempDir())
     expect(code).toBe(0)
     expect(stdout).toContain('Usage: reagent-flow <command> [options]')
-    for (const command of ['list', 'show <run>', 'get <run>', 'diff <name> [<b>]', 'approve <name...>', 'grade <run> pass|fail', 'validate [paths...]', 'tree <run>', 'demo']) {
+    for (const command of [
+      'list',
+      'show <run>',
+      'get <run>',
+      'diff <name> [<b>]',
+      'approve <name...>',
+      'grade <run> pass|fail',
+      'validate [paths...]',
+      'tree <run>',
+      'demo',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'))
     }
     expect(stdout).toContain('  --dir <path>  the trace directory (default: .reagent)\n  --json        machine-readable output on stdout\n')

@@ -9,7 +9,10 @@ describe('reagent-flow validate', () => {
   it('checks every run and golden in the directory, Python-written ones included, and exits 0 when all are valid', () => {
     const cwd = traceDirWith(sampleRuns(), { python: true })
     mkdirSync(join(cwd, '.reagent', 'golden'))
-    copyFileSync(join(import.meta.dirname, '../../fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json'), join(cwd, '.reagent', 'golden', 'refund-agent.trace.json'))
+    copyFileSync(
+      join(import.meta.dirname, '../../fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json'),
+      join(cwd, '.reagent', 'golden', 'refund-agent.trace.json'),
+    )
     expect(runCli(['validate'], cwd)).toEqual({ code: 0, stdout: '✓ 8 files checked: 8 valid, 0 invalid\n', stderr: '' })
   })
 

@@ -28,7 +28,13 @@ async function everythingAgent(s: Session): Promise<void> {
   s.logToolResult('search', { callId: b!, error: new Error('timeout') })
   s.logToolResult('search', { result: 'orphan' })
   // The same conversation, one message longer: written as the new message and messages_base.
-  s.logLlmCall({ messages: [{ role: 'user', content: 'go' }, { role: 'assistant', content: 'searching' }], error: new Error('500 from provider') })
+  s.logLlmCall({
+    messages: [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: 'searching' },
+    ],
+    error: new Error('500 from provider'),
+  })
 }
 
 describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads them', () => {
@@ -46,12 +52,19 @@ describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads t
     await session('orphan-first', { traceDir }, (s) => s.logToolResult('early', { result: 1 }))
 
     const files = [
-      ...readdirSync(traceDir).filter((f) => f.endsWith('.trace.json')).map((f) => join(traceDir, f)),
+      ...readdirSync(traceDir)
+        .filter((f) => f.endsWith('.trace.json'))
+        .map((f) => join(traceDir, f)),
       join(traceDir, 'golden', 'everything.trace.json'),
     ]
     expect(files).toHaveLength(6)
     const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
-    expect(output.trim().split('\n').every((line) => line.startsWith('ok '))).toBe(true)
+    expect(
+      output
+        .trim()
+        .split('\n')
+        .every((line) => line.startsWith('ok ')),
+    ).toBe(true)
   })
 
   it('load for golden variants (as their first variant), injected faults, runs stopped by limits, and repeated runs', async () => {

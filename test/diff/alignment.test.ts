@@ -69,7 +69,9 @@ describe('diffTraces() alignment', () => {
       refund[3]!,
     ]
     const diff = diffTraces(scriptTrace(refund), scriptTrace(actual))
-    expect(diff.changes.map(({ kind, subject, turn, call, tool, path, expected, actual }) => ({ kind, subject, turn, call, tool, path, expected, actual }))).toEqual([
+    expect(
+      diff.changes.map(({ kind, subject, turn, call, tool, path, expected, actual }) => ({ kind, subject, turn, call, tool, path, expected, actual })),
+    ).toEqual([
       expect.objectContaining({ kind: 'added', subject: 'turn', turn: { expected: null, actual: 0 }, path: 'turns[0]' }),
       {
         kind: 'changed',
@@ -115,8 +117,23 @@ describe('diffTraces() alignment', () => {
   })
 
   it('aligns the calls inside a turn: an extra parallel call is one added call with its index', () => {
-    const expected = scriptTrace([{ calls: [['search', { q: 'a' }, 1], ['search', { q: 'b' }, 2]] }])
-    const actual = scriptTrace([{ calls: [['search', { q: 'a' }, 1], ['lookup', { id: 7 }, 3], ['search', { q: 'b' }, 2]] }])
+    const expected = scriptTrace([
+      {
+        calls: [
+          ['search', { q: 'a' }, 1],
+          ['search', { q: 'b' }, 2],
+        ],
+      },
+    ])
+    const actual = scriptTrace([
+      {
+        calls: [
+          ['search', { q: 'a' }, 1],
+          ['lookup', { id: 7 }, 3],
+          ['search', { q: 'b' }, 2],
+        ],
+      },
+    ])
     expect(diffTraces(expected, actual).changes).toEqual([
       {
         kind: 'added',
@@ -142,7 +159,12 @@ describe('diffTraces() alignment', () => {
   it('finds each result by call id when parallel calls were answered out of order', () => {
     const record = (weather: unknown): Trace => {
       const s = new Session('agent', { save: false })
-      const [search, forecast] = s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: 'a' } }, { name: 'weather', arguments: { city: 'paris' } }] })
+      const [search, forecast] = s.logLlmCall({
+        toolCalls: [
+          { name: 'search', arguments: { q: 'a' } },
+          { name: 'weather', arguments: { city: 'paris' } },
+        ],
+      })
       s.logToolResult('weather', { callId: forecast!, result: weather })
       s.logToolResult('search', { callId: search!, result: 'hits' })
       return s.trace

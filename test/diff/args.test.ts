@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type JsonObject } from '../../src/index.js'
+import type { JsonObject } from '../../src/index.js'
 import { diffTraces, type DiffOptions } from '../../src/public/diff.js'
 import { scriptTrace } from '../helpers/script-trace.js'
 
@@ -36,8 +36,22 @@ describe('diffTraces() argument modes', () => {
   })
 
   it('applies a rule per tool, with the default for the others', () => {
-    const expected2 = scriptTrace([{ calls: [['search', { q: 'paris' }, 1], ['lookup', { id: 1, ts: 100 }, 2]] }])
-    const actual2 = scriptTrace([{ calls: [['search', { q: 'rome' }, 1], ['lookup', { id: 2, ts: 200 }, 2]] }])
+    const expected2 = scriptTrace([
+      {
+        calls: [
+          ['search', { q: 'paris' }, 1],
+          ['lookup', { id: 1, ts: 100 }, 2],
+        ],
+      },
+    ])
+    const actual2 = scriptTrace([
+      {
+        calls: [
+          ['search', { q: 'rome' }, 1],
+          ['lookup', { id: 2, ts: 200 }, 2],
+        ],
+      },
+    ])
     const diff = diffTraces(expected2, actual2, { args: { default: 'exact', tools: { search: 'ignore', lookup: ['id'] } } })
     expect(diff.changes.map((c) => [c.tool, c.path, c.expected, c.actual])).toEqual([['lookup', 'turns[0].llm_call.tool_calls[1].arguments.id', 1, 2]])
   })
@@ -49,7 +63,12 @@ describe('diffTraces() argument modes', () => {
       return (actual.limit as number) <= (expected.limit as number)
     }
     expect(changes({ q: 'paris', limit: 3 }, { args: { tools: { search: atMost } } })).toEqual([])
-    expect(seen).toEqual([[{ q: 'paris', limit: 3 }, { q: 'paris', limit: 5 }]])
+    expect(seen).toEqual([
+      [
+        { q: 'paris', limit: 3 },
+        { q: 'paris', limit: 5 },
+      ],
+    ])
     expect(changes({ q: 'paris', limit: 9 }, { args: { tools: { search: atMost } } })).toEqual([
       ['changed', 'turns[0].llm_call.tool_calls[0].arguments', { q: 'paris', limit: 5 }, { q: 'paris', limit: 9 }],
     ])
@@ -70,13 +89,23 @@ describe('diffTraces() argument modes', () => {
     ['an unknown mode', 'fuzzy', new RangeError('diffTraces() option "args" must be one of "exact", "subset", "superset", "ignore"; got "fuzzy".')],
     ['a number', 3, new TypeError('diffTraces() option "args" must be one of "exact", "subset", "superset", "ignore" or { default, tools }; got number.')],
     ['an unknown key', { tool: {} }, new TypeError('diffTraces() option "args" has an unknown key "tool". Valid keys: "default", "tools".')],
-    ['a bad default', { default: 'all' }, new RangeError('diffTraces() option "args.default" must be one of "exact", "subset", "superset", "ignore"; got "all".')],
+    [
+      'a bad default',
+      { default: 'all' },
+      new RangeError('diffTraces() option "args.default" must be one of "exact", "subset", "superset", "ignore"; got "all".'),
+    ],
     [
       'a bad tool rule',
       { tools: { search: 5 } },
-      new TypeError('diffTraces() option "args.tools.search" must be one of "exact", "subset", "superset", "ignore", a list of argument keys, or a function (actual, expected) => boolean; got number.'),
+      new TypeError(
+        'diffTraces() option "args.tools.search" must be one of "exact", "subset", "superset", "ignore", a list of argument keys, or a function (actual, expected) => boolean; got number.',
+      ),
     ],
-    ['a bad tool mode', { tools: { search: 'loose' } }, new RangeError('diffTraces() option "args.tools.search" must be one of "exact", "subset", "superset", "ignore"; got "loose".')],
+    [
+      'a bad tool mode',
+      { tools: { search: 'loose' } },
+      new RangeError('diffTraces() option "args.tools.search" must be one of "exact", "subset", "superset", "ignore"; got "loose".'),
+    ],
   ])('rejects %s, naming the option and the valid values', (_, args, error) => {
     expect(() => diffTraces(expected, expected, { args: args as never })).toThrowError(error)
   })

@@ -5,7 +5,12 @@ import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 const script: ScriptedTurn[] = [
   ['lookup_order', { order_id: '42' }, { amount: 19.99, status: 'delivered' }],
   ['check_policy', { days_since_delivery: 3 }, { eligible: true }],
-  { calls: [['search', { q: 'paris', limit: 5 }, { hits: 3 }], ['weather', { city: 'paris' }, { c: 21 }]] },
+  {
+    calls: [
+      ['search', { q: 'paris', limit: 5 }, { hits: 3 }],
+      ['weather', { city: 'paris' }, { c: 21 }],
+    ],
+  },
   'Refunded $19.99.',
 ]
 const expected = scriptTrace(script)

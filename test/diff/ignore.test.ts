@@ -47,8 +47,14 @@ describe('diffTraces() ignore', () => {
   })
 
   it('ignores a whole turn on both sides, so the others still line up', () => {
-    const withExtra = scriptTrace([['ping', {}, 'pong'], ['lookup', { id: 1 }, 1]])
-    const without = scriptTrace([['status', {}, 'ok'], ['lookup', { id: 1 }, 1]])
+    const withExtra = scriptTrace([
+      ['ping', {}, 'pong'],
+      ['lookup', { id: 1 }, 1],
+    ])
+    const without = scriptTrace([
+      ['status', {}, 'ok'],
+      ['lookup', { id: 1 }, 1],
+    ])
     expect(diffTraces(withExtra, without, { ignore: ['turns[0]'] }).equal).toBe(true)
   })
 
@@ -81,12 +87,20 @@ describe('diffTraces() ignore', () => {
         'diffTraces() option "ignore": "result" is not something to ignore. Valid entries: "arguments", "results", "errors", "response_text", "tool.arg" (an argument of one tool), or a JSON path starting with "turns[".',
       ),
     ],
-    ['a broken path', ['turns[x].a'], new RangeError('diffTraces() option "ignore": "turns[x].a" is not a JSON path. Write it like "turns[*].tool_results[0].result.id" ([*] matches any index).')],
+    [
+      'a broken path',
+      ['turns[x].a'],
+      new RangeError(
+        'diffTraces() option "ignore": "turns[x].a" is not a JSON path. Write it like "turns[*].tool_results[0].result.id" ([*] matches any index).',
+      ),
+    ],
   ])('rejects %s', (_, ignore, error) => {
     expect(() => diffTraces(expected, actual, { ignore: ignore as never })).toThrowError(error)
   })
 
   it('rejects an unknown option, listing the valid ones', () => {
-    expect(() => diffTraces(expected, actual, { ignoreFields: [] } as never)).toThrowError(new TypeError('Unknown diffTraces() option "ignoreFields". Valid options: mode, args, ignore.'))
+    expect(() => diffTraces(expected, actual, { ignoreFields: [] } as never)).toThrowError(
+      new TypeError('Unknown diffTraces() option "ignoreFields". Valid options: mode, args, ignore.'),
+    )
   })
 })

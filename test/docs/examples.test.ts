@@ -8,7 +8,18 @@
 import { existsSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { codeBlocks, DEFAULT_VITEST_CONFIG, docPages, exampleFolder, filesUnder, namedPath, runScript, scratchProject, writeFiles, type DocPage } from '../helpers/doc-examples.js'
+import {
+  codeBlocks,
+  DEFAULT_VITEST_CONFIG,
+  docPages,
+  exampleFolder,
+  filesUnder,
+  namedPath,
+  runScript,
+  scratchProject,
+  writeFiles,
+  type DocPage,
+} from '../helpers/doc-examples.js'
 import { runVitest } from '../helpers/vitest-project.js'
 
 /** Pages whose examples need more than a project to run in; each is run by the test named. */
@@ -53,24 +64,32 @@ describe('the examples, run', () => {
   })
   const toRun = pages.filter((page) => RUN_ELSEWHERE[page.id] === undefined).map((page) => ({ page, ...runnable(page) }))
 
-  it.concurrent.each(toRun.filter(({ tests }) => tests.length > 0))('$page.file: its test files pass under vitest', { timeout: 180_000 }, async ({ page, tests, config }) => {
-    const dir = scratchProject(`reagent-docs-${page.id}-`)
-    projects.push(dir)
-    writeFiles(dir, filesUnder(exampleFolder(page)))
-    if (config === undefined) writeFiles(dir, new Map([['vitest.config.ts', DEFAULT_VITEST_CONFIG]]))
-    const { exitCode, output } = await runVitest(dir, { env: { NODE_OPTIONS: '--no-warnings' } })
-    expect(output).toMatch(new RegExp(`Test Files {2}${tests.length} passed \\(${tests.length}\\)\n`))
-    expect(output).not.toMatch(/skipped|todo|failed/)
-    expect(exitCode).toBe(0)
-  })
+  it.concurrent.each(toRun.filter(({ tests }) => tests.length > 0))(
+    '$page.file: its test files pass under vitest',
+    { timeout: 180_000 },
+    async ({ page, tests, config }) => {
+      const dir = scratchProject(`reagent-docs-${page.id}-`)
+      projects.push(dir)
+      writeFiles(dir, filesUnder(exampleFolder(page)))
+      if (config === undefined) writeFiles(dir, new Map([['vitest.config.ts', DEFAULT_VITEST_CONFIG]]))
+      const { exitCode, output } = await runVitest(dir, { env: { NODE_OPTIONS: '--no-warnings' } })
+      expect(output).toMatch(new RegExp(`Test Files {2}${tests.length} passed \\(${tests.length}\\)\n`))
+      expect(output).not.toMatch(/skipped|todo|failed/)
+      expect(exitCode).toBe(0)
+    },
+  )
 
-  it.concurrent.each(toRun.flatMap(({ page, scripts }) => scripts.map((script) => ({ page, script }))))('$page.file: $script runs to its end', { timeout: 120_000 }, async ({ page, script }) => {
-    const dir = scratchProject(`reagent-docs-${page.id}-`)
-    projects.push(dir)
-    writeFiles(dir, filesUnder(exampleFolder(page)))
-    const { code, output } = await runScript(dir, script)
-    expect(output).not.toContain('Error')
-    expect(code).toBe(0)
-    expect(existsSync(join(dir, script))).toBe(true)
-  })
+  it.concurrent.each(toRun.flatMap(({ page, scripts }) => scripts.map((script) => ({ page, script }))))(
+    '$page.file: $script runs to its end',
+    { timeout: 120_000 },
+    async ({ page, script }) => {
+      const dir = scratchProject(`reagent-docs-${page.id}-`)
+      projects.push(dir)
+      writeFiles(dir, filesUnder(exampleFolder(page)))
+      const { code, output } = await runScript(dir, script)
+      expect(output).not.toContain('Error')
+      expect(code).toBe(0)
+      expect(existsSync(join(dir, script))).toBe(true)
+    },
+  )
 })

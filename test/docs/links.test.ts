@@ -9,7 +9,12 @@ import { dirname, join, normalize } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { codeBlocks, docPages, REPO } from '../helpers/doc-examples.js'
 
-const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { homepage: string; repository: { url: string }; bugs: { url: string }; version: string }
+const pkg = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as {
+  homepage: string
+  repository: { url: string }
+  bugs: { url: string }
+  version: string
+}
 
 /** The page's text outside code blocks. */
 function prose(file: string): string {
@@ -27,7 +32,11 @@ function anchors(file: string): Set<string> {
   const out = new Set<string>()
   const seen = new Map<string, number>()
   for (const [, heading] of prose(file).matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!.trim().toLowerCase().replace(/[^\p{L}\p{N}_\- ]/gu, '').replaceAll(' ', '-')
+    const slug = heading!
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+      .replaceAll(' ', '-')
     const count = seen.get(slug) ?? 0
     seen.set(slug, count + 1)
     out.add(count === 0 ? slug : `${slug}-${count}`)

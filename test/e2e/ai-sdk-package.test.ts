@@ -17,7 +17,9 @@ describe('reagent-flow/ai-sdk, imported by its public name (built)', () => {
     const s = await session('calculator', { traceDir }, async () => (await generateText({ model, tools, prompt: '2+3?', stopWhen: stepCountIs(3) })).text)
 
     expect(s.output).toBe('5')
-    expect(loadChain('calculator', { traceDir }).trace.turns.map((turn) => [turn.llm_call.tool_calls.map((c) => c.name), turn.tool_results.map((r) => r.result)])).toEqual([
+    expect(
+      loadChain('calculator', { traceDir }).trace.turns.map((turn) => [turn.llm_call.tool_calls.map((c) => c.name), turn.tool_results.map((r) => r.result)]),
+    ).toEqual([
       [['add'], [5]],
       [[], []],
     ])

@@ -15,7 +15,9 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     const lines = stdout.split('\n')
     expect(lines[0]).toBe('reagent-flow demo: a scripted refund agent (no API key, no network)')
     expect(lines[2]).toMatch(/^demo-refund-agent {2}completed · 4 turns · 3 tool calls · 990 tokens \(920 in \/ 70 out\) · \S+$/)
-    expect(stdout).toContain('      LLM -> lookup_order({"order_id":"42"})\n        ✓ {"order_id":"42","amount":19.99,"status":"delivered","days_since_delivery":3}')
+    expect(stdout).toContain(
+      '      LLM -> lookup_order({"order_id":"42"})\n        ✓ {"order_id":"42","amount":19.99,"status":"delivered","days_since_delivery":3}',
+    )
     expect(stdout).toContain('      LLM -> issue_refund({"order_id":"42","amount":19.99})\n        ✓ {"ok":true,"refund_id":"r_42","amount":19.99}')
     expect(stdout).toContain('      LLM -> “Refunded $19.99 for order 42. The money is back in 3-5 days.”')
     expect(stdout).toContain(`Trace written to ${join(dir, 'demo-refund-agent.trace.json')}`)
@@ -58,7 +60,10 @@ describe('npm run demo (reagent-flow demo, built)', () => {
   it('prints { file, answer } with --json', () => {
     const dir = tempDir()
     const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir, '--json'], { encoding: 'utf8' })
-    expect(JSON.parse(stdout)).toEqual({ file: join(dir, 'demo-refund-agent.trace.json'), answer: 'Refunded $19.99 for order 42. The money is back in 3-5 days.' })
+    expect(JSON.parse(stdout)).toEqual({
+      file: join(dir, 'demo-refund-agent.trace.json'),
+      answer: 'Refunded $19.99 for order 42. The money is back in 3-5 days.',
+    })
   })
 
   it('exits 0 and prints the same on a second run, leaving the golden as it was', () => {

@@ -31,7 +31,9 @@ it('takes the variants example through approve --add: the other behaviour fails,
   expect(escalating.output).toContain(`add it as another accepted variant:\n  npx reagent-flow approve --add ${run}\n`)
 
   const added = spawnSync(process.execPath, [CLI, 'approve', '--add', run], { cwd: project, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
-  expect(added.stdout).toMatch(/^updated {4}\.reagent\/golden\/test\/triage\.variants\.test\.ts\/triages_a_broken_order\.trace\.json {2}\(variant [12] of 2, added\)\n/)
+  expect(added.stdout).toMatch(
+    /^updated {4}\.reagent\/golden\/test\/triage\.variants\.test\.ts\/triages_a_broken_order\.trace\.json {2}\(variant [12] of 2, added\)\n/,
+  )
   for (const escalate of ['1', '0']) {
     const again = await runVitest(project, { args: triage, env: { CI: 'true', ESCALATE: escalate } })
     expect([escalate, again.exitCode]).toEqual([escalate, 0])

@@ -14,10 +14,14 @@ import { tempDir } from '../helpers/temp-dir.js'
 const ENTRY = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url))
 
 function runNode(script: string, heapMb: number): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [`--max-old-space-size=${heapMb}`, '--no-warnings', '--input-type=module', '-e', `import * as reagent from ${JSON.stringify(ENTRY)}\n${script}`], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 20,
-  })
+  const result = spawnSync(
+    process.execPath,
+    [`--max-old-space-size=${heapMb}`, '--no-warnings', '--input-type=module', '-e', `import * as reagent from ${JSON.stringify(ENTRY)}\n${script}`],
+    {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    },
+  )
   return { status: result.status, stdout: result.stdout, stderr: result.stderr }
 }
 

@@ -23,7 +23,10 @@ function modulesLoadedBy(code: string): string[] {
        return result
      }`,
   )
-  writeFileSync(join(dir, 'register.mjs'), `import { register } from 'node:module'\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } })`)
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import { register } from 'node:module'\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } })`,
+  )
   execFileSync(process.execPath, ['--no-warnings', '--import', join(dir, 'register.mjs'), '--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' })
   return readFileSync(log, 'utf8').split('\n').filter(Boolean)
 }

@@ -62,17 +62,30 @@ import { validateTrace } from 'reagent-flow/files'
     expect(pkg.type).toBe('module')
     expect(pkg.engines.node).toBe('>=20')
     expect(pkg.bin).toEqual({ 'reagent-flow': './dist/src/cli/index.js' })
-    for (const subpath of ['.', './vitest', './openai', './anthropic', './langchain', './ai-sdk', './ledger', './vitest/reporter', './openai-agents', './otel']) {
+    for (const subpath of [
+      '.',
+      './vitest',
+      './openai',
+      './anthropic',
+      './langchain',
+      './ai-sdk',
+      './ledger',
+      './vitest/reporter',
+      './openai-agents',
+      './otel',
+    ]) {
       expect(Object.keys(pkg.exports[subpath])).toEqual(['types', 'default'])
     }
   })
 
-  it('maps every subpath, in tsconfig.json\'s paths, to the source file its types are built from (fixtures with a package.json of their own type-check against it)', () => {
+  it("maps every subpath, in tsconfig.json's paths, to the source file its types are built from (fixtures with a package.json of their own type-check against it)", () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { exports: Record<string, string | { types: string }> }
     const tsconfig = readFileSync(new URL('tsconfig.json', root), 'utf8').replace(/^\s*\/\/.*$/gm, '')
     const paths = (JSON.parse(tsconfig) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions.paths
     const typed = Object.entries(pkg.exports).filter((entry): entry is [string, { types: string }] => typeof entry[1] === 'object')
-    expect(paths).toEqual(Object.fromEntries(typed.map(([subpath, { types }]) => [`reagent-flow${subpath.slice(1)}`, [types.replace('./dist/', './').replace(/\.d\.ts$/, '.ts')]])))
+    expect(paths).toEqual(
+      Object.fromEntries(typed.map(([subpath, { types }]) => [`reagent-flow${subpath.slice(1)}`, [types.replace('./dist/', './').replace(/\.d\.ts$/, '.ts')]])),
+    )
   })
 
   it("ships the viewer's page bundle, built at build time (nothing is built at install)", () => {
@@ -114,7 +127,12 @@ import { validateTrace } from 'reagent-flow/files'
       return bare
     }
     for (const entry of ['dist/src/index.js', 'dist/src/otel/index.js', 'dist/src/cli/index.js']) {
-      expect([entry, [...imported(entry)].filter((name) => name.startsWith('@opentelemetry') || name.startsWith('@openai') || name.startsWith('@arizeai') || name.startsWith('@traceloop'))]).toEqual([entry, []])
+      expect([
+        entry,
+        [...imported(entry)].filter(
+          (name) => name.startsWith('@opentelemetry') || name.startsWith('@openai') || name.startsWith('@arizeai') || name.startsWith('@traceloop'),
+        ),
+      ]).toEqual([entry, []])
     }
     expect([...imported('dist/adapters/openai-agents/index.js')]).toContain('@openai/agents')
   })

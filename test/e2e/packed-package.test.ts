@@ -42,7 +42,10 @@ describe('the packed package, installed in a fresh folder', () => {
 
   it('runs a first agent test through it, with no warning about source maps', () => {
     mkdirSync(join(dir, 'test'))
-    writeFileSync(join(dir, 'vitest.config.ts'), "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n")
+    writeFileSync(
+      join(dir, 'vitest.config.ts'),
+      "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n",
+    )
     writeFileSync(
       join(dir, 'test', 'agent.test.ts'),
       `import OpenAI from 'openai'
@@ -68,7 +71,11 @@ test('refunds order 42', async ({ agentSession }) => {
 })
 `,
     )
-    const run = spawnSync(process.execPath, [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], { cwd: dir, encoding: 'utf8', env: { ...process.env, CI: '', VITEST: '', NO_COLOR: '1' } })
+    const run = spawnSync(process.execPath, [join(dir, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...process.env, CI: '', VITEST: '', NO_COLOR: '1' },
+    })
     const output = run.stdout + run.stderr
     expect(output).toContain('Tests  1 passed (1)')
     expect(run.status).toBe(0)

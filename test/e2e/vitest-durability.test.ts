@@ -95,7 +95,8 @@ describe.each(['threads', 'forks'])('eight test files writing one name at once (
     expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['shared-file.trace.json', 'test'])
     expect(loadTrace(join(dir, '.reagent', 'shared-file.trace.json')).turns).toHaveLength(40)
     // Sessions belong to their test file and test, a later one of the same name numbered: none replaces another.
-    const key = (n: number, run: number): string => `file_${n}_records_and_writes_one_name_many_times___shared-agent${run === 0 ? '' : `__${run + 1}`}.trace.json`
+    const key = (n: number, run: number): string =>
+      `file_${n}_records_and_writes_one_name_many_times___shared-agent${run === 0 ? '' : `__${run + 1}`}.trace.json`
     for (let n = 1; n <= 8; n++) {
       const folder = join(dir, '.reagent', 'test', `shared-${n}.test.ts`)
       expect(readdirSync(folder).sort()).toEqual(Array.from({ length: 12 }, (_, run) => key(n, run)).sort())

@@ -44,9 +44,7 @@ describe('a vitest project using reagent-flow/vitest', () => {
   it('writes the golden, in normal form, on the first local run, and says so', async () => {
     const { exitCode, output } = await runVitest(project.dir)
     expect(exitCode).toBe(0)
-    expect(output).toContain(
-      `stdout | test/refund.test.ts > ${TEST_NAME}\nGolden baseline for "${TEST_NAME}" written to ${GOLDEN}. Review and commit it.\n`,
-    )
+    expect(output).toContain(`stdout | test/refund.test.ts > ${TEST_NAME}\nGolden baseline for "${TEST_NAME}" written to ${GOLDEN}. Review and commit it.\n`)
     expect(output).toContain('      Tests  2 passed (2)')
     const text = readFileSync(golden, 'utf8')
     expect(text).toBe(renderGolden(loadTrace(golden)).text)

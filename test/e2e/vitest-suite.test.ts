@@ -27,7 +27,9 @@ const GOLDENS = [
 
 function goldenFiles(dir: string): string[] {
   const root = join(dir, '.reagent', 'golden', 'test')
-  return readdirSync(root).flatMap((folder) => readdirSync(join(root, folder)).map((file) => `${folder}/${file}`)).sort()
+  return readdirSync(root)
+    .flatMap((folder) => readdirSync(join(root, folder)).map((file) => `${folder}/${file}`))
+    .sort()
 }
 
 describe('a suite of six test files', () => {
@@ -53,7 +55,11 @@ describe('a suite of six test files', () => {
     const billing = (file: string, key: string): string => join(dir, '.reagent', 'test', file, `${key}___billing-agent.trace.json`)
     expect(loadTrace(billing('support-eu.test.ts', 'happy_path')).handoff_context).toEqual({ order_id: 'eu-42', amount: 19.99 })
     expect(loadTrace(billing('support-us.test.ts', 'refunds_a_US_order_through_billing')).handoff_context).toEqual({ order_id: 'us-7', amount: 5 })
-    expect(loadTrace(billing('support-eu.test.ts', 'happy_path'))).toMatchObject({ test_file: 'test/support-eu.test.ts', test_name: 'happy path', test_key: 'happy path > billing-agent' })
+    expect(loadTrace(billing('support-eu.test.ts', 'happy_path'))).toMatchObject({
+      test_file: 'test/support-eu.test.ts',
+      test_name: 'happy path',
+      test_key: 'happy path > billing-agent',
+    })
   })
 
   it('passes ten times in a row with five workers, under threads and forks, and writes no golden', async () => {
@@ -79,7 +85,10 @@ describe('a suite of six test files', () => {
   }, 120_000)
 
   it('warns, once per file, about the test files that a setup file of its own leaves unwrapped with isolate: false', async () => {
-    const { output } = await runVitest(dir, { args: ['--isolate=false', '--maxWorkers=1', 'test/research.test.ts', 'test/renamed.test.ts'], env: { CI: 'true', OWN_SETUP: '1' } })
+    const { output } = await runVitest(dir, {
+      args: ['--isolate=false', '--maxWorkers=1', 'test/research.test.ts', 'test/renamed.test.ts'],
+      env: { CI: 'true', OWN_SETUP: '1' },
+    })
     const warnings = output.split('\n').filter((line) => line.includes('[REAGENT_TEST_SCOPE]'))
     // One worker runs both files: the first is wrapped (the setup file's import is evaluated for it), the second is not.
     expect(warnings).toHaveLength(1)
@@ -144,7 +153,9 @@ describe('a suite of six test files', () => {
     const renamed = await runVitest(dir, { env: { RENAMED: '1' } })
     expect(renamed.exitCode).toBe(0)
     expect(renamed.output).toContain('\n     Goldens  11 matched | 1 written | 1 obsolete\n')
-    expect(renamed.output).toContain('Obsolete goldens (no test asks for them; run vitest -u to remove them):\n  .reagent/golden/test/renamed.test.ts/researches_volcanoes.trace.json\n')
+    expect(renamed.output).toContain(
+      'Obsolete goldens (no test asks for them; run vitest -u to remove them):\n  .reagent/golden/test/renamed.test.ts/researches_volcanoes.trace.json\n',
+    )
 
     const filtered = await runVitest(dir, { args: ['-u', '-t', 'glaciers'], env: { RENAMED: '1' } })
     expect(filtered.exitCode).toBe(0)

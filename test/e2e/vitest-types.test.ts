@@ -45,7 +45,9 @@ describe('the matchers in a TypeScript project', () => {
     writeFileSync(config, original.replace("setupFiles: ['./test/setup.ts']", "setupFiles: ['reagent-flow/vitest']"))
     const { code, output } = tsc(project.dir)
     expect(code).toBe(2)
-    expect(output).toContain("test/run.test.ts(21,13): error TS2339: Property 'toHaveFinalAnswer' does not exist on type 'Assertion<ClosedSession<{ refunded: boolean; answer: string; }>>'.")
+    expect(output).toContain(
+      "test/run.test.ts(21,13): error TS2339: Property 'toHaveFinalAnswer' does not exist on type 'Assertion<ClosedSession<{ refunded: boolean; answer: string; }>>'.",
+    )
 
     writeFileSync(config, `/// <reference types="reagent-flow/vitest" />\n${readFileSync(config, 'utf8')}`)
     expect(tsc(project.dir)).toEqual({ code: 0, output: '' })

@@ -24,7 +24,8 @@ describe('golden variants and repeated runs through vitest', () => {
   beforeAll(() => void ({ dir, remove } = copyFixture('vitest-variants', 'project')))
   afterAll(() => remove())
 
-  const cli = (...args: string[]): { status: number | null; stdout: string } => spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+  const cli = (...args: string[]): { status: number | null; stdout: string } =>
+    spawnSync(process.execPath, [CLI, ...args], { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
 
   it('writes the goldens on the first run; the run set counts its golden once', async () => {
     const { exitCode, output } = await runVitest(dir)

@@ -8,7 +8,11 @@ import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, QUESTION, refu
 
 const TOOLS = instrumentTools({
   lookup_order: tool({ description: 'Look an order up by id.', inputSchema: z.object({ order_id: z.string() }), execute: async (args) => lookupOrder(args) }),
-  issue_refund: tool({ description: 'Refund an order.', inputSchema: z.object({ order_id: z.string(), amount: z.number() }), execute: async (args) => issueRefund(args) }),
+  issue_refund: tool({
+    description: 'Refund an order.',
+    inputSchema: z.object({ order_id: z.string(), amount: z.number() }),
+    execute: async (args) => issueRefund(args),
+  }),
 })
 
 const recorded = (model: ScriptedLanguageModel) => wrapLanguageModel({ model, middleware: reagentMiddleware() })
@@ -44,7 +48,10 @@ describe('scriptedLanguageModel: the AI SDK', () => {
   })
 
   it('streams the parts a provider does: stream-start, metadata, text and tool-input deltas, the tool call, finish with V3 usage', async () => {
-    const model = scriptedLanguageModel([{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'c1' }], usage: { inputTokens: 9, outputTokens: 4 } }], { modelId: 'gpt-4o' })
+    const model = scriptedLanguageModel(
+      [{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'c1' }], usage: { inputTokens: 9, outputTokens: 4 } }],
+      { modelId: 'gpt-4o' },
+    )
     const { stream } = await model.doStream({ prompt: [{ role: 'user', content: [{ type: 'text', text: QUESTION }] }] })
     const parts: unknown[] = []
     for await (const part of stream) parts.push(part.type === 'response-metadata' ? { ...part, timestamp: expect.any(Date) } : part)
@@ -110,7 +117,12 @@ describe('scriptedLanguageModel: errors', () => {
 
     const error = await ask(scriptedLanguageModel([{ error: { status: 400, message: 'Bad tool schema.' } }]), 2).catch((e: unknown) => e)
     expect(APICallError.isInstance(error)).toBe(true)
-    expect(error).toMatchObject({ message: 'Bad tool schema.', statusCode: 400, isRetryable: false, responseHeaders: { 'retry-after-ms': '1', 'retry-after': '0' } })
+    expect(error).toMatchObject({
+      message: 'Bad tool schema.',
+      statusCode: 400,
+      isRetryable: false,
+      responseHeaders: { 'retry-after-ms': '1', 'retry-after': '0' },
+    })
   })
 
   it("surfaces a 500 after the SDK's retries as its RetryError, holding the APICallErrors", async () => {

@@ -4,7 +4,17 @@ import { describe, expect, it } from 'vitest'
 import { instrumentAnthropic } from '../../adapters/anthropic/index.js'
 import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, QUESTION, refundScript, REFUND_PARAMETERS, refundConversation } from './refund-kit.js'
+import {
+  FINAL_ANSWER,
+  expectRefundRun,
+  issueRefund,
+  lookupOrder,
+  LOOKUP_PARAMETERS,
+  QUESTION,
+  refundScript,
+  REFUND_PARAMETERS,
+  refundConversation,
+} from './refund-kit.js'
 
 const MODEL = 'claude-sonnet-4-6'
 const TOOLS: Anthropic.Tool[] = [
@@ -59,7 +69,9 @@ describe('scriptedFetch: the Anthropic Messages API', () => {
       betaTool({ name: 'issue_refund', description: 'Refund an order.', inputSchema: refundSchema, run: (input) => issueRefund(input) }),
     ]
     const s = await session('tool-runner', { save: false }, async () => {
-      const final = await anthropic.beta.messages.toolRunner({ model: MODEL, max_tokens: 1024, tools, messages: [{ role: 'user', content: QUESTION }] }).runUntilDone()
+      const final = await anthropic.beta.messages
+        .toolRunner({ model: MODEL, max_tokens: 1024, tools, messages: [{ role: 'user', content: QUESTION }] })
+        .runUntilDone()
       return final.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
     })
 
@@ -69,7 +81,9 @@ describe('scriptedFetch: the Anthropic Messages API', () => {
 
   it('streams message_start, a start/delta/stop run per content block, message_delta with the stop reason and usage, message_stop', async () => {
     // (and a ping after message_start, as the API does, which the SDK's Stream drops)
-    const fetch = scriptedFetch([{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], usage: { inputTokens: 9, outputTokens: 4 } }])
+    const fetch = scriptedFetch([
+      { text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], usage: { inputTokens: 9, outputTokens: 4 } },
+    ])
     const stream = await client(fetch).messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: QUESTION }], stream: true })
     const events: unknown[] = []
     for await (const event of stream) {
@@ -135,15 +149,23 @@ describe('scriptedFetch: errors with the Anthropic SDK', () => {
       { error: { status: 500, message: 'Internal server error' } },
       { error: { status: 500, message: 'Internal server error' } },
     ])
-    const rateLimited = await client(fetch).messages.create(ASK).catch((e: unknown) => e)
+    const rateLimited = await client(fetch)
+      .messages.create(ASK)
+      .catch((e: unknown) => e)
     expect(rateLimited).toBeInstanceOf(Anthropic.RateLimitError)
     expect(rateLimited).toMatchObject({
       status: 429,
-      error: { type: 'error', error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit.' }, request_id: 'req_scripted_1' },
+      error: {
+        type: 'error',
+        error: { type: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit.' },
+        request_id: 'req_scripted_1',
+      },
       requestID: 'req_scripted_1',
     })
 
-    const failed = await client(fetch, 1).messages.create(ASK).catch((e: unknown) => e)
+    const failed = await client(fetch, 1)
+      .messages.create(ASK)
+      .catch((e: unknown) => e)
     expect(failed).toBeInstanceOf(Anthropic.InternalServerError)
     expect((failed as Error).message).toBe('500 {"type":"error","error":{"type":"api_error","message":"Internal server error"},"request_id":"req_scripted_3"}')
     expect(fetch.requests).toHaveLength(3)

@@ -14,7 +14,11 @@ instrumentLangChain()
 
 const TOOLS = [
   tool(async (args) => lookupOrder(args), { name: 'lookup_order', description: 'Look an order up by id.', schema: z.object({ order_id: z.string() }) }),
-  tool(async (args) => issueRefund(args), { name: 'issue_refund', description: 'Refund an order.', schema: z.object({ order_id: z.string(), amount: z.number() }) }),
+  tool(async (args) => issueRefund(args), {
+    name: 'issue_refund',
+    description: 'Refund an order.',
+    schema: z.object({ order_id: z.string(), amount: z.number() }),
+  }),
 ]
 
 type Llm = Parameters<typeof createReactAgent>[0]['llm']
@@ -52,7 +56,10 @@ describe('scriptedChatModel: a LangChain chat model', () => {
   })
 
   it('streams text chunks, then tool_call_chunks keyed by index, then usage_metadata, which merge into one answer', async () => {
-    const model = new ScriptedChatModel([{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'c1' }], usage: { inputTokens: 9, outputTokens: 4 } }], { model: 'gpt-4o' })
+    const model = new ScriptedChatModel(
+      [{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'c1' }], usage: { inputTokens: 9, outputTokens: 4 } }],
+      { model: 'gpt-4o' },
+    )
     const chunks = []
     for await (const chunk of await model.stream(QUESTION)) chunks.push(chunk)
 
@@ -69,7 +76,13 @@ describe('scriptedChatModel: a LangChain chat model', () => {
     const whole = chunks.reduce((sum, chunk) => sum.concat(chunk))
     expect(whole.text).toBe('Let me look.')
     expect(whole.tool_calls).toEqual([{ type: 'tool_call', id: 'c1', name: 'lookup_order', args: { order_id: '42' } }])
-    expect(whole.usage_metadata).toEqual({ input_tokens: 9, output_tokens: 4, total_tokens: 13, input_token_details: { cache_read: 0 }, output_token_details: { reasoning: 0 } })
+    expect(whole.usage_metadata).toEqual({
+      input_tokens: 9,
+      output_tokens: 4,
+      total_tokens: 13,
+      input_token_details: { cache_read: 0 },
+      output_token_details: { reasoning: 0 },
+    })
     expect(whole.response_metadata).toMatchObject({ model_name: 'gpt-4o', finish_reason: 'tool_calls' })
   })
 
@@ -100,7 +113,11 @@ describe('scriptedChatModel: a LangChain chat model', () => {
     const model = scriptedChatModel([down, down, { text: 'never reached' }], { maxRetries: 1 })
     const error = await model.invoke(QUESTION).catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ScriptedApiError)
-    expect(error).toMatchObject({ message: '500 The server had an error.', status: 500, error: { message: 'The server had an error.', type: undefined, code: undefined } })
+    expect(error).toMatchObject({
+      message: '500 The server had an error.',
+      status: 500,
+      error: { message: 'The server had an error.', type: undefined, code: undefined },
+    })
     expect(model.requests).toHaveLength(2)
   })
 

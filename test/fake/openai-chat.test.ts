@@ -4,7 +4,18 @@ import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
 import { scriptedFetch, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, QUESTION, refundScript, REFUND_PARAMETERS, type RefundArgs, refundConversation } from './refund-kit.js'
+import {
+  FINAL_ANSWER,
+  expectRefundRun,
+  issueRefund,
+  lookupOrder,
+  LOOKUP_PARAMETERS,
+  QUESTION,
+  refundScript,
+  REFUND_PARAMETERS,
+  type RefundArgs,
+  refundConversation,
+} from './refund-kit.js'
 
 const TOOLS: OpenAI.ChatCompletionTool[] = [
   { type: 'function', function: { name: 'lookup_order', description: 'Look an order up by id.', parameters: LOOKUP_PARAMETERS } },
@@ -72,7 +83,13 @@ describe('scriptedFetch: OpenAI chat completions', () => {
     const openai = client(fetch)
     const functionTool = (name: string, parameters: Record<string, unknown>): RunnableToolFunctionWithParse<RefundArgs> => ({
       type: 'function',
-      function: { name, description: name, parameters, parse: (input) => JSON.parse(input) as RefundArgs, function: (args) => (name === 'lookup_order' ? lookupOrder(args) : issueRefund(args)) },
+      function: {
+        name,
+        description: name,
+        parameters,
+        parse: (input) => JSON.parse(input) as RefundArgs,
+        function: (args) => (name === 'lookup_order' ? lookupOrder(args) : issueRefund(args)),
+      },
     })
     const tools = [functionTool('lookup_order', LOOKUP_PARAMETERS), functionTool('issue_refund', REFUND_PARAMETERS)]
     const s = await session('run-tools', { save: false }, async () => {
@@ -88,8 +105,15 @@ describe('scriptedFetch: OpenAI chat completions', () => {
   })
 
   it('streams chunks as OpenAI does: the role, text deltas, tool-call deltas keyed by index, the finish, the usage chunk, [DONE]', async () => {
-    const fetch = scriptedFetch([{ text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'call_a' }], usage: { inputTokens: 7, outputTokens: 3 } }])
-    const stream = await client(fetch).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: QUESTION }], stream: true, stream_options: { include_usage: true } })
+    const fetch = scriptedFetch([
+      { text: 'Let me look.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' }, id: 'call_a' }], usage: { inputTokens: 7, outputTokens: 3 } },
+    ])
+    const stream = await client(fetch).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: QUESTION }],
+      stream: true,
+      stream_options: { include_usage: true },
+    })
     const chunks = []
     for await (const chunk of stream) chunks.push(chunk.choices.length === 0 ? { usage: chunk.usage } : { ...chunk.choices[0], usage: chunk.usage })
 

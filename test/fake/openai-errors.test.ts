@@ -25,7 +25,13 @@ describe('scriptedFetch: running out of script with the OpenAI SDK', () => {
 
     expect(caught).toBeInstanceOf(ScriptExhaustedError)
     expect((caught as Error).message).toBe(EXHAUSTED)
-    expect(caught).toMatchObject({ name: 'ScriptExhaustedError', model: 'scriptedFetch', callNumber: 2, steps: 1, target: 'POST /v1/chat/completions, model "gpt-4o"' })
+    expect(caught).toMatchObject({
+      name: 'ScriptExhaustedError',
+      model: 'scriptedFetch',
+      callNumber: 2,
+      steps: 1,
+      target: 'POST /v1/chat/completions, model "gpt-4o"',
+    })
     expect(fetch.requests).toHaveLength(2)
     expect(s.trace.turns[1]!.llm_call.error).toMatchObject({ name: 'ScriptExhaustedError', message: EXHAUSTED })
   })
@@ -78,7 +84,7 @@ describe('scriptedFetch: error steps with the OpenAI SDK', () => {
     const { fetch, openai } = client([{ error: { status: 429, message: 'Slow down.' } }, { text: 'Refunded.' }], 1)
     const s = await session('retried', { save: false }, () => openai.chat.completions.create(ASK))
 
-    expect(s.output?.choices[0]!.message.content).toBe('Refunded.')
+    expect(s.output!.choices[0]!.message.content).toBe('Refunded.')
     expect(fetch.requests.map((request) => request.call)).toEqual([1, 2])
     expect(s.trace.turns.map((turn) => [turn.llm_call.response_text, turn.llm_call.error])).toEqual([['Refunded.', undefined]])
   })
@@ -95,7 +101,10 @@ describe('scriptedFetch: error steps with the OpenAI SDK', () => {
     expect((caught as Error).message).toBe('500 The server had an error while processing your request.')
     expect(fetch.requests).toHaveLength(2)
     expect(fetch.remaining).toBe(1)
-    expect(s.trace.turns[0]!.llm_call.error).toMatchObject({ name: 'InternalServerError', message: '500 The server had an error while processing your request.' })
+    expect(s.trace.turns[0]!.llm_call.error).toMatchObject({
+      name: 'InternalServerError',
+      message: '500 The server had an error while processing your request.',
+    })
   })
 
   it('keeps the type and code a step gives, e.g. an insufficient_quota 429', async () => {

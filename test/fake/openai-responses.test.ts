@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
 import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
 import { session } from '../../src/index.js'
-import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, LOOKUP_PARAMETERS, QUESTION, refundScript, REFUND_PARAMETERS, type RefundArgs, refundConversation } from './refund-kit.js'
+import {
+  FINAL_ANSWER,
+  expectRefundRun,
+  issueRefund,
+  lookupOrder,
+  LOOKUP_PARAMETERS,
+  QUESTION,
+  refundScript,
+  REFUND_PARAMETERS,
+  type RefundArgs,
+  refundConversation,
+} from './refund-kit.js'
 
 const TOOLS: OpenAI.Responses.Tool[] = [
   { type: 'function', name: 'lookup_order', description: 'Look an order up by id.', parameters: LOOKUP_PARAMETERS, strict: true },
@@ -91,7 +102,13 @@ describe('scriptedFetch: the OpenAI Responses API', () => {
     ])
     const completed = events.at(-1) as OpenAI.Responses.ResponseCompletedEvent
     expect(completed.response.output).toEqual([
-      { type: 'message', id: 'msg_scripted_1', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'Let me look.', annotations: [] }] },
+      {
+        type: 'message',
+        id: 'msg_scripted_1',
+        status: 'completed',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: 'Let me look.', annotations: [] }],
+      },
       { type: 'function_call', id: 'fc_scripted_1_0', call_id: 'call_1_0', name: 'lookup_order', arguments: '{"order_id":"42"}', status: 'completed' },
     ])
   })

@@ -44,7 +44,11 @@ export function lastToolResult(request: ScriptRequest): string {
 export function refundScript(): Script {
   return [
     { toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], usage: { inputTokens: 50, outputTokens: 10 } },
-    { text: 'Refunding now.', toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }], usage: { inputTokens: 80, outputTokens: 20 } },
+    {
+      text: 'Refunding now.',
+      toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 } }],
+      usage: { inputTokens: 80, outputTokens: 20 },
+    },
     (request) => ({ text: `Done: ${lastToolResult(request)}`, usage: { inputTokens: 120, outputTokens: 8 } }),
   ]
 }

@@ -9,12 +9,24 @@ const userSays = (text: string) => ({ prompt: [{ role: 'user' as const, content:
 describe('a script', () => {
   it.each([
     [[{ txt: 'Hi.' }], 'step 1 of the script is not a step: it has the key "txt", which is not one of text, toolCalls, usage, error'],
-    [[{ text: 'Hi.' }, { toolCalls: [{ name: 'lookup_order', args: {} }] }], 'step 2 of the script is not a step: its toolCalls[0] has the key "args", which is not one of name, arguments, id'],
+    [
+      [{ text: 'Hi.' }, { toolCalls: [{ name: 'lookup_order', args: {} }] }],
+      'step 2 of the script is not a step: its toolCalls[0] has the key "args", which is not one of name, arguments, id',
+    ],
     [[{ toolCalls: [{ name: '' }] }], 'step 1 of the script is not a step: its toolCalls[0].name is "", not a tool name'],
-    [[{ toolCalls: [{ name: 'lookup_order', arguments: '{"order_id":"42"}' }] }], 'step 1 of the script is not a step: its toolCalls[0].arguments is "{\\"order_id\\":\\"42\\"}", not an object'],
-    [[{ error: { status: 200, message: 'OK' } }], 'step 1 of the script is not a step: its error.status is 200, not an HTTP error status (an integer from 400 to 599)'],
+    [
+      [{ toolCalls: [{ name: 'lookup_order', arguments: '{"order_id":"42"}' }] }],
+      'step 1 of the script is not a step: its toolCalls[0].arguments is "{\\"order_id\\":\\"42\\"}", not an object',
+    ],
+    [
+      [{ error: { status: 200, message: 'OK' } }],
+      'step 1 of the script is not a step: its error.status is 200, not an HTTP error status (an integer from 400 to 599)',
+    ],
     [[{ error: { status: 429 } }], 'step 1 of the script is not a step: its error.message is undefined, not a string'],
-    [[{ error: { status: 429, message: 'Slow down.' }, text: 'Hi.' }], 'step 1 of the script is not a step: an error step has only the key "error", and this one has "error", "text"'],
+    [
+      [{ error: { status: 429, message: 'Slow down.' }, text: 'Hi.' }],
+      'step 1 of the script is not a step: an error step has only the key "error", and this one has "error", "text"',
+    ],
     [[{ text: 'Hi.', usage: { inputTokens: -1 } }], 'step 1 of the script is not a step: its usage.inputTokens is -1, not a whole number of tokens'],
     [[{}], 'step 1 of the script is not a step: it has neither text nor toolCalls'],
     [[null], 'step 1 of the script is not a step: it is null'],
@@ -24,14 +36,20 @@ describe('a script', () => {
   })
 
   it('must be an array', () => {
-    expect(() => scriptedLanguageModel('Hi.' as unknown as Script)).toThrow(new TypeError('scriptedLanguageModel "scripted-model": the script must be an array of steps, got string.'))
-    expect(() => scriptedChatModel({} as unknown as Script, { model: 'm' })).toThrow(new TypeError('scriptedChatModel "m": the script must be an array of steps, got object.'))
+    expect(() => scriptedLanguageModel('Hi.' as unknown as Script)).toThrow(
+      new TypeError('scriptedLanguageModel "scripted-model": the script must be an array of steps, got string.'),
+    )
+    expect(() => scriptedChatModel({} as unknown as Script, { model: 'm' })).toThrow(
+      new TypeError('scriptedChatModel "m": the script must be an array of steps, got object.'),
+    )
   })
 
   it('rejects the call whose function step returns something that is not a step, naming the step', async () => {
     const model = scriptedLanguageModel([() => ({ txt: 'Hi.' }) as never])
     await expect(model.doGenerate(userSays('Hi'))).rejects.toThrow(
-      new TypeError(`scriptedLanguageModel "scripted-model": the function at step 1 of the script returned something that is not a step: it has the key "txt", which is not one of text, toolCalls, usage, error. ${SHAPES}`),
+      new TypeError(
+        `scriptedLanguageModel "scripted-model": the function at step 1 of the script returned something that is not a step: it has the key "txt", which is not one of text, toolCalls, usage, error. ${SHAPES}`,
+      ),
     )
   })
 
@@ -70,7 +88,10 @@ describe('token usage of a scripted call', () => {
   it('is one token per four characters of the request and of the answer, rounded up, unless the step gives it', async () => {
     // 12 characters of messages + lookup_order (12) + "Look it up." (11) + its JSON schema (17) = 52 → 13 tokens in;
     // "On it." (6) + lookup_order (12) + {"order_id":"42"} (17) = 35 → 9 tokens out.
-    const model = scriptedLanguageModel([{ text: 'On it.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { text: 'Hi.', usage: { outputTokens: 40 } }])
+    const model = scriptedLanguageModel([
+      { text: 'On it.', toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] },
+      { text: 'Hi.', usage: { outputTokens: 40 } },
+    ])
     const tools = [{ type: 'function' as const, name: 'lookup_order', description: 'Look it up.', inputSchema: { type: 'object' as const } }]
     const first = await model.doGenerate({ ...userSays('Where is 42?'), tools })
     const second = await model.doGenerate(userSays(''))

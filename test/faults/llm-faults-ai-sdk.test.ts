@@ -8,7 +8,11 @@ import { FINAL_ANSWER, issueRefund, lookupOrder, QUESTION, refundScript } from '
 
 const TOOLS = instrumentTools({
   lookup_order: tool({ description: 'Look an order up by id.', inputSchema: z.object({ order_id: z.string() }), execute: async (args) => lookupOrder(args) }),
-  issue_refund: tool({ description: 'Refund an order.', inputSchema: z.object({ order_id: z.string(), amount: z.number() }), execute: async (args) => issueRefund(args) }),
+  issue_refund: tool({
+    description: 'Refund an order.',
+    inputSchema: z.object({ order_id: z.string(), amount: z.number() }),
+    execute: async (args) => issueRefund(args),
+  }),
 })
 
 const recorded = (model: ScriptedLanguageModel) => wrapLanguageModel({ model, middleware: reagentMiddleware() })
@@ -55,9 +59,16 @@ describe('LLM faults with the AI SDK (reagentMiddleware)', () => {
     const error = s.output as RetryError
     expect(RetryError.isInstance(error)).toBe(true)
     expect(error.reason).toBe('maxRetriesExceeded')
-    expect(error.errors.map((e) => [APICallError.isInstance(e), (e as APICallError).statusCode, (e as APICallError).isRetryable])).toEqual(Array(3).fill([true, 500, true]))
+    expect(error.errors.map((e) => [APICallError.isInstance(e), (e as APICallError).statusCode, (e as APICallError).isRetryable])).toEqual(
+      Array(3).fill([true, 500, true]),
+    )
     expect((error.lastError as APICallError).data).toEqual({
-      error: { message: "The server had an error while processing your request for scripted-model: an injected fault (the session's faults option).", type: 'server_error', param: null, code: null },
+      error: {
+        message: "The server had an error while processing your request for scripted-model: an injected fault (the session's faults option).",
+        type: 'server_error',
+        param: null,
+        code: null,
+      },
     })
     expect(model.requests).toHaveLength(0)
     expect(failures(s)).toEqual(Array(3).fill(['AI_APICallError', true]))
@@ -67,11 +78,16 @@ describe('LLM faults with the AI SDK (reagentMiddleware)', () => {
     const model = scriptedLanguageModel(refundScript())
     const started = performance.now()
 
-    const s = await session('ai-sdk-timeout', { save: false, faults: [{ llm: true, status: 'timeout' }] }, () => refundAgent(model).catch((error: unknown) => error))
+    const s = await session('ai-sdk-timeout', { save: false, faults: [{ llm: true, status: 'timeout' }] }, () =>
+      refundAgent(model).catch((error: unknown) => error),
+    )
 
     expect(performance.now() - started).toBeLessThan(1000)
     expect(s.output).toBeInstanceOf(DOMException)
-    expect(s.output).toMatchObject({ name: 'TimeoutError', message: "The operation was aborted due to timeout: Request timed out for scripted-model: an injected fault (the session's faults option)." })
+    expect(s.output).toMatchObject({
+      name: 'TimeoutError',
+      message: "The operation was aborted due to timeout: Request timed out for scripted-model: an injected fault (the session's faults option).",
+    })
     expect(failures(s)).toEqual([['TimeoutError', true]])
   })
 })

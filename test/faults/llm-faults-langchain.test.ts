@@ -46,7 +46,11 @@ describe('LLM faults with LangChain chat models (instrumentLangChain)', () => {
       [null, false],
     ])
     const attempt = s.trace.turns[1]!.llm_call
-    expect([attempt.model, attempt.provider, attempt.error!.message]).toEqual(['gpt-4o-mini', 'openai', "429 Rate limit reached for gpt-4o-mini: an injected fault (the session's faults option)."])
+    expect([attempt.model, attempt.provider, attempt.error!.message]).toEqual([
+      'gpt-4o-mini',
+      'openai',
+      "429 Rate limit reached for gpt-4o-mini: an injected fault (the session's faults option).",
+    ])
     expect(attempt.messages).toEqual(s.trace.turns[2]!.llm_call.messages)
     expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.name))).toEqual([['lookup_order'], [], ['issue_refund'], []])
   })
@@ -55,7 +59,9 @@ describe('LLM faults with LangChain chat models (instrumentLangChain)', () => {
     const model = scriptedChatModel([{ text: 'never sent' }], { maxRetries: 1 })
     const agent = createReactAgent({ llm: model, tools: [lookupOrder] })
 
-    const s = await session('react-500', { save: false, faults: [{ llm: true, status: 500 }] }, () => agent.invoke(ask('Refund order 42.')).catch((error: unknown) => error))
+    const s = await session('react-500', { save: false, faults: [{ llm: true, status: 500 }] }, () =>
+      agent.invoke(ask('Refund order 42.')).catch((error: unknown) => error),
+    )
 
     expect(s.output).toBeInstanceOf(ModelFaultError)
     expect(s.output).toMatchObject({

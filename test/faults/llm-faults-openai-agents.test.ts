@@ -18,11 +18,18 @@ const getWeather = tool({
 
 function weatherAgent(server: CannedServer, maxRetries: number): Agent {
   const client = new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-key', maxRetries })
-  return new Agent({ name: 'Weather agent', instructions: 'You are a weather assistant.', model: new OpenAIResponsesModel(client, 'gpt-4.1'), tools: [getWeather] })
+  return new Agent({
+    name: 'Weather agent',
+    instructions: 'You are a weather assistant.',
+    model: new OpenAIResponsesModel(client, 'gpt-4.1'),
+    tools: [getWeather],
+  })
 }
 
 const responses = (streamed: boolean) =>
-  ['function-call', 'final-answer'].map((name) => (streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) }))
+  ['function-call', 'final-answer'].map((name) =>
+    streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) },
+  )
 
 function failures(s: Session): Array<[string | null, boolean]> {
   return s.trace.turns.map((turn) => [turn.llm_call.error?.name ?? null, turn.llm_call.injected === true])
@@ -38,7 +45,9 @@ describe("LLM faults with the OpenAI Agents SDK: its model's OpenAI client answe
   it.each([false, true])('retries a 429 through the client (streamed: %s): the run completes, the trace shows both attempts', async (stream) => {
     const server = await startCannedServer(inOrder(...responses(stream)))
 
-    const s = await session('agents-429', { save: false, faults: [{ llm: true, status: 429, times: 1 }] }, () => runAgent(weatherAgent(server, 2), 'Weather in Paris?', { stream }))
+    const s = await session('agents-429', { save: false, faults: [{ llm: true, status: 429, times: 1 }] }, () =>
+      runAgent(weatherAgent(server, 2), 'Weather in Paris?', { stream }),
+    )
 
     // The client's own backoff without a retry-after is 375 ms at least: this retry was told to wait a millisecond.
     expect(retryWaitMs(s, 0)).toBeLessThan(300)
@@ -55,7 +64,9 @@ describe("LLM faults with the OpenAI Agents SDK: its model's OpenAI client answe
   it("fails every attempt with a 500: the run rejects with the client's InternalServerError after its retries", async () => {
     const server = await startCannedServer(inOrder(...responses(false)))
 
-    const s = await session('agents-500', { save: false, faults: [{ llm: true, status: 500 }] }, () => runAgent(weatherAgent(server, 1), 'Weather in Paris?').catch((error: unknown) => error))
+    const s = await session('agents-500', { save: false, faults: [{ llm: true, status: 500 }] }, () =>
+      runAgent(weatherAgent(server, 1), 'Weather in Paris?').catch((error: unknown) => error),
+    )
 
     expect(s.output).toBeInstanceOf(InternalServerError)
     expect(server.requests).toHaveLength(0)

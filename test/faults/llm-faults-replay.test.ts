@@ -30,7 +30,9 @@ describe('LLM faults with recorded, replayed and scripted models', () => {
     const run = async (faults: Fault[] | undefined) => {
       const dir = tempDir()
       const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
-      const s = await session('weather', { traceDir: dir, replay: 'record', ...(faults === undefined ? {} : { faults }) }, () => runChatAgent(client(server.url), 'Weather in Paris?'))
+      const s = await session('weather', { traceDir: dir, replay: 'record', ...(faults === undefined ? {} : { faults }) }, () =>
+        runChatAgent(client(server.url), 'Weather in Paris?'),
+      )
       return { s, text: recordingText(dir, 'weather') }
     }
     const clean = await run(undefined)
@@ -54,7 +56,9 @@ describe('LLM faults with recorded, replayed and scripted models', () => {
     const before = recordingText(dir, 'weather')
     const sockets = watchSockets()
 
-    const replayed = await session('weather', { traceDir: dir, replay: 'replay', faults: [{ llm: true, status: 429, after: 1, times: 1 }] }, () => runChatAgent(client(server.url), 'Weather in Paris?'))
+    const replayed = await session('weather', { traceDir: dir, replay: 'replay', faults: [{ llm: true, status: 429, after: 1, times: 1 }] }, () =>
+      runChatAgent(client(server.url), 'Weather in Paris?'),
+    )
 
     expect(sockets.opened()).toBe(0)
     expect(replayed.status).toBe('completed')
@@ -71,7 +75,10 @@ describe('LLM faults with recorded, replayed and scripted models', () => {
     const fetch = scriptedFetch([{ text: 'Sunny in Paris.' }])
 
     const s = await session('scripted', { save: false, faults: RATE_LIMITED_ONCE }, async () => {
-      const completion = await client('http://scripted.invalid', fetch).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Weather?' }] })
+      const completion = await client('http://scripted.invalid', fetch).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Weather?' }],
+      })
       return completion.choices[0]!.message.content
     })
 
@@ -85,7 +92,12 @@ describe('LLM faults with recorded, replayed and scripted models', () => {
 
   it('answers before an AI SDK recording in replay, and the AI SDK retries into the recording', async () => {
     const dir = tempDir()
-    const ask = () => generateText({ model: wrapLanguageModel({ model: scriptedLanguageModel([{ text: 'Sunny.' }]), middleware: reagentMiddleware() }), prompt: 'Weather?', maxRetries: 1 }).then((result) => result.text)
+    const ask = () =>
+      generateText({
+        model: wrapLanguageModel({ model: scriptedLanguageModel([{ text: 'Sunny.' }]), middleware: reagentMiddleware() }),
+        prompt: 'Weather?',
+        maxRetries: 1,
+      }).then((result) => result.text)
     await session('ai-sdk', { traceDir: dir, replay: 'record' }, ask)
     const before = recordingText(dir, 'ai-sdk')
 

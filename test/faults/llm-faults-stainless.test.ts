@@ -52,7 +52,7 @@ describe('LLM faults through an instrumented OpenAI client', () => {
       [null, false],
     ])
     const attempt = s.trace.turns[0]!.llm_call
-    expect(attempt.error!.message).toBe('429 Rate limit reached for gpt-4o: an injected fault (the session\'s faults option).')
+    expect(attempt.error!.message).toBe("429 Rate limit reached for gpt-4o: an injected fault (the session's faults option).")
     expect([attempt.model, attempt.provider, attempt.messages]).toEqual(['gpt-4o', 'openai', s.trace.turns[1]!.llm_call.messages])
     expect(s.trace.turns[1]!.llm_call.tool_calls.map((call) => call.name)).toEqual(['get_weather'])
   })
@@ -61,12 +61,18 @@ describe('LLM faults through an instrumented OpenAI client', () => {
     const server = await startCannedServer(inOrder())
     const openai = client(server.url, 2)
 
-    const s = await session('outage', { save: false, faults: [{ llm: true, status: 500 }] }, () => rejection(openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })))
+    const s = await session('outage', { save: false, faults: [{ llm: true, status: 500 }] }, () =>
+      rejection(openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })),
+    )
 
     expect(s.output).toBeInstanceOf(InternalServerError)
     expect(s.output).toMatchObject({
       status: 500,
-      error: { message: "The server had an error while processing your request for gpt-4o: an injected fault (the session's faults option).", type: 'server_error', code: null },
+      error: {
+        message: "The server had an error while processing your request for gpt-4o: an injected fault (the session's faults option).",
+        type: 'server_error',
+        code: null,
+      },
     })
     expect(server.requests).toHaveLength(0)
     expect(failures(s)).toEqual([
@@ -76,12 +82,14 @@ describe('LLM faults through an instrumented OpenAI client', () => {
     ])
   })
 
-  it('times out at once with the SDK\'s APIConnectionTimeoutError, not after the client\'s timeout', async () => {
+  it("times out at once with the SDK's APIConnectionTimeoutError, not after the client's timeout", async () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
     const openai = client(server.url, 0)
     const started = performance.now()
 
-    const s = await session('timeout', { save: false, faults: [{ llm: true, status: 'timeout' }] }, () => rejection(openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })))
+    const s = await session('timeout', { save: false, faults: [{ llm: true, status: 'timeout' }] }, () =>
+      rejection(openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })),
+    )
 
     expect(performance.now() - started).toBeLessThan(1000)
     expect(s.output).toBeInstanceOf(APIConnectionTimeoutError)
@@ -93,10 +101,11 @@ describe('LLM faults through an instrumented OpenAI client', () => {
   it('lets `after` calls through, fails `times` of them, and counts only the calls of `model`', async () => {
     const server = await startCannedServer(() => json('chat/final-answer.json'))
     const openai = client(server.url, 0)
-    const ask = (model: string) => openai.chat.completions.create({ model, messages: [QUESTION] }).then(
-      () => `${model} ok`,
-      (error: Error) => `${model} ${error.constructor.name}`,
-    )
+    const ask = (model: string) =>
+      openai.chat.completions.create({ model, messages: [QUESTION] }).then(
+        () => `${model} ok`,
+        (error: Error) => `${model} ${error.constructor.name}`,
+      )
     const faults = [{ llm: true as const, status: 429 as const, after: 1, times: 2, model: 'gpt-4o-mini' }]
 
     const s = await session('windows', { save: false, faults }, async () => {
@@ -113,10 +122,11 @@ describe('LLM faults through an instrumented OpenAI client', () => {
   it('shares the plan with a session opened inside, and leaves calls outside any session alone', async () => {
     const server = await startCannedServer(() => json('chat/final-answer.json'))
     const openai = client(server.url, 0)
-    const ask = () => openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] }).then(
-      () => 'ok',
-      (error: Error) => error.constructor.name,
-    )
+    const ask = () =>
+      openai.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] }).then(
+        () => 'ok',
+        (error: Error) => error.constructor.name,
+      )
 
     const outer = await session('outer', { save: false, faults: [{ llm: true, status: 429, after: 1, times: 1 }] }, async () => {
       const first = await ask()
@@ -140,7 +150,12 @@ describe('LLM faults in repeated runs', () => {
       return completion.choices[0]!.message.content
     })
 
-    expect(runs.runs.map((run) => failures(run))).toEqual(Array(3).fill([['RateLimitError', true], [null, false]]))
+    expect(runs.runs.map((run) => failures(run))).toEqual(
+      Array(3).fill([
+        ['RateLimitError', true],
+        [null, false],
+      ]),
+    )
     expect(runs.passRate(() => true)).toBe(1)
     expect(server.requests).toHaveLength(3)
   })
@@ -148,19 +163,46 @@ describe('LLM faults in repeated runs', () => {
 
 describe('LLM faults through an instrumented Anthropic client', () => {
   it("answers with Anthropic's error body: a 429 retried through, a 500 seen as InternalServerError", async () => {
-    const server = await startCannedServer(() => ({ json: { id: 'msg_1', type: 'message', role: 'assistant', model: MODEL, content: [{ type: 'text', text: 'Sunny.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 2 } } }))
+    const server = await startCannedServer(() => ({
+      json: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: MODEL,
+        content: [{ type: 'text', text: 'Sunny.' }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 2 },
+      },
+    }))
     const anthropic = instrumentedClient(server, { maxRetries: 1 })
     const ask = () => anthropic.messages.create({ model: MODEL, max_tokens: 100, messages: [QUESTION] })
 
-    const s = await session('anthropic', { save: false, faults: [{ llm: true, status: 429, times: 1 }, { llm: true, status: 500, after: 2 }] }, async () => {
-      const answer = await ask()
-      return [answer.content, await rejection(ask())]
-    })
+    const s = await session(
+      'anthropic',
+      {
+        save: false,
+        faults: [
+          { llm: true, status: 429, times: 1 },
+          { llm: true, status: 500, after: 2 },
+        ],
+      },
+      async () => {
+        const answer = await ask()
+        return [answer.content, await rejection(ask())]
+      },
+    )
 
     const [content, error] = s.output as [unknown, InstanceType<typeof Anthropic.APIError>]
     expect(content).toEqual([{ type: 'text', text: 'Sunny.' }])
     expect(error).toBeInstanceOf(Anthropic.InternalServerError)
-    expect(error.error).toEqual({ type: 'error', error: { type: 'api_error', message: `The server had an error while processing your request for ${MODEL}: an injected fault (the session's faults option).` } })
+    expect(error.error).toEqual({
+      type: 'error',
+      error: {
+        type: 'api_error',
+        message: `The server had an error while processing your request for ${MODEL}: an injected fault (the session's faults option).`,
+      },
+    })
     expect(failures(s)).toEqual([
       ['RateLimitError', true],
       [null, false],
@@ -175,7 +217,17 @@ describe('LLM faults through an instrumented Anthropic client', () => {
     const anthropic = instrumentedClient(server, { maxRetries: 0 })
     const ask = () => rejection(anthropic.messages.create({ model: MODEL, max_tokens: 100, messages: [QUESTION] }))
 
-    const s = await session('anthropic-load', { save: false, faults: [{ llm: true, status: 529, times: 1 }, { llm: true, status: 503, after: 1 }] }, async () => [await ask(), await ask()])
+    const s = await session(
+      'anthropic-load',
+      {
+        save: false,
+        faults: [
+          { llm: true, status: 529, times: 1 },
+          { llm: true, status: 503, after: 1 },
+        ],
+      },
+      async () => [await ask(), await ask()],
+    )
 
     const [overloaded, unavailable] = s.output as [InstanceType<typeof Anthropic.APIError>, InstanceType<typeof Anthropic.APIError>]
     expect([overloaded, unavailable].map((error) => [error.constructor.name, error.status])).toEqual([

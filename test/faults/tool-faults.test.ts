@@ -11,7 +11,11 @@ import { renderTrace } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 /** A payment agent that logs its model calls by hand and runs its tools through traceTool. */
-function paymentKit(): { charged: string[]; chargeCard: (args: { order: string }) => Promise<string>; agent: (s: Session, orders: string[]) => Promise<string[]> } {
+function paymentKit(): {
+  charged: string[]
+  chargeCard: (args: { order: string }) => Promise<string>
+  agent: (s: Session, orders: string[]) => Promise<string[]>
+} {
   const charged: string[] = []
   const chargeCard = traceTool('charge_card', async ({ order }: { order: string }) => {
     charged.push(order)
@@ -38,7 +42,9 @@ describe('the faults option: a traceTool tool fails instead of running', () => {
     expect(charged).toEqual([])
     expect(s.status).toBe('completed')
     const [first, second] = s.trace.turns
-    expect(first!.tool_results).toEqual([{ call_id: first!.llm_call.tool_calls[0]!.call_id, result: null, error: 'ToolFaultError: card declined', duration_ms: expect.any(Number) }])
+    expect(first!.tool_results).toEqual([
+      { call_id: first!.llm_call.tool_calls[0]!.call_id, result: null, error: 'ToolFaultError: card declined', duration_ms: expect.any(Number) },
+    ])
     expect(Object.keys(first!.tool_results[0]!)).toEqual(['call_id', 'result', 'error', 'duration_ms'])
     expect(Object.keys(first!.llm_call.tool_calls[0]!)).toEqual(['name', 'arguments', 'call_id', 'timestamp'])
     expect([first!.injected, first!.injected_results]).toEqual([true, [first!.llm_call.tool_calls[0]!.call_id]])
@@ -65,13 +71,23 @@ describe('the faults option: a traceTool tool fails instead of running', () => {
     const declined = new CardError('insufficient funds')
     const chargeCard = traceTool('charge_card', async () => 'charged')
     const lookup = traceTool('lookup', () => 'found')
-    const s = await session('own-error', { save: false, faults: [{ tool: 'charge_card', error: declined }, { tool: 'lookup', error: 'no such order' }] }, (s) => {
-      s.logLlmCall({ toolCalls: [{ name: 'charge_card' }, { name: 'lookup' }] })
-      const pending = chargeCard()
-      expect(pending).toBeInstanceOf(Promise)
-      expect(() => lookup()).toThrow(new ToolFaultError('lookup', 'no such order'))
-      return pending.catch((error: unknown) => error)
-    })
+    const s = await session(
+      'own-error',
+      {
+        save: false,
+        faults: [
+          { tool: 'charge_card', error: declined },
+          { tool: 'lookup', error: 'no such order' },
+        ],
+      },
+      (s) => {
+        s.logLlmCall({ toolCalls: [{ name: 'charge_card' }, { name: 'lookup' }] })
+        const pending = chargeCard()
+        expect(pending).toBeInstanceOf(Promise)
+        expect(() => lookup()).toThrow(new ToolFaultError('lookup', 'no such order'))
+        return pending.catch((error: unknown) => error)
+      },
+    )
 
     expect(s.output).toBe(declined)
     // The sync tool's failure is recorded at once, the async one's when its promise settles.
@@ -101,7 +117,12 @@ describe('the faults option: a traceTool tool fails instead of running', () => {
     })
     const model = scriptedLanguageModel([{ toolCalls: [{ name: 'charge_card', arguments: { order: '42' } }] }, { text: 'The card was declined.' }])
     const s = await session('ai-sdk-fault', { save: false, faults: [{ tool: 'charge_card', error: 'card declined' }] }, async () => {
-      const result = await generateText({ model: wrapLanguageModel({ model, middleware: reagentMiddleware() }), tools, prompt: 'Charge order 42.', stopWhen: stepCountIs(3) })
+      const result = await generateText({
+        model: wrapLanguageModel({ model, middleware: reagentMiddleware() }),
+        tools,
+        prompt: 'Charge order 42.',
+        stopWhen: stepCountIs(3),
+      })
       return result.text
     })
 
@@ -144,14 +165,42 @@ describe('the faults option is checked', () => {
   const open = (faults: unknown): Promise<unknown> => session('checked', { save: false, faults } as never, () => undefined)
 
   it.each([
-    [{ tool: 'x', error: 'e' }, TypeError, `session() option "faults" must be an array of faults, each { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got an object with keys tool, error.`],
-    [['charge_card'], TypeError, `session() option "faults[0]" must be a fault, { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got the string "charge_card".`],
-    [[{ tool: 'x', error: 'e', model: 'gpt-4o' }], TypeError, `session() option "faults[0]" has an unknown key "model". A tool fault is { tool, error, times?, after? }, e.g. { tool: 'charge_card', error: 'card declined', times: 1 }.`],
+    [
+      { tool: 'x', error: 'e' },
+      TypeError,
+      `session() option "faults" must be an array of faults, each { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got an object with keys tool, error.`,
+    ],
+    [
+      ['charge_card'],
+      TypeError,
+      `session() option "faults[0]" must be a fault, { tool, error, times?, after? } (a tool fails) or { llm: true, status, times?, after?, model? } (model calls fail), e.g. { tool: 'charge_card', error: 'card declined', times: 1 } or { llm: true, status: 429, times: 1 }; got the string "charge_card".`,
+    ],
+    [
+      [{ tool: 'x', error: 'e', model: 'gpt-4o' }],
+      TypeError,
+      `session() option "faults[0]" has an unknown key "model". A tool fault is { tool, error, times?, after? }, e.g. { tool: 'charge_card', error: 'card declined', times: 1 }.`,
+    ],
     [[{ tool: '', error: 'e' }], TypeError, 'session() option "faults[0].tool" must be the name of the tool to fail (a non-empty string), got the string "".'],
-    [[{ tool: 'a', error: 'e' }, { tool: 'b' }], TypeError, 'session() option "faults[1].error" must be what the tool fails with: a message (a non-empty string) or an Error, got undefined.'],
-    [[{ tool: 'a', error: 'e', times: 0 }], RangeError, 'session() option "faults[0].times" must be a whole number of at least 1 (how many calls fail), got 0.'],
-    [[{ tool: 'a', error: 'e', after: 1.5 }], RangeError, 'session() option "faults[0].after" must be a whole number of at least 0 (how many calls run before the first failure), got 1.5.'],
-    [[{ tool: 'a', error: 'e', times: '2' }], TypeError, 'session() option "faults[0].times" must be a whole number (how many calls fail), got the string "2".'],
+    [
+      [{ tool: 'a', error: 'e' }, { tool: 'b' }],
+      TypeError,
+      'session() option "faults[1].error" must be what the tool fails with: a message (a non-empty string) or an Error, got undefined.',
+    ],
+    [
+      [{ tool: 'a', error: 'e', times: 0 }],
+      RangeError,
+      'session() option "faults[0].times" must be a whole number of at least 1 (how many calls fail), got 0.',
+    ],
+    [
+      [{ tool: 'a', error: 'e', after: 1.5 }],
+      RangeError,
+      'session() option "faults[0].after" must be a whole number of at least 0 (how many calls run before the first failure), got 1.5.',
+    ],
+    [
+      [{ tool: 'a', error: 'e', times: '2' }],
+      TypeError,
+      'session() option "faults[0].times" must be a whole number (how many calls fail), got the string "2".',
+    ],
   ])('rejects %j with a message naming the fault and the valid form', async (faults, kind, message) => {
     await expect(open(faults)).rejects.toThrow(new kind(message))
   })

@@ -64,7 +64,8 @@ describe('reconcile()', () => {
     ['other behaviour, none: compare and fail', 'none', other, 'compare fail'],
   ])('%s', (_, mode, golden, decision) => {
     const outcome = reconcile(recorded, golden, mode, options)
-    const summary = outcome.action === 'write' ? `write ${outcome.written}` : outcome.action === 'compare' ? `compare ${outcome.pass ? 'pass' : 'fail'}` : 'fail'
+    const summary =
+      outcome.action === 'write' ? `write ${outcome.written}` : outcome.action === 'compare' ? `compare ${outcome.pass ? 'pass' : 'fail'}` : 'fail'
     expect(summary).toBe(decision)
   })
 
@@ -154,7 +155,8 @@ describe('matchGolden()', () => {
 
   it('compares redacted forms, as the golden was written', async () => {
     const traceDir = tempDir()
-    const record = (key: string) => session('secret', { traceDir, golden: true }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'call_api', arguments: { api_key: key } }] }))
+    const record = (key: string) =>
+      session('secret', { traceDir, golden: true }, (s) => void s.logLlmCall({ toolCalls: [{ name: 'call_api', arguments: { api_key: key } }] }))
     await record('sk-live-aaaaaaaaaaaaaaaaaaaaaaaa')
     const s = await record('sk-live-bbbbbbbbbbbbbbbbbbbbbbbb')
     expect(matchGolden(s.trace, { traceDir, update: 'none' }).pass).toBe(true)

@@ -73,7 +73,11 @@ describe('golden normal form', () => {
       throw new Error('boom')
     }).catch(() => undefined)
     expect(failing).toBeUndefined()
-    const golden = normalizeTrace({ ...child!.trace, error: { name: 'Error', message: 'boom', stack: 'at /home/x.js:1' }, grade: { grade: 'pass', source: 'ci', reason: null, ref: null, graded_at: 1.5 } })
+    const golden = normalizeTrace({
+      ...child!.trace,
+      error: { name: 'Error', message: 'boom', stack: 'at /home/x.js:1' },
+      grade: { grade: 'pass', source: 'ci', reason: null, ref: null, graded_at: 1.5 },
+    })
     expect(golden.error).toEqual({ name: 'Error', message: 'boom' })
     expect(golden.grade).toBeUndefined()
     expect(golden.parent_trace_id).toBe('golden-parent')

@@ -14,7 +14,10 @@ const options = resolveDiffOptions({})
 const LOOKUP: ScriptedTurn = ['lookup_order', { order_id: '42' }, { amount: 19.99 }]
 /** Three right ways to answer: refund at once, check the policy first, or hand it to billing. */
 const refund = scriptTrace([LOOKUP, ['issue_refund', { order_id: '42' }, { ok: true }], 'Refunded.'], 'refund')
-const policyFirst = scriptTrace([LOOKUP, ['check_policy', { order_id: '42' }, { refundable: true }], ['issue_refund', { order_id: '42' }, { ok: true }], 'Refunded.'], 'refund')
+const policyFirst = scriptTrace(
+  [LOOKUP, ['check_policy', { order_id: '42' }, { refundable: true }], ['issue_refund', { order_id: '42' }, { ok: true }], 'Refunded.'],
+  'refund',
+)
 const billing = scriptTrace([LOOKUP, ['hand_to_billing', { order_id: '42' }, { ticket: 7 }], 'Billing will refund you.'], 'refund')
 /** Wrong: refunds a different order. */
 const wrongOrder = scriptTrace([LOOKUP, ['issue_refund', { order_id: '43' }, { ok: true }], 'Refunded.'], 'refund')
@@ -32,7 +35,12 @@ describe('a golden with several accepted variants', () => {
     const text = goldenOf(refund)
     expect(text).toBe(renderTrace(refund, { golden: true, redact: false }))
     expect(text).not.toContain('"variants"')
-    expect(reconcile(renderGolden(refund), file(text), 'all', options, 'add')).toMatchObject({ written: 'unchanged', text, variants: { before: 1, after: 1 }, variant: 1 })
+    expect(reconcile(renderGolden(refund), file(text), 'all', options, 'add')).toMatchObject({
+      written: 'unchanged',
+      text,
+      variants: { before: 1, after: 1 },
+      variant: 1,
+    })
   })
 
   it('holds the first variant as the file itself and the others, whole, under "variants", in one order whatever order they came in', () => {
@@ -91,20 +99,33 @@ describe('a golden with several accepted variants', () => {
         `  npx reagent-flow approve --dir ${dir} --add ${join(dir, 'refund.trace.json')}`,
       ].join('\n'),
     )
-    expect(() => assertMatchesBaseline(wrongOrder, { traceDir: dir })).toThrow(`matches none of the 3 accepted variants of its golden baseline (${path}); the closest is variant ${closest}:`)
+    expect(() => assertMatchesBaseline(wrongOrder, { traceDir: dir })).toThrow(
+      `matches none of the 3 accepted variants of its golden baseline (${path}); the closest is variant ${closest}:`,
+    )
   })
 
   it('in update mode all, refreshes the variant the run matches and keeps the others; a run matching none becomes the one variant', () => {
     const two = goldenOf(refund, billing)
     // The same behaviour with other token counts: its variant is rewritten, the other kept.
-    const recounted = renderGolden({ ...billing, turns: billing.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, token_usage: { input_tokens: 5, output_tokens: 1 } } })) })
+    const recounted = renderGolden({
+      ...billing,
+      turns: billing.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, token_usage: { input_tokens: 5, output_tokens: 1 } } })),
+    })
     const refreshed = reconcile(recounted, file(two), 'all', options)
     expect(refreshed).toMatchObject({ written: 'updated', variants: { before: 2, after: 2 } })
-    expect(readVariants(file(refreshed.text)).map((variant) => variant.text).sort()).toEqual([renderGolden(refund).text, recounted.text].sort())
+    expect(
+      readVariants(file(refreshed.text))
+        .map((variant) => variant.text)
+        .sort(),
+    ).toEqual([renderGolden(refund).text, recounted.text].sort())
 
     const replaced = reconcile(renderGolden(wrongOrder), file(two), 'all', options)
     expect(replaced).toMatchObject({ written: 'updated', text: renderGolden(wrongOrder).text, variants: { before: 2, after: 1 }, variant: 1 })
-    expect(reconcile(renderGolden(refund), file(two), 'all', options, 'replace')).toMatchObject({ written: 'updated', text: renderGolden(refund).text, variants: { before: 2, after: 1 } })
+    expect(reconcile(renderGolden(refund), file(two), 'all', options, 'replace')).toMatchObject({
+      written: 'updated',
+      text: renderGolden(refund).text,
+      variants: { before: 2, after: 1 },
+    })
     expect(reconcile(renderGolden(refund), file(two), 'all', options)).toMatchObject({ written: 'unchanged', text: two })
   })
 

@@ -21,7 +21,14 @@ export function deepTraceText(name: string, { depth = DEEP, inMetadata = false }
       turns: [
         {
           index: 0,
-          llm_call: { messages: null, response_text: null, tool_calls: [{ name: 'fetch', arguments: { q: 'x' }, call_id: 'c1', timestamp: 1_800_000_000 }], model: 'gpt-4o', token_usage: null, timestamp: 1_800_000_000 },
+          llm_call: {
+            messages: null,
+            response_text: null,
+            tool_calls: [{ name: 'fetch', arguments: { q: 'x' }, call_id: 'c1', timestamp: 1_800_000_000 }],
+            model: 'gpt-4o',
+            token_usage: null,
+            timestamp: 1_800_000_000,
+          },
           tool_results: [{ call_id: 'c1', result: '@DEEP@', error: null, duration_ms: 1 }],
           duration_ms: 1,
         },

@@ -55,7 +55,7 @@ export function codeBlocks(page: DocPage): CodeBlock[] {
     const fence = open[1]!
     let end = i + 1
     while (end < lines.length && lines[end] !== fence) end++
-    blocks.push({ lang: open[2]!, code: lines.slice(i + 1, end).join('\n') + '\n', line: i + 1 })
+    blocks.push({ lang: open[2]!, code: `${lines.slice(i + 1, end).join('\n')}\n`, line: i + 1 })
     i = end
   }
   return blocks
@@ -115,7 +115,8 @@ export function scratchProject(prefix: string): string {
 }
 
 /** The vitest config a project gets when its page shows none: reagent-flow's setup file, as the README's first steps set it up. */
-export const DEFAULT_VITEST_CONFIG = "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n"
+export const DEFAULT_VITEST_CONFIG =
+  "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n"
 
 /** Writes `files` (by relative path) under `dir`. */
 export function writeFiles(dir: string, files: ReadonlyMap<string, string>): void {
@@ -126,7 +127,12 @@ export function writeFiles(dir: string, files: ReadonlyMap<string, string>): voi
 }
 
 /** `node --import tsx <script> ...args` in `dir`, in a clean environment plus `env`: how a user runs a TypeScript script. */
-export function runScript(dir: string, script: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+export function runScript(
+  dir: string,
+  script: string,
+  args: readonly string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   const base = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(VITEST|CI$|REAGENT_|NODE_OPTIONS$)/.test(key)))
   const child = spawn(process.execPath, ['--no-warnings', '--import', 'tsx', script, ...args], { cwd: dir, env: { ...base, NO_COLOR: '1', ...env } })
   let output = ''

@@ -25,7 +25,11 @@ export function scriptTrace(turns: readonly ScriptedTurn[], name = 'agent', mode
     }
     const spec = 'calls' in turn ? turn : { calls: [turn as ScriptedCall] }
     const calls = spec.calls.map(toCall)
-    const ids = s.logLlmCall({ toolCalls: calls.map((c) => ({ name: c.name, arguments: c.args })), model, ...(spec.text === undefined ? {} : { responseText: spec.text }) })
+    const ids = s.logLlmCall({
+      toolCalls: calls.map((c) => ({ name: c.name, arguments: c.args })),
+      model,
+      ...(spec.text === undefined ? {} : { responseText: spec.text }),
+    })
     calls.forEach((call, i) => {
       if (call.noResult === true) return
       s.logToolResult(call.name, call.error === undefined ? { callId: ids[i]!, result: call.result ?? null } : { callId: ids[i]!, error: call.error })

@@ -43,7 +43,12 @@ export function buildTrace(name: string, turns: TurnSpec[], extra: Partial<Trace
       },
       tool_results: calls
         .filter((call) => call.noResult !== true)
-        .map((call) => ({ call_id: call.id, result: call.error === undefined ? (call.result ?? null) : null, error: call.error ?? null, duration_ms: call.ms ?? 0 })),
+        .map((call) => ({
+          call_id: call.id,
+          result: call.error === undefined ? (call.result ?? null) : null,
+          error: call.error ?? null,
+          duration_ms: call.ms ?? 0,
+        })),
       duration_ms: spec.ms ?? 0,
     }
   })

@@ -37,7 +37,9 @@ describe('createLedgerClient(url, { token })', () => {
   it('throws LedgerError with status null when the ledger cannot be reached', async () => {
     const ledger = await startDirectoryLedger()
     await ledger.server.close()
-    const error = (await createLedgerClient(ledger.url).list().catch((e: unknown) => e)) as LedgerError
+    const error = (await createLedgerClient(ledger.url)
+      .list()
+      .catch((e: unknown) => e)) as LedgerError
     expect([error.status, error.body, error.message]).toEqual([null, null, `run.list: could not reach the ledger at ${ledger.url}/v1/run.list (ECONNREFUSED)`])
   })
 })

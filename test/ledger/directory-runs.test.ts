@@ -24,9 +24,13 @@ describe('the directory store', () => {
   it('serves the runs session() wrote to the directory as runs of its own org and namespace, without being told', async () => {
     const dir = tempDir()
     const ledger = await startDirectoryLedger({ dir, org: 'acme', namespace: 'tests' })
-    const s = await session('refund-agent', { traceDir: dir, metadata: { goal: 'Refund order 42', budget_usd: 0.01, budget_seconds: 30 }, sessionId: 'conv-1', userId: 'alice' }, (s) => {
-      s.logLlmCall({ model: 'gpt-4o', tokenUsage: { input_tokens: 1000, output_tokens: 100 }, responseText: 'Refunded.' })
-    })
+    const s = await session(
+      'refund-agent',
+      { traceDir: dir, metadata: { goal: 'Refund order 42', budget_usd: 0.01, budget_seconds: 30 }, sessionId: 'conv-1', userId: 'alice' },
+      (s) => {
+        s.logLlmCall({ model: 'gpt-4o', tokenUsage: { input_tokens: 1000, output_tokens: 100 }, responseText: 'Refunded.' })
+      },
+    )
     const reply = await eventually(listed(ledger), (r) => r.body.total === 1)
     expect(reply.body.runs[0]).toMatchObject({
       run_id: s.traceId,
@@ -39,7 +43,11 @@ describe('the directory store', () => {
       budget_seconds: 30,
       metadata: { goal: 'Refund order 42', budget_usd: 0.01, budget_seconds: 30 },
     })
-    expect((await ledger.call('run.get', { org: 'acme', namespace: 'tests', run_id: s.traceId })).body).toMatchObject({ turns: 1, unpriced_turns: 0, cost_usd: expect.closeTo(0.0035, 12) })
+    expect((await ledger.call('run.get', { org: 'acme', namespace: 'tests', run_id: s.traceId })).body).toMatchObject({
+      turns: 1,
+      unpriced_turns: 0,
+      cost_usd: expect.closeTo(0.0035, 12),
+    })
     await session('refund-agent', { traceDir: dir }, () => {})
     const replaced = await eventually(listed(ledger), (r) => r.body.runs[0]?.run_id !== s.traceId)
     expect(replaced.body).toMatchObject({ total: 1, runs: [{ goal: 'refund-agent', metadata: {} }] })
@@ -65,16 +73,34 @@ describe('the directory store', () => {
   it("reports our recorder's statuses as the specification's four: interrupted is failed, with metadata.interruption_reason", async () => {
     const dir = tempDir()
     const base = { started_at: T0, ended_at: T0 + 2 }
-    saveTrace(buildTrace('crashed', [], { ...base, trace_id: 'r-interrupted', status: 'interrupted' as never, interruption_reason: 'process exited before the session closed' }), { traceDir: dir })
+    saveTrace(
+      buildTrace('crashed', [], {
+        ...base,
+        trace_id: 'r-interrupted',
+        status: 'interrupted' as never,
+        interruption_reason: 'process exited before the session closed',
+      }),
+      { traceDir: dir },
+    )
     saveTrace(buildTrace('stopped', [], { ...base, trace_id: 'r-cancelled', status: 'cancelled', interruption_reason: 'SIGINT' }), { traceDir: dir })
     saveTrace(buildTrace('recording', [], { ...base, trace_id: 'r-active', status: 'active' as never, ended_at: null }), { traceDir: dir })
     const python = buildTrace('python', [], { ...base, trace_id: 'r-python' })
     delete python.status
     saveTrace(python, { traceDir: dir })
     const ledger = await startDirectoryLedger({ dir })
-    const runs = (await ledger.call<{ runs: Array<Record<string, unknown>> }>('run.list', { fields: ['run_id', 'status', 'completed_at', 'duration_ms', 'metadata'], order_by: 'started_asc' })).body.runs
+    const runs = (
+      await ledger.call<{ runs: Array<Record<string, unknown>> }>('run.list', {
+        fields: ['run_id', 'status', 'completed_at', 'duration_ms', 'metadata'],
+        order_by: 'started_asc',
+      })
+    ).body.runs
     expect(Object.fromEntries(runs.map(({ run_id, ...rest }) => [run_id, rest]))).toEqual({
-      'r-interrupted': { status: 'failed', completed_at: '2027-01-15T08:00:02.000Z', duration_ms: 2000, metadata: { interruption_reason: 'process exited before the session closed' } },
+      'r-interrupted': {
+        status: 'failed',
+        completed_at: '2027-01-15T08:00:02.000Z',
+        duration_ms: 2000,
+        metadata: { interruption_reason: 'process exited before the session closed' },
+      },
       'r-cancelled': { status: 'cancelled', completed_at: '2027-01-15T08:00:02.000Z', duration_ms: 2000, metadata: { interruption_reason: 'SIGINT' } },
       'r-active': { status: 'active', completed_at: null, duration_ms: 0, metadata: {} },
       'r-python': { status: 'completed', completed_at: '2027-01-15T08:00:02.000Z', duration_ms: 2000, metadata: {} },
@@ -85,8 +111,16 @@ describe('the directory store', () => {
     const dir = tempDir()
     saveTrace(buildTrace('refund-agent', [{ text: 'done' }]), { traceDir: dir })
     const ledger = await startDirectoryLedger({ dir })
-    expect((await ledger.call('run.grade', { run_id: 'trace-refund-agent', grade: 'fail', source: 'reviewer', reason: 'refunded twice' })).body).toMatchObject({ graded: 1 })
-    expect(loadTrace(join(dir, 'refund-agent.trace.json')).grade).toEqual({ grade: 'fail', source: 'reviewer', reason: 'refunded twice', ref: '', graded_at: T0 })
+    expect((await ledger.call('run.grade', { run_id: 'trace-refund-agent', grade: 'fail', source: 'reviewer', reason: 'refunded twice' })).body).toMatchObject({
+      graded: 1,
+    })
+    expect(loadTrace(join(dir, 'refund-agent.trace.json')).grade).toEqual({
+      grade: 'fail',
+      source: 'reviewer',
+      reason: 'refunded twice',
+      ref: '',
+      graded_at: T0,
+    })
     expect((await ledger.call('run.complete', { run_id: 'trace-refund-agent', status: 'failed' })).status).toBe(409)
   })
 
@@ -98,7 +132,14 @@ describe('the directory store', () => {
     const folder = join(dir, 'ledger', 'acme', 'default')
     expect(readdirSync(folder).sort()).toEqual([expect.stringMatching(/^[0-9A-Z]{26}\.trace\.json$/), 'run%2F1.trace.json'])
     const file = loadTrace(join(folder, 'run%2F1.trace.json'))
-    expect(file).toMatchObject({ trace_id: 'run/1', name: 'refund-agent', status: 'active', ended_at: null, turns: [], ledger: { run_id: 'run/1', goal: 'Refund order 42' } })
+    expect(file).toMatchObject({
+      trace_id: 'run/1',
+      name: 'refund-agent',
+      status: 'active',
+      ended_at: null,
+      turns: [],
+      ledger: { run_id: 'run/1', goal: 'Refund order 42' },
+    })
     await first.server.close()
     const second = await startDirectoryLedger({ dir, org: 'acme' })
     expect((await second.call('run.get', { run_id: runId })).body).toMatchObject({ run: { status: 'active', goal: 'Refund order 42' } })

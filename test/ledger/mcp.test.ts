@@ -39,15 +39,29 @@ async function inMemoryClient(): Promise<{ client: Client; clock: TestClock }> {
 }
 
 describe('the MCP tools', () => {
-  it('are the five run operations, with the operations\' input and output schemas; org and namespace are filled, not required', async () => {
+  it("are the five run operations, with the operations' input and output schemas; org and namespace are filled, not required", async () => {
     const { client } = await inMemoryClient()
     const { tools } = await client.listTools()
     expect(tools.map((tool) => tool.name)).toEqual(['loom_run_begin', 'loom_run_complete', 'loom_run_get', 'loom_run_grade', 'loom_run_list'])
     const begin = tools[0]!
     expect(begin.inputSchema.required).toEqual(['agent', 'goal'])
     expect(Object.keys(begin.inputSchema.properties!)).toEqual([
-      'org', 'namespace', 'agent', 'user_id', 'session_id', 'run_id', 'goal', 'user_request', 'expected_outcome',
-      'environment', 'model', 'consumer', 'role', 'metadata', 'budget_usd', 'budget_seconds',
+      'org',
+      'namespace',
+      'agent',
+      'user_id',
+      'session_id',
+      'run_id',
+      'goal',
+      'user_request',
+      'expected_outcome',
+      'environment',
+      'model',
+      'consumer',
+      'role',
+      'metadata',
+      'budget_usd',
+      'budget_seconds',
     ])
     expect(begin.outputSchema?.required).toEqual(['run_id', 'status', 'started_at', 'next'])
     expect(tools[4]!.annotations).toEqual({ readOnlyHint: true })
@@ -70,7 +84,10 @@ describe('the MCP tools', () => {
       run: { final_response: 'Fixed.', grade: 'pass', started_at: new Date(T0 * 1000).toISOString() },
       elapsed_seconds: 3,
     })
-    expect((await callTool(client, 'loom_run_list', { fields: ['run_id', 'status'] })).structuredContent).toEqual({ runs: [{ run_id: 'r1', status: 'completed' }], total: 1 })
+    expect((await callTool(client, 'loom_run_list', { fields: ['run_id', 'status'] })).structuredContent).toEqual({
+      runs: [{ run_id: 'r1', status: 'completed' }],
+      total: 1,
+    })
   })
 
   it('return a refused call as an error result whose text is the error body', async () => {
@@ -84,7 +101,12 @@ describe('the MCP tools', () => {
       message: 'run.complete: run "r1" is already completed at 2027-01-15T08:00:00.000Z; a run is completed exactly once, and this call changed nothing',
     })
     const bad = await callTool(client, 'loom_run_list', { limit: 'ten' })
-    expect(JSON.parse(bad.content[0]!.text)).toEqual({ error: 'invalid_input', message: 'run.list: limit must be integer (rule: type)', field: 'limit', rule: 'type' })
+    expect(JSON.parse(bad.content[0]!.text)).toEqual({
+      error: 'invalid_input',
+      message: 'run.list: limit must be integer (rule: type)',
+      field: 'limit',
+      rule: 'type',
+    })
   })
 
   it('run over stdio: `reagent-flow mcp` opens the trace directory as its store', async () => {
@@ -97,7 +119,7 @@ describe('the MCP tools', () => {
     expect((await callTool(client, 'loom_run_list', { org: 'other' })).structuredContent).toEqual({ runs: [], total: 0 })
   })
 
-  it('run over streamable HTTP at /mcp, behind the server\'s tokens', async () => {
+  it("run over streamable HTTP at /mcp, behind the server's tokens", async () => {
     const file = join(tempDir(), 'tokens.json')
     writeFileSync(file, JSON.stringify({ tokens: [{ name: 'agent', token: 'agent-token-0123456789', org: 'acme', namespace: 'agents', agent: 'coder' }] }))
     const ledger = await startDirectoryLedger({ tokens: readTokenFile(file) })
@@ -106,7 +128,9 @@ describe('the MCP tools', () => {
     const begun = await callTool(client, 'loom_run_begin', { goal: 'Write the docs' })
     expect(begun.structuredContent).toMatchObject({ status: 'active' })
     const runId = begun.structuredContent!.run_id as string
-    expect((await ledger.call('run.get', { run_id: runId }, { token: 'agent-token-0123456789' })).body).toMatchObject({ run: { agent: 'coder', goal: 'Write the docs' } })
+    expect((await ledger.call('run.get', { run_id: runId }, { token: 'agent-token-0123456789' })).body).toMatchObject({
+      run: { agent: 'coder', goal: 'Write the docs' },
+    })
     const denied = await callTool(client, 'loom_run_list', { namespace: 'elsewhere' })
     expect(JSON.parse(denied.content[0]!.text)).toMatchObject({ error: 'forbidden' })
     await expect(connect(new StreamableHTTPClientTransport(url))).rejects.toThrow(/"error":"unauthorized"/)

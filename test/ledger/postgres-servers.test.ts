@@ -45,7 +45,9 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
       expect(completions.every((statuses) => statuses.join() === '200,409')).toBe(true)
       // Each session graded from both servers at once: each closed run is graded once, the other call finds it unchanged.
       const grades = await Promise.all(
-        Array.from({ length: 10 }, (_, s) => Promise.all(urls.map((url) => post<{ graded: number; unchanged: number }>(url, 'run.grade', { session_id: `session-${s}`, grade: 'pass' })))),
+        Array.from({ length: 10 }, (_, s) =>
+          Promise.all(urls.map((url) => post<{ graded: number; unchanged: number }>(url, 'run.grade', { session_id: `session-${s}`, grade: 'pass' }))),
+        ),
       )
       for (const pair of grades) expect(pair[0]!.body.graded + pair[1]!.body.graded).toBe(20)
       for (const pair of grades) expect(pair[0]!.body.graded + pair[0]!.body.unchanged).toBe(20)

@@ -39,7 +39,9 @@ describe('reagent-flow serve', () => {
       expect(await server.exited).toEqual({ code: 0, signal: null })
       await expect(fetch(`${server.url}/v1/run.list`, { method: 'POST', body: '{}' })).rejects.toThrow()
       expect(loadTrace(join(cwd, '.reagent', 'ledger', 'local', 'default', `${runId}.trace.json`)).turns).toHaveLength(1)
-      expect(server.stderr()).toMatch(new RegExp(`reagent-flow serve: ${signal}: stopping after the requests in flight\\n.*POST /v1/trace.put 200 .*\\nreagent-flow serve: stopped\\n$`))
+      expect(server.stderr()).toMatch(
+        new RegExp(`reagent-flow serve: ${signal}: stopping after the requests in flight\\n.*POST /v1/trace.put 200 .*\\nreagent-flow serve: stopped\\n$`),
+      )
     })
   }
 
@@ -53,10 +55,12 @@ describe('reagent-flow serve', () => {
     expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0 } })
     server.child.kill('SIGTERM')
     await server.exited
-    expect(server.stderr().split('\n').filter((line) => line.includes('POST /v1/run.list'))).toEqual([
-      expect.stringMatching(/Z POST \/v1\/run\.list 401 [\d.]+ms -$/),
-      expect.stringMatching(/Z POST \/v1\/run\.list 200 [\d.]+ms ci$/),
-    ])
+    expect(
+      server
+        .stderr()
+        .split('\n')
+        .filter((line) => line.includes('POST /v1/run.list')),
+    ).toEqual([expect.stringMatching(/Z POST \/v1\/run\.list 401 [\d.]+ms -$/), expect.stringMatching(/Z POST \/v1\/run\.list 200 [\d.]+ms ci$/)])
     expect(server.stderr()).not.toContain('ci-0123456789abcdef')
   })
 
@@ -65,7 +69,8 @@ describe('reagent-flow serve', () => {
     expect(runCli(['serve', '--host', '0.0.0.0'], cwd)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'reagent-flow serve: --host 0.0.0.0 is not a loopback address: a server reachable from other machines needs --token-file (see "reagent-flow serve --help")\n',
+      stderr:
+        'reagent-flow serve: --host 0.0.0.0 is not a loopback address: a server reachable from other machines needs --token-file (see "reagent-flow serve --help")\n',
     })
     writeFileSync(join(cwd, 'tokens.json'), JSON.stringify({ tokens: [{ token: 'short', org: 'a', namespace: 'b' }] }))
     expect(runCli(['serve', '--token-file', 'tokens.json'], cwd).stderr).toBe(
@@ -105,8 +110,11 @@ describe('reagent-flow serve', () => {
   })
 
   it('names the npm i to run when an optional package is missing', async () => {
-    await expect(requirePackages('reagent-flow serve', [{ name: 'hono', range: '^4.11' }, { name: 'no-such-package-reagent', range: '^1' }])).rejects.toThrow(
-      'reagent-flow serve needs no-such-package-reagent, which is not installed: npm i hono@^4.11 no-such-package-reagent@^1',
-    )
+    await expect(
+      requirePackages('reagent-flow serve', [
+        { name: 'hono', range: '^4.11' },
+        { name: 'no-such-package-reagent', range: '^1' },
+      ]),
+    ).rejects.toThrow('reagent-flow serve needs no-such-package-reagent, which is not installed: npm i hono@^4.11 no-such-package-reagent@^1')
   })
 })

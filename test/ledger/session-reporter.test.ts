@@ -41,7 +41,11 @@ describe('session() reporting to a ledger', () => {
       async (s) => {
         // The run is open in the ledger while the agent works.
         expect((await ledger.call('run.get', { run_id: s.traceId })).body).toMatchObject({ run: { status: 'active' } })
-        s.logLlmCall({ model: 'gpt-4o', tokenUsage: { input_tokens: 1000, output_tokens: 100 }, toolCalls: [{ name: 'refund', arguments: { api_key: 'sk-proj-abcdefghijklmnopqrstuvwx' } }] })
+        s.logLlmCall({
+          model: 'gpt-4o',
+          tokenUsage: { input_tokens: 1000, output_tokens: 100 },
+          toolCalls: [{ name: 'refund', arguments: { api_key: 'sk-proj-abcdefghijklmnopqrstuvwx' } }],
+        })
         s.logToolResult('refund', { result: { ok: true } })
         s.logLlmCall({ model: 'gpt-4o', responseText: 'Refunded $19.99.' })
       },
@@ -72,7 +76,7 @@ describe('session() reporting to a ledger', () => {
     expect(loadTrace(s.path!).trace_id).toBe(s.traceId)
   })
 
-  it('reports a failed run with its error, and rethrows the agent\'s error unchanged', async () => {
+  it("reports a failed run with its error, and rethrows the agent's error unchanged", async () => {
     const ledger = await startDirectoryLedger()
     const error = new RangeError('order 42 not found')
     let traceId = ''
@@ -125,7 +129,9 @@ describe('session() reporting to a ledger', () => {
     const s = await session('patient-agent', { traceDir: tempDir(), ledger: { url, timeoutMs: 200 } }, () => 'ok')
     expect(performance.now() - started).toBeLessThan(5000)
     expect(s.path).toBeDefined()
-    expect((await warnings.seen()).map((w) => w.message)).toEqual([expect.stringContaining(`run.begin: could not reach the ledger at ${url}/v1/run.begin (no answer within 200 ms)`)])
+    expect((await warnings.seen()).map((w) => w.message)).toEqual([
+      expect.stringContaining(`run.begin: could not reach the ledger at ${url}/v1/run.begin (no answer within 200 ms)`),
+    ])
   })
 
   it('warns once about a run the ledger refuses, naming its answer', async () => {

@@ -21,7 +21,9 @@ function loopingScript(calls: number, usage = { inputTokens: 50, outputTokens: 1
   return Array.from({ length: calls }, (_, i) => ({ toolCalls: [{ name: 'search', arguments: { q: `page ${i + 1}` } }], usage }))
 }
 
-const SEARCH: OpenAI.ChatCompletionTool[] = [{ type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } }]
+const SEARCH: OpenAI.ChatCompletionTool[] = [
+  { type: 'function', function: { name: 'search', parameters: { type: 'object', properties: { q: { type: 'string' } } } } },
+]
 
 /** A chat-completions agent that never stops searching, its tool wrapped with traceTool. */
 async function openaiLoop(openai: OpenAI, search: (args: { q: string }) => string): Promise<never> {
@@ -31,7 +33,8 @@ async function openaiLoop(openai: OpenAI, search: (args: { q: string }) => strin
     const message = completion.choices[0]!.message
     messages.push(message)
     for (const call of message.tool_calls ?? []) {
-      if (call.type === 'function') messages.push({ role: 'tool', tool_call_id: call.id, content: search(JSON.parse(call.function.arguments) as { q: string }) })
+      if (call.type === 'function')
+        messages.push({ role: 'tool', tool_call_id: call.id, content: search(JSON.parse(call.function.arguments) as { q: string }) })
     }
   }
 }
@@ -57,10 +60,12 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
     const search = traceTool('search', ({ q }: { q: string }) => `results for ${q}`)
     const traceDir = tempDir()
     let s: Session | undefined
-    const error = await rejection(session('looping', { traceDir, limits: { turns: 3 } }, (opened) => {
-      s = opened
-      return openaiLoop(openai, search)
-    }))
+    const error = await rejection(
+      session('looping', { traceDir, limits: { turns: 3 } }, (opened) => {
+        s = opened
+        return openaiLoop(openai, search)
+      }),
+    )
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect((error as Error).message).toBe(
@@ -81,15 +86,17 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
   it("turns: reaches the caller of the SDK's stream helper (which wraps it), and the run is still cancelled", async () => {
     const { openai, fetch } = scriptedOpenAI(loopingScript(10))
     let s: Session | undefined
-    const error = await rejection(session('streamed', { save: false, limits: { turns: 1 } }, async (opened) => {
-      s = opened
-      const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Find everything.' }]
-      for (;;) {
-        const completion = await openai.chat.completions.stream({ model: 'gpt-4o', messages, tools: SEARCH }).finalChatCompletion()
-        messages.push(completion.choices[0]!.message)
-        for (const call of completion.choices[0]!.message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: 'hit' })
-      }
-    }))
+    const error = await rejection(
+      session('streamed', { save: false, limits: { turns: 1 } }, async (opened) => {
+        s = opened
+        const messages: OpenAI.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Find everything.' }]
+        for (;;) {
+          const completion = await openai.chat.completions.stream({ model: 'gpt-4o', messages, tools: SEARCH }).finalChatCompletion()
+          messages.push(completion.choices[0]!.message)
+          for (const call of completion.choices[0]!.message.tool_calls ?? []) messages.push({ role: 'tool', tool_call_id: call.id, content: 'hit' })
+        }
+      }),
+    )
     // The helper turns errors that are not its own into an OpenAIError with the same message, the original as its cause.
     expect([error.constructor.name, error.cause instanceof BudgetExceededError, error.message]).toEqual(['OpenAIError', true, (error.cause as Error).message])
     expect(fetch.requests).toHaveLength(1)
@@ -140,10 +147,12 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
       return 'hit'
     })
     let s: Session | undefined
-    const error = await rejection(session('slow', { save: false, limits: { seconds: 2 } }, (opened) => {
-      s = opened
-      return openaiLoop(openai, slowSearch)
-    }))
+    const error = await rejection(
+      session('slow', { save: false, limits: { seconds: 2 } }, (opened) => {
+        s = opened
+        return openaiLoop(openai, slowSearch)
+      }),
+    )
 
     expect(error.message).toBe(
       'Session "slow" went past its limit of 2 seconds (limits.seconds: 3 seconds passed), so the model call was not made. Raise limits.seconds, or look at the trace for why the agent took so long.',
@@ -154,10 +163,12 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
 
   it('stops an agent that logs its own model calls at the first call logged past the limit, which is kept', async () => {
     let s: Session | undefined
-    const error = await rejection(session('manual', { save: false, limits: { turns: 2 } }, (opened) => {
-      s = opened
-      for (;;) opened.logLlmCall({ responseText: 'again', model: 'gpt-4o' })
-    }))
+    const error = await rejection(
+      session('manual', { save: false, limits: { turns: 2 } }, (opened) => {
+        s = opened
+        for (;;) opened.logLlmCall({ responseText: 'again', model: 'gpt-4o' })
+      }),
+    )
 
     expect(error.message).toBe(
       'Session "manual" went past its limit of 2 turns (limits.turns: 3 model calls), so the run was stopped at the model call just logged. Raise limits.turns, or look at the trace for why the agent kept going.',
@@ -184,9 +195,17 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
     const model = scriptedLanguageModel(loopingScript(10))
     let searches = 0
     const tools = instrumentTools({ search: tool({ inputSchema: z.object({ q: z.string() }), execute: async () => `hit ${++searches}` }) })
-    const error = await rejection(session('ai-sdk-loop', { save: false, limits: { turns: 2 } }, () =>
-      generateText({ model: wrapLanguageModel({ model, middleware: reagentMiddleware() }), tools, prompt: 'Find everything.', stopWhen: stepCountIs(10), maxRetries: 3 }),
-    ))
+    const error = await rejection(
+      session('ai-sdk-loop', { save: false, limits: { turns: 2 } }, () =>
+        generateText({
+          model: wrapLanguageModel({ model, middleware: reagentMiddleware() }),
+          tools,
+          prompt: 'Find everything.',
+          stopWhen: stepCountIs(10),
+          maxRetries: 3,
+        }),
+      ),
+    )
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect([model.requests.length, searches]).toEqual([2, 2])
@@ -198,10 +217,12 @@ describe('limits: the next model or tool call after a limit throws BudgetExceede
     const search = langchainTool(async ({ q }) => `results for ${q}`, { name: 'search', schema: z.object({ q: z.string() }) })
     const agent = createReactAgent({ llm: model, tools: [search] })
     let s: Session | undefined
-    const error = await rejection(session('react-loop', { save: false, limits: { turns: 2 } }, (opened) => {
-      s = opened
-      return agent.invoke({ messages: [new HumanMessage('Find everything.')] }, { callbacks: [new ReagentCallbackHandler()] })
-    }))
+    const error = await rejection(
+      session('react-loop', { save: false, limits: { turns: 2 } }, (opened) => {
+        s = opened
+        return agent.invoke({ messages: [new HumanMessage('Find everything.')] }, { callbacks: [new ReagentCallbackHandler()] })
+      }),
+    )
 
     expect(error).toBeInstanceOf(BudgetExceededError)
     expect(model.requests).toHaveLength(2)
@@ -230,7 +251,11 @@ describe('the limits option is checked', () => {
 
   it.each([
     [10, TypeError, 'session() option "limits" must be { turns?, tokens?, usd?, seconds? }, e.g. { turns: 10, usd: 0.5 }; got the number 10.'],
-    [{ steps: 5 }, TypeError, 'session() option "limits" has an unknown limit "steps". Valid limits: turns, tokens, usd, seconds; e.g. { turns: 10, usd: 0.5 }.'],
+    [
+      { steps: 5 },
+      TypeError,
+      'session() option "limits" has an unknown limit "steps". Valid limits: turns, tokens, usd, seconds; e.g. { turns: 10, usd: 0.5 }.',
+    ],
     [{ turns: 2.5 }, RangeError, 'session() option "limits.turns" must be a whole number above 0 (model calls the run may make), got 2.5.'],
     [{ tokens: 0 }, RangeError, 'session() option "limits.tokens" must be a whole number above 0 (tokens the run may use), got 0.'],
     [{ usd: '1' }, TypeError, 'session() option "limits.usd" must be a number above 0 (US dollars the run may cost), got the string "1".'],

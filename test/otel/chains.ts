@@ -24,30 +24,40 @@ export async function agentsChain(): Promise<ChainNode> {
 /** Written without redaction, so the key in its system message is in the file (as it would be in memory). */
 export async function handLoggedChain(): Promise<ChainNode> {
   const traceDir = tempDir('otel-')
-  await session('planner', { traceDir, redact: false, metadata: { goal: 'plan a refund', budget_usd: 0.5 }, sessionId: 'conversation-9', userId: 'user-1' }, async (s) => {
-    const [searchId] = s.logLlmCall({
-      messages: [
-        { role: 'system', content: 'Plan. The key is sk-proj-abcdefghijklmnopqrstuvwxyz123456.' },
-        { role: 'user', content: [{ type: 'text', text: 'Go' }, { type: 'image', source: 'a.png' }] },
-      ],
-      toolCalls: [
-        { name: 'search', arguments: { q: 'refund policy' } },
-        { name: 'fetch', arguments: 'not json' },
-      ],
-      model: 'claude-sonnet-4-5',
-      provider: 'anthropic',
-      tokenUsage: { input_tokens: 10, output_tokens: 3, cache_read_input_tokens: 2 },
-      stopReason: 'tool_use',
-      latencyMs: 12,
-    })
-    s.logToolResult('search', { result: ['a', 'b'], callId: searchId!, durationMs: 4 })
-    s.logToolResult('fetch', { error: new TypeError('bad url'), durationMs: 1 })
-    s.logToolResult('ghost', { result: 1, callId: 'call_nobody_made' })
-    s.logLlmCall({ responseText: '', error: new Error('overloaded'), model: null })
-    await session('researcher', { traceDir, handoffContext: { topic: 'refunds', depth: 2 } }, (c) => {
-      c.logLlmCall({ responseText: 'Found it.', model: 'gpt-4o', tokenUsage: { prompt_tokens: 5, completion_tokens: 2 } })
-    })
-    throw new RangeError('planner gave up')
-  }).catch(() => undefined)
+  await session(
+    'planner',
+    { traceDir, redact: false, metadata: { goal: 'plan a refund', budget_usd: 0.5 }, sessionId: 'conversation-9', userId: 'user-1' },
+    async (s) => {
+      const [searchId] = s.logLlmCall({
+        messages: [
+          { role: 'system', content: 'Plan. The key is sk-proj-abcdefghijklmnopqrstuvwxyz123456.' },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Go' },
+              { type: 'image', source: 'a.png' },
+            ],
+          },
+        ],
+        toolCalls: [
+          { name: 'search', arguments: { q: 'refund policy' } },
+          { name: 'fetch', arguments: 'not json' },
+        ],
+        model: 'claude-sonnet-4-5',
+        provider: 'anthropic',
+        tokenUsage: { input_tokens: 10, output_tokens: 3, cache_read_input_tokens: 2 },
+        stopReason: 'tool_use',
+        latencyMs: 12,
+      })
+      s.logToolResult('search', { result: ['a', 'b'], callId: searchId!, durationMs: 4 })
+      s.logToolResult('fetch', { error: new TypeError('bad url'), durationMs: 1 })
+      s.logToolResult('ghost', { result: 1, callId: 'call_nobody_made' })
+      s.logLlmCall({ responseText: '', error: new Error('overloaded'), model: null })
+      await session('researcher', { traceDir, handoffContext: { topic: 'refunds', depth: 2 } }, (c) => {
+        c.logLlmCall({ responseText: 'Found it.', model: 'gpt-4o', tokenUsage: { prompt_tokens: 5, completion_tokens: 2 } })
+      })
+      throw new RangeError('planner gave up')
+    },
+  ).catch(() => undefined)
   return loadChain('planner', { traceDir })
 }

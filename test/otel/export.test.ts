@@ -50,7 +50,10 @@ describe('toOtlp: traces as OTLP/JSON spans in the GenAI conventions', () => {
       'gen_ai.response.finish_reasons': { arrayValue: { values: [{ stringValue: 'tool_calls' }] } },
     })
     expect(JSON.parse((turn as { stringValue: string }).stringValue)).toMatchObject({ extra: { guardrails: [{ name: 'no_card_numbers', triggered: false }] } })
-    expect(JSON.parse((llmCall as { stringValue: string }).stringValue)).toEqual({ token_usage: { input_tokens: 121, output_tokens: 28, total_tokens: 149 }, extra: {} })
+    expect(JSON.parse((llmCall as { stringValue: string }).stringValue)).toEqual({
+      token_usage: { input_tokens: 121, output_tokens: 28, total_tokens: 149 },
+      extra: {},
+    })
     expect(attributesOf(spans[5]!)).toEqual({
       'gen_ai.operation.name': { stringValue: 'execute_tool' },
       'gen_ai.tool.name': { stringValue: 'lookup_invoice' },
@@ -75,12 +78,17 @@ describe('toOtlp: traces as OTLP/JSON spans in the GenAI conventions', () => {
     expect(JSON.parse((chat['gen_ai.output.messages'] as { stringValue: string }).stringValue)).toEqual([
       {
         role: 'assistant',
-        parts: [{ type: 'tool_call', id: 'call_hand0ff0TrAnSfEr1Bill', name: 'transfer_to_Billing_agent', arguments: { order_id: '42', reason: 'charged twice' } }],
+        parts: [
+          { type: 'tool_call', id: 'call_hand0ff0TrAnSfEr1Bill', name: 'transfer_to_Billing_agent', arguments: { order_id: '42', reason: 'charged twice' } },
+        ],
         finish_reason: 'tool_calls',
       },
     ])
     const lookup = attributesOf(spansOf(withContent)[5]!)
-    expect([lookup['gen_ai.tool.call.arguments'], lookup['gen_ai.tool.call.result']]).toEqual([{ stringValue: '{"order_id":"42"}' }, { stringValue: '{"amount":19.99,"charges":2}' }])
+    expect([lookup['gen_ai.tool.call.arguments'], lookup['gen_ai.tool.call.result']]).toEqual([
+      { stringValue: '{"order_id":"42"}' },
+      { stringValue: '{"amount":19.99,"charges":2}' },
+    ])
   })
 
   it('redacts what it exports as trace files are redacted: the API key in a message never leaves', async () => {
@@ -102,7 +110,7 @@ describe('toOtlp: traces as OTLP/JSON spans in the GenAI conventions', () => {
     ])
   })
 
-  it('decodes with OpenTelemetry\'s own OTLP definitions, every field kept', async () => {
+  it("decodes with OpenTelemetry's own OTLP definitions, every field kept", async () => {
     for (const chain of [await agentsChain(), await handLoggedChain()]) {
       const request = toOtlp(chain, { includeContent: true })
       expect(hexIds(decodeWithOtlpDefinitions(request))).toEqual(withStringInts(request))

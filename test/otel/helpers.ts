@@ -29,7 +29,9 @@ const ID_KEYS = new Set(['traceId', 'spanId', 'parentSpanId'])
 function mapIds(value: unknown, convert: (id: string) => unknown): unknown {
   if (Array.isArray(value)) return value.map((item) => mapIds(item, convert))
   if (value === null || typeof value !== 'object') return value
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, ID_KEYS.has(key) && typeof item === 'string' ? convert(item) : mapIds(item, convert)]))
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => [key, ID_KEYS.has(key) && typeof item === 'string' ? convert(item) : mapIds(item, convert)]),
+  )
 }
 
 /**
@@ -42,7 +44,9 @@ function mapIds(value: unknown, convert: (id: string) => unknown): unknown {
 export function decodeWithOtlpDefinitions(request: unknown): unknown {
   const binary = mapIds(request, (id) => Buffer.from(id, 'hex').toString('base64'))
   // verify() takes 64-bit integers as numbers or Longs only (fromObject also reads decimal strings): a number of the same type for the check.
-  const problem = ExportTraceServiceRequest.verify(JSON.parse(JSON.stringify(binary, (key, value: unknown) => (key.endsWith('UnixNano') ? Number(value) : value))))
+  const problem = ExportTraceServiceRequest.verify(
+    JSON.parse(JSON.stringify(binary, (key, value: unknown) => (key.endsWith('UnixNano') ? Number(value) : value))),
+  )
   if (problem !== null) throw new Error(`not an ExportTraceServiceRequest: ${problem}`)
   const bytes = ExportTraceServiceRequest.encode(ExportTraceServiceRequest.fromObject(binary)).finish()
   const back = ExportTraceServiceRequest.toObject(ExportTraceServiceRequest.decode(bytes), { longs: String, bytes: Array, enums: Number })
@@ -81,7 +85,11 @@ export function spanFile(...processors: SpanProcessor[]): SpanFileBuilder {
   return {
     tracer,
     start: (name, attributes, parent, startTime) =>
-      tracer.startSpan(name, { attributes, ...(startTime === undefined ? {} : { startTime }) }, parent === undefined ? context.active() : trace.setSpan(context.active(), parent)),
+      tracer.startSpan(
+        name,
+        { attributes, ...(startTime === undefined ? {} : { startTime }) },
+        parent === undefined ? context.active() : trace.setSpan(context.active(), parent),
+      ),
     otlpJson: () => JSON.parse(new TextDecoder().decode(JsonTraceSerializer.serializeRequest(exporter.getFinishedSpans()))),
   }
 }

@@ -24,12 +24,21 @@ const request = (spans: unknown[]): unknown => ({ resourceSpans: [{ scopeSpans: 
 
 describe('OTLP input that breaks things', () => {
   it('reads spans whose parents point at each other (a damaged file) without losing them', async () => {
-    const { traces } = await fromOtlp(request([chat('1111111111111111', '2222222222222222', 1_800_000_000, 'a'), chat('2222222222222222', '1111111111111111', 1_800_000_001, 'b')]))
+    const { traces } = await fromOtlp(
+      request([chat('1111111111111111', '2222222222222222', 1_800_000_000, 'a'), chat('2222222222222222', '1111111111111111', 1_800_000_001, 'b')]),
+    )
     expect(traces.flatMap((trace) => trace.turns.map((turn) => turn.llm_call.model))).toEqual(['a', 'b'])
   })
 
   it('reads a chain 5,000 spans deep without running out of stack', async () => {
-    const spans = Array.from({ length: 5_000 }, (_, i) => chat(i.toString(16).padStart(16, '0').replace(/^0/, '1'), i === 0 ? undefined : (i - 1).toString(16).padStart(16, '0').replace(/^0/, '1'), 1_800_000_000 + i, 'm'))
+    const spans = Array.from({ length: 5_000 }, (_, i) =>
+      chat(
+        i.toString(16).padStart(16, '0').replace(/^0/, '1'),
+        i === 0 ? undefined : (i - 1).toString(16).padStart(16, '0').replace(/^0/, '1'),
+        1_800_000_000 + i,
+        'm',
+      ),
+    )
     const { traces } = await fromOtlp(request(spans))
     expect(traces[0]!.turns).toHaveLength(5_000)
   })
@@ -37,7 +46,13 @@ describe('OTLP input that breaks things', () => {
   it('gives up on a receiver that never answers after timeoutMs, saying so', async () => {
     const server = createServer(() => undefined)
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-    onTestFinished(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()) }))
+    onTestFinished(
+      () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections()
+          server.close(() => resolve())
+        }),
+    )
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
     const sent = postOtlp(url, toOtlp({ trace: buildTrace('slow', [{ text: 'hi' }]), children: [] }) as OtlpExportRequest, { timeoutMs: 200 })
     await expect(sent).rejects.toBeInstanceOf(OtlpExportError)

@@ -13,7 +13,12 @@ async function roundTrip(chain: ChainNode): Promise<void> {
   traces.forEach((trace, i) => {
     const original = chain.flatten()[i]!.trace
     expect(normalizeTrace(trace)).toEqual(normalizeTrace(original))
-    expect([trace.trace_id, trace.parent_trace_id, trace.started_at, trace.ended_at]).toEqual([original.trace_id, original.parent_trace_id, original.started_at, original.ended_at])
+    expect([trace.trace_id, trace.parent_trace_id, trace.started_at, trace.ended_at]).toEqual([
+      original.trace_id,
+      original.parent_trace_id,
+      original.started_at,
+      original.ended_at,
+    ])
   })
 }
 
@@ -34,7 +39,13 @@ describe('OTLP round trip: a trace exported (with content) and imported again is
     const { traces } = await fromOtlp(toOtlp(chain))
     const billing = traces[1]!
     expect(billing.handoff_context).toBeNull()
-    expect(billing.turns.map((turn) => [turn.llm_call.messages, turn.llm_call.response_text, turn.llm_call.tool_calls.map((call) => [call.name, call.arguments, call.call_id])])).toEqual([
+    expect(
+      billing.turns.map((turn) => [
+        turn.llm_call.messages,
+        turn.llm_call.response_text,
+        turn.llm_call.tool_calls.map((call) => [call.name, call.arguments, call.call_id]),
+      ]),
+    ).toEqual([
       [null, null, [['lookup_invoice', {}, 'call_l00kup1nv01ce42xYz9Q']]],
       [null, null, []],
     ])
@@ -42,7 +53,7 @@ describe('OTLP round trip: a trace exported (with content) and imported again is
     expect(billing.turns.map((turn) => turn.llm_call.token_usage)).toEqual(chain.get('Billing agent').trace.turns.map((turn) => turn.llm_call.token_usage))
   })
 
-  it('with the default redaction, each chat span carries its call\'s whole history, not the file form\'s new messages and messages_base', async () => {
+  it("with the default redaction, each chat span carries its call's whole history, not the file form's new messages and messages_base", async () => {
     const question = { role: 'user', content: 'Weather in Paris?' }
     const asked = { role: 'assistant', content: null }
     const answered = { role: 'tool', content: '{"temperature_c":18}' }
@@ -53,7 +64,9 @@ describe('OTLP round trip: a trace exported (with content) and imported again is
     })
 
     const request = toOtlp({ trace: s.trace, children: [] }, { includeContent: true })
-    const inputs = request.resourceSpans[0]!.scopeSpans![0]!.spans!.flatMap((span) => span.attributes!.filter((a) => a.key === 'gen_ai.input.messages').map((a) => JSON.parse(a.value?.stringValue ?? "null") as { role: string }[]))
+    const inputs = request.resourceSpans[0]!.scopeSpans![0]!.spans!.flatMap((span) =>
+      span.attributes!.filter((a) => a.key === 'gen_ai.input.messages').map((a) => JSON.parse(a.value?.stringValue ?? 'null') as { role: string }[]),
+    )
     expect(inputs.map((messages) => messages.map((message) => message.role))).toEqual([['user'], ['user', 'assistant', 'tool']])
     const { traces } = await fromOtlp(JSON.parse(JSON.stringify(request)))
     expect(traces[0]!.turns[1]!.llm_call.messages).toEqual([question, asked, answered])

@@ -31,7 +31,9 @@ async function weatherAgent(file: SpanFileBuilder, city: string): Promise<string
     [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: 40,
     [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: 8,
     [ATTR_GEN_AI_INPUT_MESSAGES]: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `Weather in ${city}?` }] }]),
-    [ATTR_GEN_AI_OUTPUT_MESSAGES]: JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: `call_${city}`, name: 'get_weather', arguments: { city } }] }]),
+    [ATTR_GEN_AI_OUTPUT_MESSAGES]: JSON.stringify([
+      { role: 'assistant', parts: [{ type: 'tool_call', id: `call_${city}`, name: 'get_weather', arguments: { city } }] },
+    ]),
   })
   await tick()
   ask.end()
@@ -65,7 +67,12 @@ describe('ReagentSpanProcessor: GenAI spans ended inside a session() are recorde
     s.assertToolSucceeded('get_weather')
     const [ask, answer] = s.trace.turns
     expect(s.trace.turns).toHaveLength(2)
-    expect(ask!.llm_call).toMatchObject({ model: 'gpt-4o', provider: 'openai', token_usage: { input_tokens: 40, output_tokens: 8 }, messages: [{ role: 'user', content: 'Weather in Paris?' }] })
+    expect(ask!.llm_call).toMatchObject({
+      model: 'gpt-4o',
+      provider: 'openai',
+      token_usage: { input_tokens: 40, output_tokens: 8 },
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+    })
     expect(ask!.tool_results).toEqual([{ call_id: 'call_Paris', result: { city: 'Paris', temperature_c: 18 }, error: null, duration_ms: expect.any(Number) }])
     expect(ask!.tool_results[0]!.duration_ms).toBeGreaterThanOrEqual(1)
     expect(answer!.llm_call.response_text).toBe('Sunny in Paris.')
@@ -84,17 +91,23 @@ describe('ReagentSpanProcessor: GenAI spans ended inside a session() are recorde
   it('reads the dialect the spans speak: OpenInference LLM and TOOL spans, tool matched by name', async () => {
     const file = spanFile(new ReagentSpanProcessor())
     const s = await session('oi', { save: false }, () => {
-      file.start('llm', {
-        [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.LLM,
-        [OI.LLM_MODEL_NAME]: 'claude-sonnet-4-5',
-        [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.0.${OI.TOOL_CALL_FUNCTION_NAME}`]: 'search',
-        [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.0.${OI.TOOL_CALL_FUNCTION_ARGUMENTS_JSON}`]: '{"q":"refunds"}',
-      }).end()
+      file
+        .start('llm', {
+          [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.LLM,
+          [OI.LLM_MODEL_NAME]: 'claude-sonnet-4-5',
+          [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.0.${OI.TOOL_CALL_FUNCTION_NAME}`]: 'search',
+          [`${OI.LLM_OUTPUT_MESSAGES}.0.${OI.MESSAGE_TOOL_CALLS}.0.${OI.TOOL_CALL_FUNCTION_ARGUMENTS_JSON}`]: '{"q":"refunds"}',
+        })
+        .end()
       file.start('search', { [OI.OPENINFERENCE_SPAN_KIND]: OpenInferenceSpanKind.TOOL, [OI.TOOL_NAME]: 'search', [OI.OUTPUT_VALUE]: 'three results' }).end()
     })
-    expect(s.trace.turns.map((turn) => [turn.llm_call.model, turn.llm_call.tool_calls.map((call) => [call.name, call.arguments]), turn.tool_results.map((result) => result.result)])).toEqual([
-      ['claude-sonnet-4-5', [['search', { q: 'refunds' }]], ['three results']],
-    ])
+    expect(
+      s.trace.turns.map((turn) => [
+        turn.llm_call.model,
+        turn.llm_call.tool_calls.map((call) => [call.name, call.arguments]),
+        turn.tool_results.map((result) => result.result),
+      ]),
+    ).toEqual([['claude-sonnet-4-5', [['search', { q: 'refunds' }]], ['three results']]])
   })
 
   it('records nothing, and warns of nothing, for a session whose spans are not GenAI spans', async () => {
@@ -106,7 +119,9 @@ describe('ReagentSpanProcessor: GenAI spans ended inside a session() are recorde
   })
 
   it('names the option and the valid values when it is built wrong', () => {
-    expect(() => new ReagentSpanProcessor({ dialekt: 'genai' } as never)).toThrow(new TypeError('Unknown ReagentSpanProcessor option "dialekt". Valid options: dialect.'))
+    expect(() => new ReagentSpanProcessor({ dialekt: 'genai' } as never)).toThrow(
+      new TypeError('Unknown ReagentSpanProcessor option "dialekt". Valid options: dialect.'),
+    )
     expect(() => new ReagentSpanProcessor({ dialect: 'langfuse' } as never)).toThrow(
       new RangeError('ReagentSpanProcessor option "dialect" must be one of auto, genai, openinference, openllmetry; got "langfuse".'),
     )

@@ -42,27 +42,66 @@ class Hostile {
   ) {}
 }
 
-const KINDS = ['NaN', 'Infinity', '-Infinity', '-0', 'undefined', 'bigint', 'symbol', 'function', 'invalid date', 'map', 'set', 'typed array', 'promise', 'revoked proxy', 'circular', 'throwing getter', '__proto__']
+const KINDS = [
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  'undefined',
+  'bigint',
+  'symbol',
+  'function',
+  'invalid date',
+  'map',
+  'set',
+  'typed array',
+  'promise',
+  'revoked proxy',
+  'circular',
+  'throwing getter',
+  '__proto__',
+]
 
 function make(marker: Hostile): unknown {
   switch (marker.kind) {
-    case 'NaN': return Number.NaN
-    case 'Infinity': return Number.POSITIVE_INFINITY
-    case '-Infinity': return Number.NEGATIVE_INFINITY
-    case '-0': return -0
-    case 'undefined': return undefined
-    case 'bigint': return 10n
-    case 'symbol': return Symbol(marker.text)
-    case 'function': return () => marker.text
-    case 'invalid date': return new Date(Number.NaN)
-    case 'map': return new Map([[1, marker.text]])
-    case 'set': return new Set([marker.text])
-    case 'typed array': return new Uint8Array(3)
-    case 'promise': return Promise.resolve(marker.text)
-    case 'revoked proxy': return revoked()
-    case 'circular': return circular()
-    case 'throwing getter': return { get boom(): never { throw new Error(marker.text) } }
-    default: return JSON.parse(`{"__proto__": ${JSON.stringify(marker.text)}}`) as object
+    case 'NaN':
+      return Number.NaN
+    case 'Infinity':
+      return Number.POSITIVE_INFINITY
+    case '-Infinity':
+      return Number.NEGATIVE_INFINITY
+    case '-0':
+      return -0
+    case 'undefined':
+      return undefined
+    case 'bigint':
+      return 10n
+    case 'symbol':
+      return Symbol(marker.text)
+    case 'function':
+      return () => marker.text
+    case 'invalid date':
+      return new Date(Number.NaN)
+    case 'map':
+      return new Map([[1, marker.text]])
+    case 'set':
+      return new Set([marker.text])
+    case 'typed array':
+      return new Uint8Array(3)
+    case 'promise':
+      return Promise.resolve(marker.text)
+    case 'revoked proxy':
+      return revoked()
+    case 'circular':
+      return circular()
+    case 'throwing getter':
+      return {
+        get boom(): never {
+          throw new Error(marker.text)
+        },
+      }
+    default:
+      return JSON.parse(`{"__proto__": ${JSON.stringify(marker.text)}}`) as object
   }
 }
 
@@ -87,7 +126,9 @@ const withSecret = fc.tuple(value, planted).map(([noise, form]) => ({ value: { n
 
 const llmCall = fc.record(
   {
-    toolCalls: fc.array(fc.record({ name: fc.string({ minLength: 1 }), arguments: fc.oneof(value, fc.string()), callId: fc.oneof(fc.string(), hostile) }), { maxLength: 3 }),
+    toolCalls: fc.array(fc.record({ name: fc.string({ minLength: 1 }), arguments: fc.oneof(value, fc.string()), callId: fc.oneof(fc.string(), hostile) }), {
+      maxLength: 3,
+    }),
     responseText: value,
     messages: fc.oneof(fc.array(fc.oneof(value, fc.record({ role: value, content: value })), { maxLength: 4 }), hostile),
     model: value,
@@ -106,19 +147,34 @@ const toolResult = fc.record({ result: value, error: value, durationMs: value, c
 describe('hostile values in every log call and option', () => {
   it('never make a log call throw, and the written file loads with no planted secret in any file', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(llmCall, fc.array(toolResult, { maxLength: 2 })), { minLength: 1, maxLength: 4 }), withSecret, withSecret, async (turns, metadata, handoff) => {
-        const traceDir = tempDir()
-        const s = await session('fuzzed', { traceDir, metadata: materialize(metadata.value) as Record<string, unknown>, handoffContext: materialize(handoff.value) as Record<string, unknown> }, async (s) => {
-          for (const [call, results] of turns) {
-            const ids = s.logLlmCall(materialize(call) as never)
-            results.forEach((result, i) => s.logToolResult('tool', { ...(materialize(result) as object), callId: ids[i] ?? `x${i}` }))
-          }
-        })
-        expect(s.status).toBe('completed')
-        expect(loadTrace(join(traceDir, 'fuzzed.trace.json')).turns).toHaveLength(turns.length)
-        const written = readdirSync(traceDir).map((name) => readFileSync(join(traceDir, name), 'utf8')).join('\n')
-        expect(leaksIn(written, [metadata.form, handoff.form])).toEqual([])
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(llmCall, fc.array(toolResult, { maxLength: 2 })), { minLength: 1, maxLength: 4 }),
+        withSecret,
+        withSecret,
+        async (turns, metadata, handoff) => {
+          const traceDir = tempDir()
+          const s = await session(
+            'fuzzed',
+            {
+              traceDir,
+              metadata: materialize(metadata.value) as Record<string, unknown>,
+              handoffContext: materialize(handoff.value) as Record<string, unknown>,
+            },
+            async (s) => {
+              for (const [call, results] of turns) {
+                const ids = s.logLlmCall(materialize(call) as never)
+                for (const [i, result] of results.entries()) s.logToolResult('tool', { ...(materialize(result) as object), callId: ids[i] ?? `x${i}` })
+              }
+            },
+          )
+          expect(s.status).toBe('completed')
+          expect(loadTrace(join(traceDir, 'fuzzed.trace.json')).turns).toHaveLength(turns.length)
+          const written = readdirSync(traceDir)
+            .map((name) => readFileSync(join(traceDir, name), 'utf8'))
+            .join('\n')
+          expect(leaksIn(written, [metadata.form, handoff.form])).toEqual([])
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     )
   }, 60_000)

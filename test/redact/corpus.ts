@@ -62,28 +62,46 @@ export function secretForms(seed = 1): SecretForm[] {
   text('lower-case bearer', (k) => `authorization=bearer ${k}`)
   text('Basic credentials', (k) => `Authorization: Basic ${k}`, Buffer.from(`admin:${s(20)}`).toString('base64'))
   text('Basic credentials in prose', (k) => `sent Basic ${k}`, Buffer.from(`svc:${s(20)}`).toString('base64'))
-  text('Token scheme', (k) => `header Token ${k}`, s(40).toLowerCase().replace(/[a-z]/g, (c) => 'abcdef'[c.charCodeAt(0) % 6]!))
+  text(
+    'Token scheme',
+    (k) => `header Token ${k}`,
+    s(40)
+      .toLowerCase()
+      .replace(/[a-z]/g, (c) => 'abcdef'[c.charCodeAt(0) % 6]!),
+  )
   text('JWT alone', (k) => `id ${k}`, jwt(++n))
   text('JWT in a query', (k) => `https://app.example.com/cb?id_token=${k}&state=x`, jwt(++n))
   text('URL password', (k) => `https://deploy:${k}@git.example.com/repo.git`)
   text('database URL password', (k) => `DATABASE_URL=postgres://admin:${k}@db.internal:5432/app`)
   text('URL token as user', (k) => `git clone https://${k}@github.com/acme/app`, `ghp_${s(36)}`)
-  forms.push((() => {
-    const [a, b] = [s(), s()]
-    return { name: 'query parameters', value: `GET /v1/data?api_key=${a}&access_token=${b}&page=2`, secrets: [a, b] }
-  })())
-  forms.push((() => {
-    const [a, b] = [s(), s()]
-    return { name: 'form body', value: `grant_type=refresh_token&refresh_token=${a}&client_secret=${b}`, secrets: [a, b] }
-  })())
-  forms.push((() => {
-    const [a, b] = [s(), s()]
-    return { name: 'cookie header', value: `Cookie: sessionid=${a}; csrftoken=${b}`, secrets: [a, b] }
-  })())
+  forms.push(
+    (() => {
+      const [a, b] = [s(), s()]
+      return { name: 'query parameters', value: `GET /v1/data?api_key=${a}&access_token=${b}&page=2`, secrets: [a, b] }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const [a, b] = [s(), s()]
+      return { name: 'form body', value: `grant_type=refresh_token&refresh_token=${a}&client_secret=${b}`, secrets: [a, b] }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const [a, b] = [s(), s()]
+      return { name: 'cookie header', value: `Cookie: sessionid=${a}; csrftoken=${b}`, secrets: [a, b] }
+    })(),
+  )
   text('set-cookie', (k) => `set-cookie: session=${k}; Path=/; HttpOnly`)
   text('PEM private key', (k) => `-----BEGIN RSA PRIVATE KEY-----\n${k}\n-----END RSA PRIVATE KEY-----`, s(64))
   text('PEM private key cut off', (k) => `key file:\n-----BEGIN OPENSSH PRIVATE KEY-----\n${k}`, s(64))
-  text('AWS access key id', (k) => `aws ${k}`, `AKIA${s(16).toUpperCase().replace(/[^A-Z0-9]/g, 'Q')}`)
+  text(
+    'AWS access key id',
+    (k) => `aws ${k}`,
+    `AKIA${s(16)
+      .toUpperCase()
+      .replace(/[^A-Z0-9]/g, 'Q')}`,
+  )
   text('AWS secret in an env dump', (k) => `AWS_SECRET_ACCESS_KEY=${k}\nAWS_REGION=eu-west-1`, s(40))
   text('GitHub token', (k) => `token is ${k}`, `ghp_${s(36)}`)
   text('GitHub fine-grained token', (k) => `pat ${k}`, `github_pat_${s(22)}_${s(59)}`)
@@ -93,10 +111,12 @@ export function secretForms(seed = 1): SecretForm[] {
   text('Hugging Face token', (k) => `hf ${k}`, `hf_${randomish(++n, 34, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz').replace(/\d/g, 'q')}`)
   text('npm token', (k) => `npm ${k}`, `npm_${s(36)}`)
   text('GitLab token', (k) => `gitlab ${k}`, `glpat-${s(20)}`)
-  forms.push((() => {
-    const [a, b] = [s(), s()]
-    return { name: 'JSON text of a tool output', value: JSON.stringify({ password: a, api_key: b, rows: 3 }), secrets: [a, b] }
-  })())
+  forms.push(
+    (() => {
+      const [a, b] = [s(), s()]
+      return { name: 'JSON text of a tool output', value: JSON.stringify({ password: a, api_key: b, rows: 3 }), secrets: [a, b] }
+    })(),
+  )
   text('JSON text, Python separators', (k) => `{"token": "${k}", "ok": true}`)
   text('JSON text, indented', (k) => JSON.stringify({ auth: { secret_key: k } }, null, 4))
   text('JSON text inside JSON text', (k) => JSON.stringify({ body: JSON.stringify({ client_secret: k }) }))
@@ -109,39 +129,80 @@ export function secretForms(seed = 1): SecretForm[] {
   text('command-line flag', (k) => `run --password=${k} --verbose`)
   text('JS object literal', (k) => `client({ apiKey: "${k}", retries: 2 })`)
   text('header tuples as text', (k) => `[('X-Api-Key', '${k}'), ('Accept', 'json')]`)
-  forms.push((() => {
-    const k = s()
-    return { name: 'header tuples', value: [['Authorization', `Token ${k}`], ['Accept', 'application/json']], secrets: [k] }
-  })())
-  forms.push((() => {
-    const k = s()
-    return { name: 'header objects (HAR)', value: [{ name: 'Cookie', value: `a=${k}` }, { name: 'Accept', value: '*/*' }], secrets: [k] }
-  })())
-  forms.push((() => {
-    const k = `sk-proj-${s(40)}`
-    return { name: 'a secret as an object key', value: { [k]: 'owner', other: 1 }, secrets: [k] }
-  })())
-  forms.push((() => {
-    const k = s()
-    return { name: 'credentials object', value: { credentials: { username: 'svc', password: k } }, secrets: [k] }
-  })())
-  forms.push((() => {
-    const k = 9_007_199_254_740
-    return { name: 'numeric api key', value: { api_key: k }, secrets: [String(k)] }
-  })())
+  forms.push(
+    (() => {
+      const k = s()
+      return {
+        name: 'header tuples',
+        value: [
+          ['Authorization', `Token ${k}`],
+          ['Accept', 'application/json'],
+        ],
+        secrets: [k],
+      }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const k = s()
+      return {
+        name: 'header objects (HAR)',
+        value: [
+          { name: 'Cookie', value: `a=${k}` },
+          { name: 'Accept', value: '*/*' },
+        ],
+        secrets: [k],
+      }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const k = `sk-proj-${s(40)}`
+      return { name: 'a secret as an object key', value: { [k]: 'owner', other: 1 }, secrets: [k] }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const k = s()
+      return { name: 'credentials object', value: { credentials: { username: 'svc', password: k } }, secrets: [k] }
+    })(),
+  )
+  forms.push(
+    (() => {
+      const k = 9_007_199_254_740
+      return { name: 'numeric api key', value: { api_key: k }, secrets: [String(k)] }
+    })(),
+  )
   for (const key of [
-    'token', 'auth_token', 'secret_key', 'aws_secret_access_key', 'db_password', 'session_token', 'id_token', 'x-auth-token',
-    'passphrase', 'credentials', 'api key', 'Api.Key', 'apiKey', 'X-API-Key', 'privateKey', 'client_secret', 'Authorization',
-    'cookie', 'Set-Cookie', 'sessionid', 'refresh_token', 'OPENAI_API_KEY', 'pwd', 'access_tokens', 'session',
+    'token',
+    'auth_token',
+    'secret_key',
+    'aws_secret_access_key',
+    'db_password',
+    'session_token',
+    'id_token',
+    'x-auth-token',
+    'passphrase',
+    'credentials',
+    'api key',
+    'Api.Key',
+    'apiKey',
+    'X-API-Key',
+    'privateKey',
+    'client_secret',
+    'Authorization',
+    'cookie',
+    'Set-Cookie',
+    'sessionid',
+    'refresh_token',
+    'OPENAI_API_KEY',
+    'pwd',
+    'access_tokens',
+    'session',
   ]) {
     keyed(key)
   }
   return forms
-}
-
-/** Every secret of the forms. */
-export function allSecrets(forms: readonly SecretForm[]): string[] {
-  return forms.flatMap((form) => form.secrets)
 }
 
 /** The forms whose secret is found in `bytes`, by name: a leak report that says which form leaked. */

@@ -20,10 +20,65 @@ const textForms = forms.filter((form) => typeof form.value === 'string')
 
 /** Pieces the scanners react to, and pieces that break their assumptions. */
 const FRAGMENTS = [
-  'sk-', 'sk-proj-', 'Bearer', 'bearer ', 'Basic ', 'Token ', 'auth', 'token', 'password', 'api_key', 'session', 'secret',
-  ' ', '  ', '\t', '\n', '\r\n', '=', '==', '=>', ':', '://', '@', '&', '?', ';', ',', '"', "'", '`', '\\', '\\"', '{', '}', '[', ']',
-  '(', ')', '%22', '\\u0022', 'eyJ', '.', '-', '_', '-----BEGIN ', 'PRIVATE KEY-----', '-----END ', 'AKIA', 'ghp_', 'xoxb-', 'AIza',
-  'a', 'Z', '0', '9', 'é', '\u2028', '\ud83d', '\u0000',
+  'sk-',
+  'sk-proj-',
+  'Bearer',
+  'bearer ',
+  'Basic ',
+  'Token ',
+  'auth',
+  'token',
+  'password',
+  'api_key',
+  'session',
+  'secret',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r\n',
+  '=',
+  '==',
+  '=>',
+  ':',
+  '://',
+  '@',
+  '&',
+  '?',
+  ';',
+  ',',
+  '"',
+  "'",
+  '`',
+  '\\',
+  '\\"',
+  '{',
+  '}',
+  '[',
+  ']',
+  '(',
+  ')',
+  '%22',
+  '\\u0022',
+  'eyJ',
+  '.',
+  '-',
+  '_',
+  '-----BEGIN ',
+  'PRIVATE KEY-----',
+  '-----END ',
+  'AKIA',
+  'ghp_',
+  'xoxb-',
+  'AIza',
+  'a',
+  'Z',
+  '0',
+  '9',
+  'é',
+  '\u2028',
+  '\ud83d',
+  '\u0000',
 ]
 const fragment = fc.oneof(fc.constantFrom(...FRAGMENTS), fc.string({ maxLength: 4 }))
 const hostileText = fc.array(fragment, { maxLength: 40 }).map((parts) => parts.join(''))
@@ -38,7 +93,10 @@ const textWithSecret = fc.tuple(hostileText, fc.constantFrom(...textForms), host
 const objectWithSecrets = fc
   .tuple(fc.jsonValue({ maxDepth: 4 }), fc.array(fc.tuple(fc.constantFrom(...forms), fc.nat(), hostileText), { minLength: 1, maxLength: 4 }))
   .map(([noise, planted]) => {
-    const value: JsonValue = { noise: noise as JsonValue, items: planted.map(([form, i, text]) => (i % 3 === 0 ? { [`k${i}`]: form.value } : i % 3 === 1 ? [text, form.value] : form.value)) }
+    const value: JsonValue = {
+      noise: noise as JsonValue,
+      items: planted.map(([form, i, text]) => (i % 3 === 0 ? { [`k${i}`]: form.value } : i % 3 === 1 ? [text, form.value] : form.value)),
+    }
     return { value, forms: planted.map(([form]) => form) }
   })
 

@@ -6,7 +6,9 @@ const redact = (text: string): string => redactValue(text, policy)
 
 describe('JSON text inside a string', () => {
   it('is redacted as structure and written back compact when it came compact', () => {
-    expect(redact('{"password":"hunter2","api_key":"k","rows":[1,2],"ok":true}')).toBe('{"password":"[REDACTED]","api_key":"[REDACTED]","rows":[1,2],"ok":true}')
+    expect(redact('{"password":"hunter2","api_key":"k","rows":[1,2],"ok":true}')).toBe(
+      '{"password":"[REDACTED]","api_key":"[REDACTED]","rows":[1,2],"ok":true}',
+    )
   })
 
   it("keeps Python's json.dumps separators", () => {

@@ -21,10 +21,7 @@ import { leaksIn, randomish, secretForms, type SecretForm } from './corpus.js'
 const ENV_SECRET = randomish(77, 24).toLowerCase()
 process.env.REAGENT_CORPUS_DEPLOY_TOKEN = ENV_SECRET
 
-const forms: SecretForm[] = [
-  ...secretForms(1),
-  { name: 'environment secret', value: `deploying with ${ENV_SECRET} now`, secrets: [ENV_SECRET] },
-]
+const forms: SecretForm[] = [...secretForms(1), { name: 'environment secret', value: `deploying with ${ENV_SECRET} now`, secrets: [ENV_SECRET] }]
 
 const textOf = (value: JsonValue): string => (typeof value === 'string' ? value : JSON.stringify(value))
 
@@ -43,7 +40,13 @@ const READABLE_METADATA = {
   password_min_length: 12,
   public_key: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5 ci@example',
 }
-const TOKEN_USAGE = { input_tokens: 10, output_tokens: 5, total_tokens: 15, input_tokens_details: { cached_tokens: 2 }, output_tokens_details: { reasoning_tokens: 1 } }
+const TOKEN_USAGE = {
+  input_tokens: 10,
+  output_tokens: 5,
+  total_tokens: 15,
+  input_tokens_details: { cached_tokens: 2 },
+  output_tokens_details: { reasoning_tokens: 1 },
+}
 
 /** Where each form is planted: one session per field, every form in it. */
 const FIELDS: Record<string, (s: Session, form: SecretForm) => void> = {

@@ -56,10 +56,22 @@ describe('resolveRedactPolicy()', () => {
   it.each([
     [true, 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; got boolean.'],
     ['ssn', 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; got "ssn".'],
-    [[1], 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; the list holds number, which is neither a key name nor a RegExp.'],
-    [{ values: ['x'] }, 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; redact.values must be a list of RegExps (e.g. [/\\d{3}-\\d{2}-\\d{4}/]), got an array.'],
-    [{ key: ['x'] }, 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; unknown key "key" (valid: keys, values, defaults).'],
-    [{ defaults: 'no' }, 'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; redact.defaults must be true or false, got "no".'],
+    [
+      [1],
+      'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; the list holds number, which is neither a key name nor a RegExp.',
+    ],
+    [
+      { values: ['x'] },
+      'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; redact.values must be a list of RegExps (e.g. [/\\d{3}-\\d{2}-\\d{4}/]), got an array.',
+    ],
+    [
+      { key: ['x'] },
+      'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; unknown key "key" (valid: keys, values, defaults).',
+    ],
+    [
+      { defaults: 'no' },
+      'redact must be false, a list of key names and RegExps, or { keys, values, defaults }; redact.defaults must be true or false, got "no".',
+    ],
   ])('rejects %j with a TypeError that says what is valid', (option, message) => {
     expect(() => resolveRedactPolicy(option as RedactOption)).toThrow(new TypeError(message))
   })
@@ -80,16 +92,25 @@ describe('environment secrets', () => {
   }
 
   it('takes the values of secret-named variables of 8 characters or more, longest first', () => {
-    expect(envSecretsOf(env)).toEqual(['wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY', 'sk-proj-envvalue-0001', 'correct-horse-battery', 'gho_envtoken_0002', 'rk_envkey_000003'])
+    expect(envSecretsOf(env)).toEqual([
+      'wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLEKEY',
+      'sk-proj-envvalue-0001',
+      'correct-horse-battery',
+      'gho_envtoken_0002',
+      'rk_envkey_000003',
+    ])
   })
 
   it.each(['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'NPM_TOKEN', 'CLIENT_SECRET', 'DB_PASSWORD', 'GPG_KEY', 'SIGNING_KEYS'])('reads %s as secret', (name) => {
     expect(isSecretEnvName(name)).toBe(true)
   })
 
-  it.each(['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'KEY', 'SESSION_MANAGER', 'AUTH_URL', 'TOKENIZERS_PARALLELISM'])('reads %s as not secret', (name) => {
-    expect(isSecretEnvName(name)).toBe(false)
-  })
+  it.each(['PWD', 'OLDPWD', 'HOME', 'PATH', 'SSH_AUTH_SOCK', 'KEY', 'SESSION_MANAGER', 'AUTH_URL', 'TOKENIZERS_PARALLELISM'])(
+    'reads %s as not secret',
+    (name) => {
+      expect(isSecretEnvName(name)).toBe(false)
+    },
+  )
 
   it('replaces those values wherever they appear, in text, keys and JSON', () => {
     const policy = resolveRedactPolicy(undefined, { env })!

@@ -8,7 +8,10 @@ import { DESCRIPTOR_WORDS, KEY_QUALIFIERS, NON_SECRET_TOKEN_MODIFIERS, SECRET_WO
 it('does what docs/redaction.md says each option does', () => {
   expect(redactForDisk({ customer_ssn: '123-45-6789', note: 'ok' }, ['ssn'])).toEqual({ customer_ssn: '[REDACTED]', note: 'ok' })
   expect(redactForDisk({ 'x-trace-id': 'abc' }, [/^x-trace-/])).toEqual({ 'x-trace-id': '[REDACTED]' })
-  expect(redactForDisk({ ssn: '123-45-6789', note: 'call 123-45-6789' }, { values: [/^\d{3}-\d{2}-\d{4}$/] })).toEqual({ ssn: '[REDACTED]', note: 'call 123-45-6789' })
+  expect(redactForDisk({ ssn: '123-45-6789', note: 'call 123-45-6789' }, { values: [/^\d{3}-\d{2}-\d{4}$/] })).toEqual({
+    ssn: '[REDACTED]',
+    note: 'call 123-45-6789',
+  })
   expect(redactForDisk({ password: 'p', ssn: '1' }, { keys: ['ssn'], defaults: false })).toEqual({ password: 'p', ssn: '[REDACTED]' })
   expect(redactForDisk({ password: 'p' }, false)).toEqual({ password: 'p' })
 })

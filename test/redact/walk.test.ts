@@ -26,14 +26,34 @@ describe('redactValue()', () => {
   })
 
   it('catches header tuples and header objects by the name they carry', () => {
-    expect(redact({ headers: [['Authorization', 'Token abc'], ['Accept', 'json']], har: [{ name: 'Cookie', value: 'a=b' }, { name: 'Host', value: 'x' }] })).toEqual({
-      headers: [['Authorization', '[REDACTED]'], ['Accept', 'json']],
-      har: [{ name: 'Cookie', value: '[REDACTED]' }, { name: 'Host', value: 'x' }],
+    expect(
+      redact({
+        headers: [
+          ['Authorization', 'Token abc'],
+          ['Accept', 'json'],
+        ],
+        har: [
+          { name: 'Cookie', value: 'a=b' },
+          { name: 'Host', value: 'x' },
+        ],
+      }),
+    ).toEqual({
+      headers: [
+        ['Authorization', '[REDACTED]'],
+        ['Accept', 'json'],
+      ],
+      har: [
+        { name: 'Cookie', value: '[REDACTED]' },
+        { name: 'Host', value: 'x' },
+      ],
     })
   })
 
   it('walks JSON Schemas under secret names instead of replacing them', () => {
-    const parameters = { type: 'object', properties: { password: { type: 'string', description: 'the new password' }, api_key: { type: 'string', default: 'k' } } }
+    const parameters = {
+      type: 'object',
+      properties: { password: { type: 'string', description: 'the new password' }, api_key: { type: 'string', default: 'k' } },
+    }
     expect(redact(parameters)).toEqual({ type: 'object', properties: { password: { type: 'string', description: 'the new password' }, api_key: '[REDACTED]' } })
   })
 
@@ -45,7 +65,12 @@ describe('redactValue()', () => {
   it('replaces a secret used as an object key, keeping keys unique and in order', () => {
     const [a, b] = ['sk-proj-AAAAbbbbCCCCdddd1234', 'sk-proj-EEEEffffGGGGhhhh5678']
     const out = redact({ first: 1, [a]: { owner: 'x' }, [b]: 2, '[REDACTED]': 3 })
-    expect(Object.entries(out)).toEqual([['first', 1], ['[REDACTED]', { owner: 'x' }], ['[REDACTED]#2', 2], ['[REDACTED]#3', 3]])
+    expect(Object.entries(out)).toEqual([
+      ['first', 1],
+      ['[REDACTED]', { owner: 'x' }],
+      ['[REDACTED]#2', 2],
+      ['[REDACTED]#3', 3],
+    ])
   })
 
   it('never modifies its input and shares what it did not change', () => {

@@ -30,7 +30,12 @@ describe('repeat(k, name, options, fn)', () => {
     expect(runs.passRate(refunds)).toBe(0.75)
     expect(runs.passAll(refunds)).toBe(false)
     expect(runs.passAny(refunds)).toBe(true)
-    expect(runs.verdicts(refunds).filter((v) => !v.passed).map((v) => v.index)).toEqual([7, 8, 11, 16, 18])
+    expect(
+      runs
+        .verdicts(refunds)
+        .filter((v) => !v.passed)
+        .map((v) => v.index),
+    ).toEqual([7, 8, 11, 16, 18])
     expect(runs.passRate((run) => run.output !== undefined)).toBe(1)
     expect(runs.passAll((run) => run.assertCalled('lookup_order'))).toBe(true)
     expect(runs.passAny((run) => run.assertCalled('cancel_order'))).toBe(false)
@@ -117,7 +122,12 @@ describe('repeat(k, name, options, fn)', () => {
     const golden = readFileSync(join(traceDir, 'golden', 'refund.trace.json'), 'utf8')
     expect(JSON.parse(golden)).toMatchObject({ name: 'refund', trace_id: 'golden' })
     expect(golden).not.toContain('"repeat"')
-    expect(runs.verdicts(() => true).filter((v) => !v.passed).map((v) => [v.index, v.failure])).toEqual([
+    expect(
+      runs
+        .verdicts(() => true)
+        .filter((v) => !v.passed)
+        .map((v) => [v.index, v.failure]),
+    ).toEqual([
       [7, '"refund #7" does not match its golden baseline'],
       [8, '"refund #8" does not match its golden baseline'],
     ])
@@ -134,13 +144,17 @@ describe('repeat(k, name, options, fn)', () => {
     await expect(repeat(0, 'x', agent)).rejects.toThrow(new RangeError('repeat(): k must be a whole number of at least 1 (how many runs), got 0.'))
     await expect(repeat('3' as never, 'x', agent)).rejects.toThrow(new TypeError('repeat(): k must be a whole number of at least 1 (how many runs), got "3".'))
     await expect(repeat(3, '', agent)).rejects.toThrow(new TypeError(`repeat(k, name, ...) needs the run set's name, a non-empty string, got "".`))
-    await expect(repeat(3, 'x', { concurrency: 0 }, agent)).rejects.toThrow(new RangeError('repeat(): option "concurrency" must be a whole number of at least 1 (how many runs go at once), got 0.'))
+    await expect(repeat(3, 'x', { concurrency: 0 }, agent)).rejects.toThrow(
+      new RangeError('repeat(): option "concurrency" must be a whole number of at least 1 (how many runs go at once), got 0.'),
+    )
     await expect(repeat(3, 'x', { concurency: 2 } as never, agent)).rejects.toThrow(
       new TypeError(
         'Unknown repeat() option "concurency". Valid options: traceDir, golden, parentTraceId, handoffContext, metadata, sessionId, userId, redact, save, journal, ledger, replay, strict, replayTools, faults, limits, concurrency.',
       ),
     )
-    await expect(repeat(3, 'x', { save: false } as never)).rejects.toThrow(new TypeError('repeat(3, "x", ...) needs the agent to run, a function, as its last argument.'))
+    await expect(repeat(3, 'x', { save: false } as never)).rejects.toThrow(
+      new TypeError('repeat(3, "x", ...) needs the agent to run, a function, as its last argument.'),
+    )
     expect(ran).toBe(0)
   })
 })

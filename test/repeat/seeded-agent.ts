@@ -15,11 +15,19 @@ export async function flakyRefundAgent(s: Session, run: RunPosition, inFlight?: 
   const isRight = random() < 0.7
   if (inFlight !== undefined) inFlight.max = Math.max(inFlight.max, ++inFlight.now)
   try {
-    const [lookup] = s.logLlmCall({ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }], model: 'gpt-4o-mini', tokenUsage: { input_tokens: 100, output_tokens: 20 } })
+    const [lookup] = s.logLlmCall({
+      toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
+      model: 'gpt-4o-mini',
+      tokenUsage: { input_tokens: 100, output_tokens: 20 },
+    })
     await sleep(2)
     s.logToolResult('lookup_order', { callId: lookup!, result: { order_id: '42', amount: 19.99 } })
     const tool = isRight ? 'issue_refund' : 'escalate'
-    const [decision] = s.logLlmCall({ toolCalls: [{ name: tool, arguments: { order_id: '42' } }], model: 'gpt-4o-mini', tokenUsage: { input_tokens: 150, output_tokens: 30 } })
+    const [decision] = s.logLlmCall({
+      toolCalls: [{ name: tool, arguments: { order_id: '42' } }],
+      model: 'gpt-4o-mini',
+      tokenUsage: { input_tokens: 150, output_tokens: 30 },
+    })
     s.logToolResult(tool, { callId: decision!, result: { ok: true } })
     const answer = isRight ? 'Refunded 19.99.' : 'I passed your request on.'
     s.logLlmCall({ responseText: answer, model: 'gpt-4o-mini', tokenUsage: { input_tokens: 200, output_tokens: 10 } })

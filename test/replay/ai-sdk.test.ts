@@ -14,7 +14,11 @@ function model(server: CannedServer) {
 }
 
 const tools = instrumentTools({
-  get_weather: tool({ description: 'Current weather of a city.', inputSchema: z.object({ city: z.string() }), execute: async ({ city }) => getWeather({ city }) }),
+  get_weather: tool({
+    description: 'Current weather of a city.',
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => getWeather({ city }),
+  }),
 })
 
 describe('record and replay with the AI SDK (reagentMiddleware), offline', () => {

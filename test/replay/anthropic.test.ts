@@ -22,7 +22,9 @@ describe('record and replay with the Anthropic SDK (instrumentAnthropic), offlin
         return final.content.map((block) => (block.type === 'text' ? block.text : '')).join('')
       },
     )
-    expect(replayed.trace.turns[0]!.tool_results).toEqual([{ call_id: expect.any(String), result: '18°C and sunny', error: null, duration_ms: expect.any(Number) }])
+    expect(replayed.trace.turns[0]!.tool_results).toEqual([
+      { call_id: expect.any(String), result: '18°C and sunny', error: null, duration_ms: expect.any(Number) },
+    ])
     expect(recording()).toContain('"endpoint": "anthropic POST /v1/messages"')
   })
 

@@ -33,7 +33,9 @@ describe('a run that drifted from its recording', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json'), json('chat/final-answer.json')))
     await recorded(dir, server, 'Where is order 42?', 'Refund order 42.')
 
-    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Refund order 43.')).catch((thrown: unknown) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Refund order 43.')).catch(
+      (thrown: unknown) => thrown,
+    )
 
     expect(error).toBeInstanceOf(ReplayMissError)
     expect((error as Error).message).toBe(
@@ -57,7 +59,10 @@ describe('a run that drifted from its recording', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
     await recorded(dir, server, 'Where is order 42?')
 
-    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?', 'Where is order 42?')).then(
+      () => new Error('the session did not fail'),
+      (thrown: Error) => thrown,
+    )
 
     expect(error.message).toBe(
       `session "support": call 2 (openai POST /chat/completions) has no recorded answer in ${join(dir, 'support.recording.json')}: ` +
@@ -68,7 +73,10 @@ describe('a run that drifted from its recording', () => {
   it('in replay, says there is no recording when there is none', async () => {
     const dir = tempDir()
     const server = await startCannedServer(inOrder())
-    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, ask(server, 'Where is order 42?')).then(
+      () => new Error('the session did not fail'),
+      (thrown: Error) => thrown,
+    )
 
     expect(error.message).toBe(
       `session "support": call 1 (openai POST /chat/completions) has no recorded answer in ${join(dir, 'support.recording.json')}: ` +
@@ -92,7 +100,9 @@ describe('a run that drifted from its recording', () => {
       'Refund order 43.',
     ])
     expect(s.trace.turns.map((turn) => turn.llm_call.replayed ?? false)).toEqual([true, false])
-    const after = JSON.parse(readFileSync(join(dir, 'support.recording.json'), 'utf8')) as { scopes: Array<{ steps: Array<{ request: { messages: Array<{ content: string }> } }> }> }
+    const after = JSON.parse(readFileSync(join(dir, 'support.recording.json'), 'utf8')) as {
+      scopes: Array<{ steps: Array<{ request: { messages: Array<{ content: string }> } }> }>
+    }
     expect(after.scopes[0]!.steps.map((step) => step.request.messages[0]!.content)).toEqual(['Where is order 42?', 'Refund order 42.', 'Refund order 43.'])
     // The old steps are byte for byte what they were: only the new call is added.
     expect(readFileSync(join(dir, 'support.recording.json'), 'utf8').startsWith(before.slice(0, before.lastIndexOf('        }\n      ],')))).toBe(true)

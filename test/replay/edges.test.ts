@@ -13,7 +13,12 @@ const ASK = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Pic
 describe('record and replay, the way agents break things', () => {
   it('answers concurrent calls of one request in the order they were made, as recorded', async () => {
     const dir = tempDir()
-    const answers = ['one', 'two', 'three'].map((word) => ({ json: { ...fixtureJson<Record<string, unknown>>('openai/chat/final-answer.json'), choices: [{ index: 0, message: { role: 'assistant', content: word }, finish_reason: 'stop' }] } }))
+    const answers = ['one', 'two', 'three'].map((word) => ({
+      json: {
+        ...fixtureJson<Record<string, unknown>>('openai/chat/final-answer.json'),
+        choices: [{ index: 0, message: { role: 'assistant', content: word }, finish_reason: 'stop' }],
+      },
+    }))
     const server = await startCannedServer(inOrder(...answers))
     const client = openaiClient(server)
     const three = () => Promise.all([1, 2, 3].map(() => client.chat.completions.create(ASK).then((c) => c.choices[0]!.message.content)))
@@ -28,7 +33,12 @@ describe('record and replay, the way agents break things', () => {
 
   it('keeps two concurrent sessions of different users on one client apart', async () => {
     const dir = tempDir()
-    const server = await startCannedServer((request) => ({ json: { ...fixtureJson<Record<string, unknown>>('openai/chat/final-answer.json'), choices: [{ index: 0, message: { role: 'assistant', content: `for ${String(request.headers['x-user'])}` }, finish_reason: 'stop' }] } }))
+    const server = await startCannedServer((request) => ({
+      json: {
+        ...fixtureJson<Record<string, unknown>>('openai/chat/final-answer.json'),
+        choices: [{ index: 0, message: { role: 'assistant', content: `for ${String(request.headers['x-user'])}` }, finish_reason: 'stop' }],
+      },
+    }))
     const client = openaiClient(server)
     const ask = (user: string) => async () => (await client.chat.completions.create(ASK, { headers: { 'x-user': user } })).choices[0]!.message.content
     await Promise.all(['alice', 'bob'].map((user) => session('numbers', { traceDir: dir, replay: 'record', userId: user }, ask(user))))
@@ -78,7 +88,11 @@ describe('record and replay, the way agents break things', () => {
     const dir = tempDir()
     const server = await startCannedServer(inOrder(json('error-400.json', 400)))
     const client = instrumentOpenAI(new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-key', maxRetries: 2 }))
-    const ask = () => client.chat.completions.create(ASK).then(() => 'answered', (error: Error & { status?: number }) => `${error.constructor.name} ${error.status}: ${error.message}`)
+    const ask = () =>
+      client.chat.completions.create(ASK).then(
+        () => 'answered',
+        (error: Error & { status?: number }) => `${error.constructor.name} ${error.status}: ${error.message}`,
+      )
 
     const recorded = await session('refused', { traceDir: dir, replay: 'record' }, ask)
     await server.close()

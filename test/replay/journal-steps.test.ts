@@ -32,13 +32,11 @@ describe('the journal keeps the steps a run completes, in every mode', () => {
     ])
     // The trace read from the journal is the run's, as before: steps are records of their own.
     expect(journal.trace.turns).toHaveLength(1)
-    expect(readFileSync(join(dir, name!), 'utf8').split('\n').filter((line) => line !== '').map((line) => (JSON.parse(line) as { kind: string }).kind)).toEqual([
-      'open',
-      'exchange',
-      'turn',
-      'result',
-      'tool',
-      'close',
-    ])
+    expect(
+      readFileSync(join(dir, name!), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => (JSON.parse(line) as { kind: string }).kind),
+    ).toEqual(['open', 'exchange', 'turn', 'result', 'tool', 'close'])
   })
 })

@@ -16,7 +16,11 @@ instrumentLangChain()
 
 const TOOLS = [
   tool(async (args) => lookupOrder(args), { name: 'lookup_order', description: 'Look an order up by id.', schema: z.object({ order_id: z.string() }) }),
-  tool(async (args) => issueRefund(args), { name: 'issue_refund', description: 'Refund an order.', schema: z.object({ order_id: z.string(), amount: z.number() }) }),
+  tool(async (args) => issueRefund(args), {
+    name: 'issue_refund',
+    description: 'Refund an order.',
+    schema: z.object({ order_id: z.string(), amount: z.number() }),
+  }),
 ]
 
 function chatOpenAI(url: string): ChatOpenAI {
@@ -44,11 +48,15 @@ describe('record and replay with LangChain chat models (instrumentLangChain), of
   })
 
   it('replays ChatOpenAI.stream() chunk for chunk, with the usage of the recorded stream', async () => {
-    const { replayed } = await recordThenReplay('chat-openai-stream', inOrder({ sse: fixtureText('langchain/openai-chat-stream-answer.sse') }), async (server) => {
-      const texts: string[] = []
-      for await (const chunk of await chatOpenAI(server.url).stream('When does order 42 ship?')) texts.push(chunk.text)
-      return texts
-    })
+    const { replayed } = await recordThenReplay(
+      'chat-openai-stream',
+      inOrder({ sse: fixtureText('langchain/openai-chat-stream-answer.sse') }),
+      async (server) => {
+        const texts: string[] = []
+        for await (const chunk of await chatOpenAI(server.url).stream('When does order 42 ship?')) texts.push(chunk.text)
+        return texts
+      },
+    )
     expect((replayed.output as string[]).join('')).toBe('Order 42 ships tomorrow.')
     expect(replayed.trace.turns[0]!.llm_call.token_usage).toMatchObject({ input_tokens: 38, output_tokens: 6 })
   })

@@ -26,14 +26,29 @@ describe('the normal form a request is matched on', () => {
   })
 
   it("keeps ids inside a tool's input and a schema as they are: they are the user's data", () => {
-    const request = (orderId: string) => ({ messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { id: orderId } }] }] })
+    const request = (orderId: string) => ({
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'lookup', input: { id: orderId } }] }],
+    })
     expect(normalizeRequest(request('42'))).not.toEqual(normalizeRequest(request('43')))
-    expect(normalizeRequest(request('42'))).toEqual({ messages: [{ content: [{ id: 'id_1', input: { id: '42' }, name: 'lookup', type: 'tool_use' }], role: 'assistant' }] })
+    expect(normalizeRequest(request('42'))).toEqual({
+      messages: [{ content: [{ id: 'id_1', input: { id: '42' }, name: 'lookup', type: 'tool_use' }], role: 'assistant' }],
+    })
   })
 
   it('leaves out what never changes the answer, sorts keys, and turns what JSON cannot hold into text', () => {
     const bytes = new Uint8Array([1, 2, 3])
-    const request = { user: 'u-1', metadata: { trace: 'x' }, store: true, prompt_cache_key: 'k', model: 'm', at: new Date(0), image: bytes, skip: undefined, fn: () => 1, big: 10n }
+    const request = {
+      user: 'u-1',
+      metadata: { trace: 'x' },
+      store: true,
+      prompt_cache_key: 'k',
+      model: 'm',
+      at: new Date(0),
+      image: bytes,
+      skip: undefined,
+      fn: () => 1,
+      big: 10n,
+    }
     expect(normalizeRequest(request, { omit: NOT_THE_ANSWER })).toEqual({
       at: '1970-01-01T00:00:00.000Z',
       big: '10',
@@ -46,7 +61,12 @@ describe('the normal form a request is matched on', () => {
     const loop: Record<string, unknown> = { a: 1 }
     loop.self = loop
     expect(normalizeRequest(loop)).toEqual({ a: 1, self: '[circular]' })
-    const hostile = Object.defineProperty({}, 'x', { enumerable: true, get: () => { throw new Error('no') } })
+    const hostile = Object.defineProperty({}, 'x', {
+      enumerable: true,
+      get: () => {
+        throw new Error('no')
+      },
+    })
     expect(normalizeRequest(hostile)).toEqual({ unreadable: 'no' })
   })
 })

@@ -9,17 +9,33 @@ import { behaviour, recordThenReplay } from './record-replay.js'
 
 instrumentOpenAIAgents()
 
-const weather = tool({ name: 'get_weather', description: 'Current weather of a city.', parameters: z.object({ city: z.string() }), execute: ({ city }) => getWeather({ city }) })
+const weather = tool({
+  name: 'get_weather',
+  description: 'Current weather of a city.',
+  parameters: z.object({ city: z.string() }),
+  execute: ({ city }) => getWeather({ city }),
+})
 
 const responses = (streamed: boolean) =>
-  ['function-call', 'final-answer'].map((name) => (streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) }))
+  ['function-call', 'final-answer'].map((name) =>
+    streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) },
+  )
 
 describe('record and replay with the OpenAI Agents SDK (instrumentOpenAIAgents), offline', () => {
   it.each([false, true])('replays a tool-using run (streamed: %s): the runner runs the tool the recorded response asks for', async (streamed) => {
     const { replayed, recording } = await recordThenReplay(`agents-weather-${String(streamed)}`, inOrder(...responses(streamed)), (server) =>
-      runAgent(new Agent({ name: 'Weather agent', instructions: 'You are a weather assistant.', model: new OpenAIResponsesModel(openaiClient(server), 'gpt-4.1'), tools: [weather] }), 'What is the weather in Paris?', {
-        stream: streamed,
-      }),
+      runAgent(
+        new Agent({
+          name: 'Weather agent',
+          instructions: 'You are a weather assistant.',
+          model: new OpenAIResponsesModel(openaiClient(server), 'gpt-4.1'),
+          tools: [weather],
+        }),
+        'What is the weather in Paris?',
+        {
+          stream: streamed,
+        },
+      ),
     )
     expect(replayed.output).toBe('It is 18°C and sunny in Paris.')
     expect(replayed.trace.turns[0]!.tool_results.map((result) => result.result)).toEqual([getWeather({ city: 'Paris' })])

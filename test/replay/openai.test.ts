@@ -65,17 +65,33 @@ describe('record and replay with the OpenAI SDK (instrumentOpenAI), offline', ()
       ),
       async (server) => {
         const client = openaiClient(server)
-        const weatherTool = { type: 'function' as const, function: { name: 'get_weather', description: 'Current weather of a city.', parameters: weatherParameters, strict: true } }
+        const weatherTool = {
+          type: 'function' as const,
+          function: { name: 'get_weather', description: 'Current weather of a city.', parameters: weatherParameters, strict: true },
+        }
         const parsed = await client.chat.completions.parse({ model: 'gpt-4o', messages: [QUESTION], tools: [weatherTool] })
         const streamed = await client.chat.completions.stream({ model: 'gpt-4o', messages: [QUESTION] }).finalChatCompletion()
         const ran = await client.chat.completions
           .runTools({
             model: 'gpt-4o',
             messages: [{ role: 'user', content: 'Paris?' }],
-            tools: [{ type: 'function', function: { name: 'get_weather', description: 'Current weather of a city.', parameters: weatherParameters, function: (args: { city: string }) => getWeather(args), parse: (text: string) => JSON.parse(text) as { city: string } } }],
+            tools: [
+              {
+                type: 'function',
+                function: {
+                  name: 'get_weather',
+                  description: 'Current weather of a city.',
+                  parameters: weatherParameters,
+                  function: (args: { city: string }) => getWeather(args),
+                  parse: (text: string) => JSON.parse(text) as { city: string },
+                },
+              },
+            ],
           })
           .finalContent()
-        const { data, response } = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'with response' }] }).withResponse()
+        const { data, response } = await client.chat.completions
+          .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'with response' }] })
+          .withResponse()
         const raw = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'as response' }] }).asResponse()
         const stream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'tee' }], stream: true })
         const [left, right] = stream.tee()
@@ -84,7 +100,9 @@ describe('record and replay with the OpenAI SDK (instrumentOpenAI), offline', ()
           for await (const _chunk of half) n++
           return n
         }
-        const rawStream = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'raw stream' }], stream: true }).asResponse()
+        const rawStream = await client.chat.completions
+          .create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'raw stream' }], stream: true })
+          .asResponse()
         return {
           parsed: parsed.choices[0]!.message.tool_calls![0]!.function.parsed_arguments,
           streamed: streamed.choices[0]!.message.content,

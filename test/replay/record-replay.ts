@@ -32,7 +32,12 @@ export function behaviour(trace: Trace, { anyOrder = false } = {}): unknown {
   return anyOrder ? turns.map((turn) => canonicalJson(turn as unknown as JsonValue)).sort() : turns
 }
 
-export async function recordThenReplay<T>(name: string, handler: Handler, agent: (server: CannedServer) => Promise<T>, { anyOrder = false } = {}): Promise<RoundTrip<T>> {
+export async function recordThenReplay<T>(
+  name: string,
+  handler: Handler,
+  agent: (server: CannedServer) => Promise<T>,
+  { anyOrder = false } = {},
+): Promise<RoundTrip<T>> {
   const dir = tempDir('reagent-replay-')
   const server = await startCannedServer(handler)
   const recorded = await session(name, { traceDir: dir, replay: 'record' }, () => agent(server))

@@ -8,7 +8,8 @@ import { tempDir } from '../helpers/temp-dir.js'
 import { json, openaiClient, sse } from '../adapters/openai/helpers.js'
 
 function ask(server: CannedServer, content: string): () => Promise<unknown> {
-  return async () => (await openaiClient(server).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] })).choices[0]!.message.content
+  return async () =>
+    (await openaiClient(server).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content }] })).choices[0]!.message.content
 }
 
 describe('the recording file', () => {
@@ -21,7 +22,12 @@ describe('the recording file', () => {
           session_id: null,
           user_id: 'u1',
           steps: [
-            { kind: 'exchange', endpoint: 'openai POST /chat/completions', request: { model: 'gpt-4o', stream: true }, response: { status: 200, events: [{ data: { id: 'c1', choices: [] } }, { text: '[DONE]' }] } },
+            {
+              kind: 'exchange',
+              endpoint: 'openai POST /chat/completions',
+              request: { model: 'gpt-4o', stream: true },
+              response: { status: 200, events: [{ data: { id: 'c1', choices: [] } }, { text: '[DONE]' }] },
+            },
             { kind: 'tool', name: 'lookup_order', input: { id: '42' }, result: { status: 'shipped' }, async: true },
           ],
         },
@@ -78,7 +84,12 @@ describe('the recording file', () => {
     const server = await startCannedServer(inOrder(sse('chat/final-answer.sse'), sse('chat/final-answer.sse')))
     const streamed = async () => {
       let text = ''
-      for await (const chunk of await openaiClient(server).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Hi' }], stream: true })) text += chunk.choices[0]?.delta.content ?? ''
+      for await (const chunk of await openaiClient(server).chat.completions.create({
+        model: 'gpt-4o',
+        messages: [{ role: 'user', content: 'Hi' }],
+        stream: true,
+      }))
+        text += chunk.choices[0]?.delta.content ?? ''
       return text
     }
     await session('support', { traceDir: dir, replay: 'record' }, streamed)

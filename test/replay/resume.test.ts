@@ -25,7 +25,10 @@ function weatherAgent(server: CannedServer, tools: { runs: number }, { failAfter
     const call = message.tool_calls![0]! as { id: string; function: { arguments: string } }
     const result = await lookup(JSON.parse(call.function.arguments) as { city: string })
     if (failAfterTool) throw new Error('the billing service is down')
-    const second = await client.chat.completions.create({ model: 'gpt-4o', messages: [question, message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) }] })
+    const second = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages: [question, message, { role: 'tool', tool_call_id: call.id, content: JSON.stringify(result) }],
+    })
     return second.choices[0]!.message.content
   }
 }
@@ -50,7 +53,9 @@ describe('resume()', () => {
     expect(s.trace).toMatchObject({ status: 'completed', resumed_from: failed.trace_id, replayed_steps: 2 })
     expect(s.trace.turns.map((turn) => turn.llm_call.replayed ?? false)).toEqual([true, false])
     // The tool's replayed result is recorded as its result, with no mark: tool results keep exactly their four keys.
-    expect(s.trace.turns[0]!.tool_results).toEqual([{ call_id: 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c', result: getWeather({ city: 'Paris' }), error: null, duration_ms: expect.any(Number) }])
+    expect(s.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c', result: getWeather({ city: 'Paris' }), error: null, duration_ms: expect.any(Number) },
+    ])
     // A completed run is final: the journal of the run it resumed is gone with its own.
     expect(journals(dir)).toEqual([])
   })
@@ -58,7 +63,11 @@ describe('resume()', () => {
   it('again after a resumed run failed too: its journal holds the steps it replayed as well', async () => {
     const dir = tempDir()
     const tools = { runs: 0 }
-    await session('weather-job', { traceDir: dir }, weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'))), tools, { failAfterTool: true })).catch(() => undefined)
+    await session(
+      'weather-job',
+      { traceDir: dir },
+      weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'))), tools, { failAfterTool: true }),
+    ).catch(() => undefined)
     const idle = await startCannedServer(inOrder())
     const again = await resume('weather-job', { traceDir: dir }, weatherAgent(idle, tools, { failAfterTool: true })).catch((error: Error) => error.message)
     expect(again).toBe('the billing service is down')
@@ -75,8 +84,14 @@ describe('resume()', () => {
     const warnings = captureWarnings()
     const dir = tempDir()
     const tools = { runs: 0 }
-    await session('weather-job', { traceDir: dir }, weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'))), tools))
-    const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'), json('chat/tool-call.json'), json('chat/final-answer.json')))
+    await session(
+      'weather-job',
+      { traceDir: dir },
+      weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'))), tools),
+    )
+    const server = await startCannedServer(
+      inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'), json('chat/tool-call.json'), json('chat/final-answer.json')),
+    )
 
     const s = await resume('weather-job', { traceDir: dir }, weatherAgent(server, tools))
     await resume('weather-job', { traceDir: dir }, weatherAgent(server, tools))
@@ -104,7 +119,11 @@ describe('resume()', () => {
   it("never resumes another user's run of the same name and session id", async () => {
     const dir = tempDir()
     const tools = { runs: 0 }
-    await session('weather-job', { traceDir: dir, sessionId: 's1', userId: 'alice' }, weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'))), tools, { failAfterTool: true })).catch(() => undefined)
+    await session(
+      'weather-job',
+      { traceDir: dir, sessionId: 's1', userId: 'alice' },
+      weatherAgent(await startCannedServer(inOrder(json('chat/tool-call.json'))), tools, { failAfterTool: true }),
+    ).catch(() => undefined)
     const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
     const bob = await resume('weather-job', { traceDir: dir, sessionId: 's1', userId: 'bob' }, weatherAgent(server, tools))
     expect(bob.trace.resumed_from).toBeUndefined()

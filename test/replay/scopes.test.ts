@@ -13,7 +13,10 @@ function ask(server: CannedServer, ...questions: string[]): () => Promise<string
   const client = openaiClient(server)
   return async () => {
     const answers: string[] = []
-    for (const question of questions) answers.push((await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] })).choices[0]!.message.content ?? '')
+    for (const question of questions)
+      answers.push(
+        (await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] })).choices[0]!.message.content ?? '',
+      )
     return answers
   }
 }
@@ -24,7 +27,10 @@ describe('recordings per session id and user id', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
     await session('support', { traceDir: dir, replay: 'record', sessionId: 'conv-1', userId: 'alice' }, ask(server, 'Where is order 42?'))
 
-    const error = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'bob' }, ask(server, 'Where is order 42?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'bob' }, ask(server, 'Where is order 42?')).then(
+      () => new Error('the session did not fail'),
+      (thrown: Error) => thrown,
+    )
     const alice = await session('support', { traceDir: dir, replay: 'replay', sessionId: 'conv-1', userId: 'alice' }, ask(server, 'Where is order 42?'))
 
     expect(error.message).toBe(
@@ -59,7 +65,10 @@ describe('CI', () => {
     await session('support', { traceDir: dir, replay: 'record' }, ask(server, 'Where is order 42?'))
     const before = readFileSync(join(dir, 'support.recording.json'), 'utf8')
 
-    const error = await session('support', { traceDir: dir, replay: 'auto' }, ask(server, 'Where is order 42?', 'And order 43?')).then(() => new Error('the session did not fail'), (thrown: Error) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'auto' }, ask(server, 'Where is order 42?', 'And order 43?')).then(
+      () => new Error('the session did not fail'),
+      (thrown: Error) => thrown,
+    )
 
     expect(error.name).toBe('ReplayMissError')
     expect(server.requests).toHaveLength(1)
@@ -96,7 +105,9 @@ describe('recorded calls a replayed session never used', () => {
     const server = await startCannedServer(inOrder(json('chat/final-answer.json'), json('chat/final-answer.json')))
     await session('support', { traceDir: dir, replay: 'record' }, ask(server, 'Where is order 42?', 'Refund it.'))
 
-    const error = await session('support', { traceDir: dir, replay: 'replay', strict: true }, ask(server, 'Where is order 42?')).catch((thrown: unknown) => thrown)
+    const error = await session('support', { traceDir: dir, replay: 'replay', strict: true }, ask(server, 'Where is order 42?')).catch(
+      (thrown: unknown) => thrown,
+    )
 
     expect(error).toBeInstanceOf(UnusedRecordingError)
     expect(error).toMatchObject({ unused: ['openai POST /chat/completions (call 2 of the recording)'], recordingPath: join(dir, 'support.recording.json') })

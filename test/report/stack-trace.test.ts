@@ -16,7 +16,10 @@ const trace = buildTrace(
       tokens: { input_tokens: 120, output_tokens: 18 },
     },
     { calls: [{ name: 'check_policy', args: { days: 3 }, noResult: true }], tokens: { input_tokens: 160, output_tokens: 12 } },
-    { text: 'I could not find the invoice, so I cannot refund order 42 right now. Please try again later today.', tokens: { input_tokens: 200, output_tokens: 40 } },
+    {
+      text: 'I could not find the invoice, so I cannot refund order 42 right now. Please try again later today.',
+      tokens: { input_tokens: 200, output_tokens: 40 },
+    },
   ],
   { parent_trace_id: 'trace-planner', status: 'failed', error: { name: 'RangeError', message: 'budget exceeded' } },
 )
@@ -54,7 +57,10 @@ describe('formatStackTrace()', () => {
 
   it('draws the trace alone, with no assertion and no probable cause, when no assertion is given', () => {
     const text = formatStackTrace(trace, { color: false })
-    expect(text.split('\n').slice(0, 2)).toEqual(['support-agent  failed · 3 turns · 3 tool calls (1 failed) · 550 tokens (480 in / 70 out) · 1.5s', '  child of trace-planner'])
+    expect(text.split('\n').slice(0, 2)).toEqual([
+      'support-agent  failed · 3 turns · 3 tool calls (1 failed) · 550 tokens (480 in / 70 out) · 1.5s',
+      '  child of trace-planner',
+    ])
     expect(text.endsWith('\n  ✗ RangeError: budget exceeded')).toBe(true)
     expect(text).not.toContain('ASSERTION FAILED')
     expect(text).not.toContain('PROBABLE CAUSE')
@@ -71,10 +77,11 @@ describe('formatStackTrace()', () => {
 
   it("offers the named tool's last output when nothing failed, and says so when nothing points anywhere", () => {
     const calm = buildTrace('calm', [{ calls: [{ name: 'check_policy', result: { eligible: false } }] }, { text: 'Not eligible.' }])
-    expect(formatStackTrace(calm, { assertion: 'x', tool: 'check_policy', facts: ['the agent answered'], color: false }).split('\n').slice(-2)).toEqual([
-      'PROBABLE CAUSE: check_policy last returned {"eligible":false} (turn 0)',
-      '                the agent answered',
-    ])
+    expect(
+      formatStackTrace(calm, { assertion: 'x', tool: 'check_policy', facts: ['the agent answered'], color: false })
+        .split('\n')
+        .slice(-2),
+    ).toEqual(['PROBABLE CAUSE: check_policy last returned {"eligible":false} (turn 0)', '                the agent answered'])
     expect(formatStackTrace(calm, { assertion: 'x', color: false }).split('\n').at(-1)).toBe(
       'PROBABLE CAUSE: nothing in the trace points to one: no tool error, no failed LLM call',
     )
@@ -88,7 +95,9 @@ describe('formatStackTrace()', () => {
   })
 
   it('shows the first and last turns of a long trace, and the turns that matter in between', () => {
-    const turns = Array.from({ length: 100 }, (_, i) => ({ calls: [{ name: i === 50 ? 'charge_card' : 'poll', result: 'pending', ...(i === 60 ? { error: 'Boom' } : {}) }] }))
+    const turns = Array.from({ length: 100 }, (_, i) => ({
+      calls: [{ name: i === 50 ? 'charge_card' : 'poll', result: 'pending', ...(i === 60 ? { error: 'Boom' } : {}) }],
+    }))
     const lines = formatStackTrace(buildTrace('long-run', turns), { assertion: 'x', tool: 'charge_card', color: false }).split('\n')
     const turnLines = lines.filter((line) => /^ {2}[✓✗] Turn|^ {2}…/.test(line)).map((line) => line.replace(/ {2}0µs {2}gpt-4o$/, ''))
     expect(turnLines).toEqual([

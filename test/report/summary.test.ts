@@ -25,9 +25,7 @@ describe('a trace drawn alone (formatStackTrace without an assertion, as show an
   })
 
   it('names the parent of a child trace', () => {
-    expect(formatStackTrace(loadTrace(fixture('researcher.trace.json')), { color: false })).toContain(
-      '  child of d2ff446d-08a1-4e96-85cf-fcd13b3cd18b',
-    )
+    expect(formatStackTrace(loadTrace(fixture('researcher.trace.json')), { color: false })).toContain('  child of d2ff446d-08a1-4e96-85cf-fcd13b3cd18b')
   })
 
   it('colours only when asked', () => {

@@ -15,7 +15,13 @@ describe('formatTranscript()', () => {
     )
     trace.turns[0]!.llm_call.messages = [
       { role: 'system', content: 'You are a support agent.' },
-      { role: 'user', content: [{ type: 'text', text: 'Refund order 42,' }, { type: 'text', text: 'please.' }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Refund order 42,' },
+          { type: 'text', text: 'please.' },
+        ],
+      },
     ]
     trace.turns[1]!.llm_call.error = { name: 'APIConnectionError', message: 'retried once' }
     expect(formatTranscript(trace)).toBe(

@@ -22,7 +22,10 @@ describe('a single-user server (no token file)', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) expect((await postWith(ledger.url, { host })).status).toBe(200)
     expect(await postWith(ledger.url, { host: `evil.example:${port}` })).toEqual({
       status: 403,
-      body: { error: 'forbidden', message: `this server has no token file, so it answers loopback names only (localhost, 127.0.0.1), not Host "evil.example:${port}"` },
+      body: {
+        error: 'forbidden',
+        message: `this server has no token file, so it answers loopback names only (localhost, 127.0.0.1), not Host "evil.example:${port}"`,
+      },
     })
     expect(await postWith(ledger.url, { origin: 'https://evil.example' })).toEqual({
       status: 403,

@@ -22,17 +22,46 @@ function abandonedJournal(dir: string, name: string, traceId: string, lines: obj
     journal: 1,
     kind: 'open',
     writer: { pid: 999_999_999, thread: 0, host: hostname() },
-    trace: { trace_id: traceId, name, turns: [], metadata: {}, started_at: 1_700_000_000.5, ended_at: null, format_version: '1', parent_trace_id: null, handoff_context: null, status: 'active', error: null },
+    trace: {
+      trace_id: traceId,
+      name,
+      turns: [],
+      metadata: {},
+      started_at: 1_700_000_000.5,
+      ended_at: null,
+      format_version: '1',
+      parent_trace_id: null,
+      handoff_context: null,
+      status: 'active',
+      error: null,
+    },
   }
-  writeFileSync(path, [open, ...lines].map((line) => JSON.stringify(line)).join('\n') + '\n')
+  writeFileSync(path, `${[open, ...lines].map((line) => JSON.stringify(line)).join('\n')}\n`)
   return path
 }
 
 const turn = (index: number, tool: string) => ({
   kind: 'turn',
-  turn: { index, llm_call: { messages: null, response_text: null, tool_calls: [{ name: tool, arguments: { n: index }, call_id: `c${index}`, timestamp: 1_700_000_001.5 }], model: 'gpt-4o', token_usage: null, timestamp: 1_700_000_001.5 }, tool_results: [], duration_ms: 5 },
+  turn: {
+    index,
+    llm_call: {
+      messages: null,
+      response_text: null,
+      tool_calls: [{ name: tool, arguments: { n: index }, call_id: `c${index}`, timestamp: 1_700_000_001.5 }],
+      model: 'gpt-4o',
+      token_usage: null,
+      timestamp: 1_700_000_001.5,
+    },
+    tool_results: [],
+    duration_ms: 5,
+  },
 })
-const result = (index: number) => ({ kind: 'result', turn: index, result: { call_id: `c${index}`, result: { ok: index }, error: null, duration_ms: 3 }, duration_ms: 9 })
+const result = (index: number) => ({
+  kind: 'result',
+  turn: index,
+  result: { call_id: `c${index}`, result: { ok: index }, error: null, duration_ms: 3 },
+  duration_ms: 9,
+})
 
 describe('a session while it records', () => {
   it('appends each turn to its journal within 40 ms, and reads back as an active run', async () => {
@@ -170,4 +199,3 @@ describe('sweeping a directory', () => {
     await session('other', { traceDir: dir }, () => expect(existsSync(join(dir, 'crashed.trace.json'))).toBe(true))
   })
 })
-

@@ -37,7 +37,17 @@ describe('names that meet on one file name', () => {
 
   it('keeps goldens of colliding names apart too', () => {
     const traceDir = tempDir()
-    const trace = (name: string) => ({ trace_id: 't', name, turns: [], metadata: {}, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null })
+    const trace = (name: string) => ({
+      trace_id: 't',
+      name,
+      turns: [],
+      metadata: {},
+      started_at: 1,
+      ended_at: 2,
+      format_version: '1' as const,
+      parent_trace_id: null,
+      handoff_context: null,
+    })
     expect(matchGolden(trace('x: y'), { traceDir, update: 'new' }).written).toBe('created')
     expect(matchGolden(trace('x; y'), { traceDir, update: 'new' }).written).toBe('created')
     expect(loadGolden('x: y', { traceDir }).name).toBe('x: y')
@@ -82,7 +92,17 @@ describe('file system failures', () => {
   it('name the path and say what to do: a golden that cannot be written (a file where its folder should be)', () => {
     const traceDir = tempDir()
     writeFileSync(join(traceDir, 'golden'), 'not a folder')
-    const trace = { trace_id: 't', name: 'g', turns: [], metadata: {}, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null }
+    const trace = {
+      trace_id: 't',
+      name: 'g',
+      turns: [],
+      metadata: {},
+      started_at: 1,
+      ended_at: 2,
+      format_version: '1' as const,
+      parent_trace_id: null,
+      handoff_context: null,
+    }
     expect(() => matchGolden(trace, { traceDir, update: 'new' })).toThrow(
       `Cannot read ${join(traceDir, 'golden', 'g.trace.json')}: a part of the path is a file, not a directory: remove or rename that file, or choose another traceDir (ENOTDIR).`,
     )
@@ -97,4 +117,3 @@ describe('file system failures', () => {
     )
   })
 })
-

@@ -23,16 +23,18 @@ describe('estimateCost()', () => {
       [1, 'gpt-4o-mini', 2000, 1000],
     ])
     expect(estimate.top?.turn.index).toBe(0)
-    expect(estimate.skipped).toEqual([
-      'turn 2 (no price for model "claude-sonnet-4")',
-      'turn 3 (no model)',
-      'turn 4 (no token_usage)',
-    ])
+    expect(estimate.skipped).toEqual(['turn 2 (no price for model "claude-sonnet-4")', 'turn 3 (no model)', 'turn 4 (no token_usage)'])
   })
 })
 
 describe('formatUsd()', () => {
   it('shows cents, and two significant digits below a cent', () => {
-    expect([formatUsd(0), formatUsd(0.05), formatUsd(12.345), formatUsd(0.0034), formatUsd(0.00001234)]).toEqual(['$0.00', '$0.05', '$12.35', '$0.0034', '$0.000012'])
+    expect([formatUsd(0), formatUsd(0.05), formatUsd(12.345), formatUsd(0.0034), formatUsd(0.00001234)]).toEqual([
+      '$0.00',
+      '$0.05',
+      '$12.35',
+      '$0.0034',
+      '$0.000012',
+    ])
   })
 })

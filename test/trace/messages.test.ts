@@ -12,7 +12,10 @@ import type { Message } from '../../src/trace/types.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 /** An agent loop as the adapters see it: every request carries the whole history so far. */
-function toolLoop(turns: number, outputChars: number): (s: { logLlmCall: (call: object) => string[]; logToolResult: (name: string, r: object) => void }) => void {
+function toolLoop(
+  turns: number,
+  outputChars: number,
+): (s: { logLlmCall: (call: object) => string[]; logToolResult: (name: string, r: object) => void }) => void {
   return (s) => {
     const history: Array<{ role: string; content: string }> = [
       { role: 'system', content: 'You read pages.' },
@@ -28,7 +31,7 @@ function toolLoop(turns: number, outputChars: number): (s: { logLlmCall: (call: 
 }
 
 describe('a conversation recorded call by call', () => {
-  it('keeps each call\'s full message list in memory and in every loaded copy, sharing the common start', async () => {
+  it("keeps each call's full message list in memory and in every loaded copy, sharing the common start", async () => {
     const traceDir = tempDir()
     const s = await session('reader', { traceDir }, toolLoop(5, 100))
     const lists = s.trace.turns.map((turn) => turn.llm_call.messages as Message[])
@@ -39,11 +42,14 @@ describe('a conversation recorded call by call', () => {
     expect(loaded.turns[4]!.llm_call.messages![0]).toBe(loaded.turns[0]!.llm_call.messages![0])
   })
 
-  it('writes each call\'s new messages and messages_base, so reagent-flow 0.5 sees the new messages', async () => {
+  it("writes each call's new messages and messages_base, so reagent-flow 0.5 sees the new messages", async () => {
     const traceDir = tempDir()
     await session('reader', { traceDir }, toolLoop(3, 10))
     const written = JSON.parse(readFileSync(join(traceDir, 'reader.trace.json'), 'utf8'))
-    const calls = written.turns.map((turn: { llm_call: { messages: Message[]; messages_base?: unknown } }) => [turn.llm_call.messages.map((m) => m.role), turn.llm_call.messages_base])
+    const calls = written.turns.map((turn: { llm_call: { messages: Message[]; messages_base?: unknown } }) => [
+      turn.llm_call.messages.map((m) => m.role),
+      turn.llm_call.messages_base,
+    ])
     expect(calls).toEqual([
       [['system', 'user'], undefined],
       [['assistant', 'tool'], { turn: 0, count: 2 }],
@@ -80,8 +86,19 @@ describe('a conversation recorded call by call', () => {
   it('shares only the start that is the same when the agent rewrote its history', async () => {
     const traceDir = tempDir()
     await session('summariser', { traceDir }, (s) => {
-      s.logLlmCall({ messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'long question' }, { role: 'assistant', content: 'long answer' }] })
-      s.logLlmCall({ messages: [{ role: 'system', content: 'S' }, { role: 'user', content: 'summary of it all' }] })
+      s.logLlmCall({
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'long question' },
+          { role: 'assistant', content: 'long answer' },
+        ],
+      })
+      s.logLlmCall({
+        messages: [
+          { role: 'system', content: 'S' },
+          { role: 'user', content: 'summary of it all' },
+        ],
+      })
     })
     const written = JSON.parse(readFileSync(join(traceDir, 'summariser.trace.json'), 'utf8'))
     expect(written.turns[1].llm_call.messages_base).toEqual({ turn: 0, count: 1 })

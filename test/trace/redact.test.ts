@@ -46,7 +46,17 @@ describe('session redaction', () => {
 
   it('compares a run with its golden after redacting it the same way', () => {
     const traceDir = tempDir()
-    const trace = { trace_id: 't', name: 'keyed', turns: [], metadata: { api_key: 'k-1' }, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null }
+    const trace = {
+      trace_id: 't',
+      name: 'keyed',
+      turns: [],
+      metadata: { api_key: 'k-1' },
+      started_at: 1,
+      ended_at: 2,
+      format_version: '1' as const,
+      parent_trace_id: null,
+      handoff_context: null,
+    }
     expect(matchGolden(trace, { traceDir, update: 'new' }).written).toBe('created')
     expect(matchGolden({ ...trace, metadata: { api_key: 'k-2' } }, { traceDir, update: 'none' }).pass).toBe(true)
   })
@@ -54,7 +64,17 @@ describe('session redaction', () => {
 
 describe('redactForDisk()', () => {
   it('is what renderTrace writes', () => {
-    const trace = { trace_id: 't', name: 'n', turns: [], metadata: { password: 'p' }, started_at: 1, ended_at: 2, format_version: '1' as const, parent_trace_id: null, handoff_context: null }
+    const trace = {
+      trace_id: 't',
+      name: 'n',
+      turns: [],
+      metadata: { password: 'p' },
+      started_at: 1,
+      ended_at: 2,
+      format_version: '1' as const,
+      parent_trace_id: null,
+      handoff_context: null,
+    }
     expect(renderTrace(trace)).toBe(`${JSON.stringify(redactForDisk(trace), null, 2)}\n`)
     expect(redactForDisk(trace).metadata).toEqual({ password: REDACTED })
     expect(trace.metadata.password).toBe('p')

@@ -87,11 +87,14 @@ describe('toJsonValue()', () => {
         throw new Error('no access')
       },
     }
-    const proxy = new Proxy({}, {
-      ownKeys() {
-        throw new Error('revoked')
+    const proxy = new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error('revoked')
+        },
       },
-    })
+    )
     expect(convert({ getter, proxy })).toEqual({
       json: { getter: { ok: 1, broken: '[Thrown: no access]' }, proxy: '[Unreadable: revoked]' },
       issues: [
@@ -109,7 +112,10 @@ describe('toJsonValue()', () => {
       }
     }
     class Point {
-      constructor(readonly x: number, readonly y: number) {}
+      constructor(
+        readonly x: number,
+        readonly y: number,
+      ) {}
     }
     expect(convert({ price: new Money(1999), at: new Point(1, 2) })).toEqual({ json: { price: '$19.99', at: { x: 1, y: 2 } }, issues: [] })
   })
@@ -155,7 +161,9 @@ describe('recording values that are not JSON', () => {
     await session('odd-words', { save: false }, (s) => {
       s.logLlmCall({ toolCalls: [{ name: 'a', arguments: { missing: undefined, failure: new Error('x'), deep } }] })
     })
-    const openings = (await warnings.seen()).map((w) => w.message.replace(/ at turns\S* in a logged value was .*?\. (?=Further)/, ' | ').replace(/ in this session .*$/, ''))
+    const openings = (await warnings.seen()).map((w) =>
+      w.message.replace(/ at turns\S* in a logged value was .*?\. (?=Further)/, ' | ').replace(/ in this session .*$/, ''),
+    )
     expect(openings).toEqual([
       'reagent-flow: session "odd-words": an undefined value | Further undefined values',
       'reagent-flow: session "odd-words": an Error | Further Error values',

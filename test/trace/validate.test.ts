@@ -9,7 +9,9 @@ const PYTHON_FIXTURES = join(import.meta.dirname, '../../fixtures/reagent-flow-p
 
 function pythonFixtureFiles(): string[] {
   return [
-    ...readdirSync(PYTHON_FIXTURES).filter((f) => f.endsWith('.trace.json')).map((f) => join(PYTHON_FIXTURES, f)),
+    ...readdirSync(PYTHON_FIXTURES)
+      .filter((f) => f.endsWith('.trace.json'))
+      .map((f) => join(PYTHON_FIXTURES, f)),
     ...readdirSync(join(PYTHON_FIXTURES, 'golden')).map((f) => join(PYTHON_FIXTURES, 'golden', f)),
   ]
 }

@@ -14,7 +14,9 @@ describe('the static report', () => {
   it('embeds JSON that no string can end the script element with, and reads back the same', () => {
     const value = { a: '</script><script>alert(1)</script>', b: '<!-- x -->', c: 'a & b \u2028 \u2029' }
     const text = embedJson(value)
-    expect(text).toBe('{"a":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e","b":"\\u003c!-- x --\\u003e","c":"a \\u0026 b \\u2028 \\u2029"}')
+    expect(text).toBe(
+      '{"a":"\\u003c/script\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e","b":"\\u003c!-- x --\\u003e","c":"a \\u0026 b \\u2028 \\u2029"}',
+    )
     expect(JSON.parse(text)).toEqual(value)
     expect(inlineScript('x = "</script>"; y = "<!--"')).toBe('x = "<\\/script>"; y = "<\\!--"')
     expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&#60;a href=&#34;x&#34;&#62;&#39;&#38;&#39;&#60;/a&#62;')
@@ -39,7 +41,11 @@ describe('the static report', () => {
     const data = JSON.parse(/<script type="application\/json" id="reagent-data">(.*)<\/script>\n<script>/s.exec(report.html)![1]!)
     expect(Object.keys(data.traces)).toHaveLength(11)
     expect(data.traces[HOSTILE_FILE].turns[0].llm_call.response_text).toBe(HOSTILE.text)
-    expect(data.golden_diffs['refund-agent.trace.json'].changes[0]).toMatchObject({ path: 'turns[1].llm_call.tool_calls[0].arguments.amount', expected: 19.99, actual: 25 })
+    expect(data.golden_diffs['refund-agent.trace.json'].changes[0]).toMatchObject({
+      path: 'turns[1].llm_call.tool_calls[0].arguments.amount',
+      expected: 19.99,
+      actual: 25,
+    })
     expect(data.stack_traces['crashed-agent.trace.json']).toContain('✗ Error: downstream exploded')
   })
 
@@ -50,7 +56,10 @@ describe('the static report', () => {
     expect(result.code).toBe(0)
     expect(result.stdout).toMatch(new RegExp(`^reagent-flow report: ${out} · 8 runs, 3 goldens · \\d+ bytes\\n$`))
     expect(readFileSync(out, 'utf8')).toMatch(/^<!doctype html>/)
-    expect(runCli(['report', '--dir', dir], dir)).toMatchObject({ code: 2, stderr: 'reagent-flow report: --out <file.html> is required: where to write the report\n' })
+    expect(runCli(['report', '--dir', dir], dir)).toMatchObject({
+      code: 2,
+      stderr: 'reagent-flow report: --out <file.html> is required: where to write the report\n',
+    })
   })
 })
 
@@ -59,8 +68,12 @@ describe('commands the viewer prints', () => {
     expect(shellQuote('refund-agent')).toBe('refund-agent')
     expect(shellQuote("it's $HOME > x")).toBe(`'it'\\''s $HOME > x'`)
     expect(approveCommand('.reagent', { id: 'refund-agent.trace.json', name: 'refund-agent' })).toBe('npx reagent-flow approve refund-agent')
-    expect(approveCommand('my traces', { id: 'refund agent.trace.json', name: 'refund agent' })).toBe("npx reagent-flow approve 'my traces/refund agent.trace.json'")
-    expect(approveCommand('.reagent', { id: 'tests/a.test.ts/happy.trace.json', name: 'happy' })).toBe('npx reagent-flow approve .reagent/tests/a.test.ts/happy.trace.json')
+    expect(approveCommand('my traces', { id: 'refund agent.trace.json', name: 'refund agent' })).toBe(
+      "npx reagent-flow approve 'my traces/refund agent.trace.json'",
+    )
+    expect(approveCommand('.reagent', { id: 'tests/a.test.ts/happy.trace.json', name: 'happy' })).toBe(
+      'npx reagent-flow approve .reagent/tests/a.test.ts/happy.trace.json',
+    )
     expect(approveCommand('t', { id: 'x.01ARZ3NDEKTSV4RRFFQ69G5FAV.journal.jsonl', name: 'x' })).toBe('npx reagent-flow approve x --dir t')
   })
 })

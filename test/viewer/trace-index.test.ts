@@ -65,9 +65,24 @@ describe('the trace index', () => {
       failing: true,
     })
     expect(rows['search-agent.trace.json']!.golden).toEqual({ state: 'matches', id: 'golden/search-agent.trace.json', changes: 0 })
-    expect(rows['tests/refund.test.ts/happy_path.trace.json']).toMatchObject({ test_file: 'tests/refund.test.ts', test_name: 'refund > happy path', golden: { state: 'matches', id: 'golden/tests/refund.test.ts/happy_path.trace.json' } })
-    expect(rows['crashed-agent.trace.json']).toMatchObject({ status: 'failed', errors: 1, error: { name: 'Error', message: 'downstream exploded' }, golden: { state: 'none', id: null }, failing: true })
-    expect(rows['replay-agent.trace.json']).toMatchObject({ replayed_calls: 1, injected_faults: 1, resumed_from: 'replay-0', cost_usd: expect.closeTo((20 * 0.15 + 10 * 0.6) / 1_000_000, 12) })
+    expect(rows['tests/refund.test.ts/happy_path.trace.json']).toMatchObject({
+      test_file: 'tests/refund.test.ts',
+      test_name: 'refund > happy path',
+      golden: { state: 'matches', id: 'golden/tests/refund.test.ts/happy_path.trace.json' },
+    })
+    expect(rows['crashed-agent.trace.json']).toMatchObject({
+      status: 'failed',
+      errors: 1,
+      error: { name: 'Error', message: 'downstream exploded' },
+      golden: { state: 'none', id: null },
+      failing: true,
+    })
+    expect(rows['replay-agent.trace.json']).toMatchObject({
+      replayed_calls: 1,
+      injected_faults: 1,
+      resumed_from: 'replay-0',
+      cost_usd: expect.closeTo((20 * 0.15 + 10 * 0.6) / 1_000_000, 12),
+    })
     expect(rows['golden/refund-agent.trace.json']).toMatchObject({ kind: 'golden', golden: null, failing: false })
   })
 
@@ -110,7 +125,12 @@ describe('the trace index', () => {
     await session('live-agent', { traceDir: dir }, async (s) => {
       s.logLlmCall({ model: 'gpt-4o', responseText: 'one' })
       await until(() => active()?.turns === 1)
-      expect(active()).toMatchObject({ status: 'active', id: expect.stringMatching(/^live-agent\.[0-9A-Z]{26}\.journal\.jsonl$/), golden: { state: 'none' }, failing: false })
+      expect(active()).toMatchObject({
+        status: 'active',
+        id: expect.stringMatching(/^live-agent\.[0-9A-Z]{26}\.journal\.jsonl$/),
+        golden: { state: 'none' },
+        failing: false,
+      })
       s.logLlmCall({ model: 'gpt-4o', responseText: 'two' })
       await until(() => active()?.turns === 2)
     })

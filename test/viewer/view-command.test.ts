@@ -61,7 +61,13 @@ describe('the page source', () => {
     const folder = join(import.meta.dirname, '../../src/viewer/client')
     const offenders = readdirSync(folder)
       .filter((name) => name.endsWith('.ts'))
-      .flatMap((name) => (/\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|new Function|DOMParser|createContextualFragment)\b/.exec(readFileSync(join(folder, name), 'utf8')) ?? []).map((hit) => `${name}: ${hit}`))
+      .flatMap((name) =>
+        (
+          /\b(innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval|new Function|DOMParser|createContextualFragment)\b/.exec(
+            readFileSync(join(folder, name), 'utf8'),
+          ) ?? []
+        ).map((hit) => `${name}: ${hit}`),
+      )
     expect(offenders).toEqual([])
   })
 })

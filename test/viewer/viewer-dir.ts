@@ -35,8 +35,18 @@ function refund(amount: number): Trace {
   return buildTrace(
     'refund-agent',
     [
-      { calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { order_id: '42', amount: 19.99 } }], model: 'gpt-4o', tokens: { input_tokens: 1200, output_tokens: 40 }, ms: 420 },
-      { calls: [{ name: 'issue_refund', args: { order_id: '42', amount }, result: { ok: true } }], model: 'gpt-4o', tokens: { input_tokens: 1300, output_tokens: 30 }, ms: 380 },
+      {
+        calls: [{ name: 'lookup_order', args: { order_id: '42' }, result: { order_id: '42', amount: 19.99 } }],
+        model: 'gpt-4o',
+        tokens: { input_tokens: 1200, output_tokens: 40 },
+        ms: 420,
+      },
+      {
+        calls: [{ name: 'issue_refund', args: { order_id: '42', amount }, result: { ok: true } }],
+        model: 'gpt-4o',
+        tokens: { input_tokens: 1300, output_tokens: 30 },
+        ms: 380,
+      },
       { text: `Refunded $${amount} for order 42.`, model: 'gpt-4o', tokens: { input_tokens: 1400, output_tokens: 20 }, ms: 300 },
     ],
     { trace_id: `refund-${amount}`, started_at: T0 + 100, ended_at: T0 + 101.1, metadata: { goal: 'Refund order 42' } },
@@ -48,7 +58,11 @@ export function writeViewerDir(dir: string): string {
   saveTrace(refund(25), { traceDir: dir })
   writeGolden(dir, refund(19.99))
 
-  const search = buildTrace('search-agent', [{ calls: [{ name: 'search', args: { q: 'rome' }, result: ['Colosseum'] }] }, { text: 'The Colosseum.' }], { trace_id: 'search-1', started_at: T0 + 50, ended_at: T0 + 50.5 })
+  const search = buildTrace('search-agent', [{ calls: [{ name: 'search', args: { q: 'rome' }, result: ['Colosseum'] }] }, { text: 'The Colosseum.' }], {
+    trace_id: 'search-1',
+    started_at: T0 + 50,
+    ended_at: T0 + 50.5,
+  })
   saveTrace(search, { traceDir: dir })
   writeGolden(dir, search)
 
@@ -63,19 +77,40 @@ export function writeViewerDir(dir: string): string {
     { traceDir: dir },
   )
 
-  saveTrace(buildTrace('support-agent', [{ text: 'Handing over to billing.' }], { trace_id: 'support-1', started_at: T0 + 10, ended_at: T0 + 12 }), { traceDir: dir })
+  saveTrace(buildTrace('support-agent', [{ text: 'Handing over to billing.' }], { trace_id: 'support-1', started_at: T0 + 10, ended_at: T0 + 12 }), {
+    traceDir: dir,
+  })
   saveTrace(
-    buildTrace('billing-agent', [{ calls: [{ name: 'refund', args: { id: 7 }, result: 'ok' }] }], { trace_id: 'billing-1', parent_trace_id: 'support-1', handoff_context: { ticket: 'T-7' }, started_at: T0 + 11, ended_at: T0 + 11.5 }),
+    buildTrace('billing-agent', [{ calls: [{ name: 'refund', args: { id: 7 }, result: 'ok' }] }], {
+      trace_id: 'billing-1',
+      parent_trace_id: 'support-1',
+      handoff_context: { ticket: 'T-7' },
+      started_at: T0 + 11,
+      ended_at: T0 + 11.5,
+    }),
     { traceDir: dir },
   )
 
-  const scoped = buildTrace('happy path', [{ calls: [{ name: 'lookup_order', args: { order_id: '7' }, result: { ok: true } }] }], { trace_id: 'scoped-1', test_file: 'tests/refund.test.ts', test_name: 'refund > happy path', started_at: T0 + 300, ended_at: T0 + 300.3 })
+  const scoped = buildTrace('happy path', [{ calls: [{ name: 'lookup_order', args: { order_id: '7' }, result: { ok: true } }] }], {
+    trace_id: 'scoped-1',
+    test_file: 'tests/refund.test.ts',
+    test_name: 'refund > happy path',
+    started_at: T0 + 300,
+    ended_at: T0 + 300.3,
+  })
   const scopedPath = join(dir, 'tests', 'refund.test.ts', 'happy_path.trace.json')
   mkdirSync(dirname(scopedPath), { recursive: true })
   writeFileSync(scopedPath, `${JSON.stringify(scoped, null, 2)}\n`)
   writeGolden(dir, scoped, 'tests/refund.test.ts/happy_path.trace.json')
 
-  const replayed = buildTrace('replay-agent', [{ text: 'one', model: 'gpt-4o-mini', tokens: { input_tokens: 10, output_tokens: 5 } }, { text: 'two', model: 'gpt-4o-mini', tokens: { input_tokens: 10, output_tokens: 5 } }], { trace_id: 'replay-1', resumed_from: 'replay-0', started_at: T0 + 400, ended_at: T0 + 400.1 })
+  const replayed = buildTrace(
+    'replay-agent',
+    [
+      { text: 'one', model: 'gpt-4o-mini', tokens: { input_tokens: 10, output_tokens: 5 } },
+      { text: 'two', model: 'gpt-4o-mini', tokens: { input_tokens: 10, output_tokens: 5 } },
+    ],
+    { trace_id: 'replay-1', resumed_from: 'replay-0', started_at: T0 + 400, ended_at: T0 + 400.1 },
+  )
   replayed.turns[0]!.llm_call.replayed = true
   replayed.turns[1]!.injected = true
   saveTrace(replayed, { traceDir: dir })
@@ -85,7 +120,10 @@ export function writeViewerDir(dir: string): string {
     [{ calls: [{ name: HOSTILE.key, args: { [HOSTILE.key]: HOSTILE.link, html: HOSTILE.text }, result: HOSTILE.text }], text: HOSTILE.text }],
     { trace_id: 'hostile-1', metadata: { goal: HOSTILE.text, link: HOSTILE.link }, started_at: T0 + 500, ended_at: T0 + 500.1 },
   )
-  hostile.turns[0]!.llm_call.messages = [{ role: 'user', content: HOSTILE.text }, { role: '<img src=x onerror=alert(1)>', content: HOSTILE.link }]
+  hostile.turns[0]!.llm_call.messages = [
+    { role: 'user', content: HOSTILE.text },
+    { role: '<img src=x onerror=alert(1)>', content: HOSTILE.link },
+  ]
   saveTrace(hostile, { traceDir: dir })
   return dir
 }

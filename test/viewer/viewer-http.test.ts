@@ -50,7 +50,14 @@ describe('the viewer over HTTP', () => {
     saveTrace(buildTrace('secret', [{ text: 'the secret' }]), { traceDir: outside })
     symlinkSync(join(outside, 'secret.trace.json'), join(dir, 'linked.trace.json'))
     const viewer = await startViewer(dir)
-    const refs = ['../' + outside.split('/').pop() + '/secret.trace.json', '%2e%2e%2fsecret.trace.json', join(outside, 'secret.trace.json'), 'linked.trace.json', 'golden/../../secret.trace.json', '']
+    const refs = [
+      `../${outside.split('/').pop()}/secret.trace.json`,
+      '%2e%2e%2fsecret.trace.json',
+      join(outside, 'secret.trace.json'),
+      'linked.trace.json',
+      'golden/../../secret.trace.json',
+      '',
+    ]
     for (const ref of refs) {
       const { status, body } = await get(`${viewer.url}api/run?id=${encodeURIComponent(ref)}`)
       expect([ref, status]).toEqual([ref, ref === '' ? 400 : 404])
@@ -69,7 +76,11 @@ describe('the viewer over HTTP', () => {
     expect(diff.body).toMatchObject({
       expected: { id: 'golden/refund-agent.trace.json', kind: 'golden' },
       actual: { id: 'refund-agent.trace.json', kind: 'run' },
-      diff: { equal: false, mode: 'strict', changes: [{ path: 'turns[1].llm_call.tool_calls[0].arguments.amount', expected: 19.99, actual: 25 }, { subject: 'response_text' }] },
+      diff: {
+        equal: false,
+        mode: 'strict',
+        changes: [{ path: 'turns[1].llm_call.tool_calls[0].arguments.amount', expected: 19.99, actual: 25 }, { subject: 'response_text' }],
+      },
       approve_command: `npx reagent-flow approve refund-agent --dir ${viewer.index.dir}`,
     })
     expect((await get(`${viewer.url}api/diff?actual=refund-agent.trace.json&mode=fuzzy`)).body).toEqual({
@@ -110,7 +121,8 @@ describe('the viewer over HTTP', () => {
     expect((await get(`${viewer.url}?token=wrong-token-0123456789`)).status).toBe(401)
     expect((await get(`${viewer.url}api/runs`, { headers: { authorization: 'Bearer other-token-0123456789' } })).body).toEqual({
       error: 'forbidden',
-      message: 'other may not view the trace directory: the viewer shows the runs of org "local", namespace "default" to tokens of that namespace that are narrowed to no agent or session',
+      message:
+        'other may not view the trace directory: the viewer shows the runs of org "local", namespace "default" to tokens of that namespace that are narrowed to no agent or session',
     })
     expect((await get(`${viewer.url}api/runs`, { headers: { authorization: 'Bearer bot-token-0123456789ab' } })).status).toBe(403)
   })
@@ -119,7 +131,14 @@ describe('the viewer over HTTP', () => {
     const dir = writeViewerDir(tempDir())
     const store = DirectoryStore.open({ dir, org: 'local', namespace: 'default', watch: false })
     const index = new TraceIndex({ dir, prices: loadPriceTable() })
-    const server = await startLedgerServer({ store, port: 0, org: 'local', namespace: 'default', groups: [viewerRoutes({ index, owner: singleUser() })], log: () => {} })
+    const server = await startLedgerServer({
+      store,
+      port: 0,
+      org: 'local',
+      namespace: 'default',
+      groups: [viewerRoutes({ index, owner: singleUser() })],
+      log: () => {},
+    })
     try {
       expect((await get(`${server.url}/api/runs`)).status).toBe(200)
       // Every run session() wrote, those in test-file folders too.

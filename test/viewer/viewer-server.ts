@@ -16,7 +16,14 @@ export interface TestViewer {
 export async function startViewer(dir: string, options: { tokens?: TokenRegistry; log?: string[]; cleanup?: boolean } = {}): Promise<TestViewer> {
   const index = new TraceIndex({ dir, prices: loadPriceTable(), watch: true, rescanMs: 200 })
   const owner = singleUser()
-  const server = await startHttpServer({ port: 0, tokens: options.tokens, owner, groups: [viewerRoutes({ index, owner })], log: (line) => options.log?.push(line), graceMs: 200 })
+  const server = await startHttpServer({
+    port: 0,
+    tokens: options.tokens,
+    owner,
+    groups: [viewerRoutes({ index, owner })],
+    log: (line) => options.log?.push(line),
+    graceMs: 200,
+  })
   if (options.cleanup !== false) onTestFinished(() => server.close())
   return { server, index, url: `${server.url}/` }
 }

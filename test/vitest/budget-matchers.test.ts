@@ -106,7 +106,14 @@ describe('toCostLessThan()', () => {
   it('with .not, fails with the estimate and what was priced', () => {
     const headline = 'expected the run to cost more than $1.00, but its estimated cost is $0.0027'
     expect(matcherFailure(() => expect(run).not.toCostLessThan(1)).message).toBe(
-      [headline, '', ...TURNS, '', `ASSERTION FAILED: ${headline}`, 'PROBABLE CAUSE: 1 of 2 turns priced; not priced: turn 1 (no price for model "acme-support-ft")'].join('\n'),
+      [
+        headline,
+        '',
+        ...TURNS,
+        '',
+        `ASSERTION FAILED: ${headline}`,
+        'PROBABLE CAUSE: 1 of 2 turns priced; not priced: turn 1 (no price for model "acme-support-ft")',
+      ].join('\n'),
     )
   })
 

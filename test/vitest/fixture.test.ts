@@ -48,7 +48,9 @@ describe('agentSession', () => {
 
   test('rethrows what the agent threw, after writing the failed trace', async ({ agentSession }) => {
     await expect(agentSession(() => Promise.reject(new Error('model down')))).rejects.toThrow('model down')
-    const trace = loadTrace(join(traceDir, 'test', 'vitest', 'fixture.test.ts', 'agentSession___rethrows_what_the_agent_threw__after_writing_the_failed_trace.trace.json'))
+    const trace = loadTrace(
+      join(traceDir, 'test', 'vitest', 'fixture.test.ts', 'agentSession___rethrows_what_the_agent_threw__after_writing_the_failed_trace.trace.json'),
+    )
     expect(trace.status).toBe('failed')
   })
 

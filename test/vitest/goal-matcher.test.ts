@@ -65,7 +65,9 @@ describe('toReachGoal()', () => {
 
   it('with .not, fails when the judge says the goal was reached, and passes when it was not', async () => {
     const s = await unsaved()
-    const message = await failureOf(() => expect(s).not.toReachGoal(() => ({ reached: true, reason: 'order 42 was refunded' }), { goal: 'Refuse refunds over $10' }))
+    const message = await failureOf(() =>
+      expect(s).not.toReachGoal(() => ({ reached: true, reason: 'order 42 was refunded' }), { goal: 'Refuse refunds over $10' }),
+    )
     expect(message.split('\n')[0]).toBe('expected the agent not to reach its goal "Refuse refunds over $10", but the judge said it did: order 42 was refunded')
     await expect(s).not.toReachGoal(() => false)
     // The grade is the judge's verdict on the goal, whatever the test expected.

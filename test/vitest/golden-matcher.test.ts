@@ -130,7 +130,14 @@ describe('toMatchGolden()', () => {
     await expect(s).toMatchGolden()
     // A session of this test: its golden belongs to this test file, named after the test and the session.
     const inTestFile = (dir: string): string =>
-      join(dir, 'golden', 'test', 'vitest', 'golden-matcher.test.ts', 'toMatchGolden_____uses_a_session_s_traceDir_and_redact__options.traceDir_takes_precedence___support-agent.trace.json')
+      join(
+        dir,
+        'golden',
+        'test',
+        'vitest',
+        'golden-matcher.test.ts',
+        'toMatchGolden_____uses_a_session_s_traceDir_and_redact__options.traceDir_takes_precedence___support-agent.trace.json',
+      )
     const golden = readFileSync(inTestFile(traceDir), 'utf8')
     expect(golden).toContain('"ssn": "[REDACTED]"')
     expect(golden).not.toContain('123-45-6789')

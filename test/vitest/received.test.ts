@@ -28,7 +28,7 @@ async function reactAgentState(): Promise<{ messages: unknown[] }> {
 }
 
 describe('a value that is not a run, given to a matcher', () => {
-  it("is the state a LangChain agent returned: one line naming its keys and what to pass instead, not its messages", async () => {
+  it('is the state a LangChain agent returned: one line naming its keys and what to pass instead, not its messages', async () => {
     const state = await reactAgentState()
     expect(JSON.stringify(state).length).toBeGreaterThan(2_000)
     // @ts-expect-error an agent's state is not a run
@@ -60,7 +60,9 @@ describe('a value that is not a run, given to a matcher', () => {
     }
     // @ts-expect-error a function is not a run
     expect(() => expect(runAgent).toHaveCalledTool('issue_refund')).toThrow(
-      new TypeError(`toHaveCalledTool(): the value given to expect() ${NOT_A_RUN} a function (runAgent). Run it inside session() and pass the Session that session() resolves to.`),
+      new TypeError(
+        `toHaveCalledTool(): the value given to expect() ${NOT_A_RUN} a function (runAgent). Run it inside session() and pass the Session that session() resolves to.`,
+      ),
     )
   })
 
@@ -86,7 +88,14 @@ describe('describeReceived()', () => {
     expect(describeReceived(10n)).toBe('10n (bigint)')
     expect(describeReceived(undefined)).toBe('undefined')
     expect(describeReceived(() => 1)).toBe('a function')
-    const hostile = new Proxy({}, { getPrototypeOf: () => { throw new Error('no') } })
+    const hostile = new Proxy(
+      {},
+      {
+        getPrototypeOf: () => {
+          throw new Error('no')
+        },
+      },
+    )
     expect(describeReceived(hostile)).toBe('an object with no keys')
   })
 })

@@ -33,7 +33,9 @@ describe('expect(runSet).toPassInAtLeast(share, check)', () => {
 
   it('with .not, fails saying how many passed', async () => {
     const runs = await repeat(10, 'refund', { save: false }, (s, run) => flakyRefundAgent(s, run))
-    expect(matcherFailure(() => expect(runs).not.toPassInAtLeast(0.75, refunds)).message).toBe('expected fewer than 75% of the 10 runs of "refund" to pass the check, but 8 of 10 passed (80%)')
+    expect(matcherFailure(() => expect(runs).not.toPassInAtLeast(0.75, refunds)).message).toBe(
+      'expected fewer than 75% of the 10 runs of "refund" to pass the check, but 8 of 10 passed (80%)',
+    )
   })
 
   it('names runs kept in memory only, and runs that threw', async () => {
@@ -57,19 +59,29 @@ describe('expect(runSet).toPassInAtLeast(share, check)', () => {
       run.assertCalled('issue_refund')
     }
     await expect(runs).toPassInAtLeast(0.8, check)
-    await expect(expect(runs).toPassInAtLeast(0.9, check)).rejects.toThrow('expected at least 90% of the 10 runs of "refund" to pass the check, but 8 of 10 passed (80%). The 2 runs that failed:\n  #7  "issue_refund" was never called (3 turns, 2 tool calls)\n')
+    await expect(expect(runs).toPassInAtLeast(0.9, check)).rejects.toThrow(
+      'expected at least 90% of the 10 runs of "refund" to pass the check, but 8 of 10 passed (80%). The 2 runs that failed:\n  #7  "issue_refund" was never called (3 turns, 2 tool calls)\n',
+    )
   })
 
   it('rejects what is not a run set, a share outside 0 to 1, and a check that is not a function', async () => {
     const runs = await repeat(1, 'one', { save: false }, () => undefined)
     // @ts-expect-error: the types reject what is not a run set, as the matcher does at run time.
     expect(() => expect({ runs: [] }).toPassInAtLeast(0.5, refunds)).toThrow(
-      new TypeError("toPassInAtLeast() needs the run set repeat() resolves to, e.g. expect(await repeat(10, 'agent', run)).toPassInAtLeast(0.8, check); got object."),
+      new TypeError(
+        "toPassInAtLeast() needs the run set repeat() resolves to, e.g. expect(await repeat(10, 'agent', run)).toPassInAtLeast(0.8, check); got object.",
+      ),
     )
-    expect(() => expect(runs).toPassInAtLeast(80, refunds)).toThrow(new RangeError('toPassInAtLeast(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got 80 (for 80%, write 0.8).'))
-    expect(() => expect(runs).toPassInAtLeast('0.8' as never, refunds)).toThrow(new TypeError('toPassInAtLeast(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got string.'))
+    expect(() => expect(runs).toPassInAtLeast(80, refunds)).toThrow(
+      new RangeError('toPassInAtLeast(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got 80 (for 80%, write 0.8).'),
+    )
+    expect(() => expect(runs).toPassInAtLeast('0.8' as never, refunds)).toThrow(
+      new TypeError('toPassInAtLeast(share, check): share must be a number from 0 to 1 (the share of runs that must pass), got string.'),
+    )
     expect(() => expect(runs).toPassInAtLeast(0.8, 'issue_refund' as never)).toThrow(
-      new TypeError("toPassInAtLeast(share, check): check must be a function of a run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got string."),
+      new TypeError(
+        "toPassInAtLeast(share, check): check must be a function of a run, e.g. (run) => expect(run).toHaveCalledTool('issue_refund'); got string.",
+      ),
     )
   })
 })

@@ -78,7 +78,9 @@ describe('toHaveCalledToolWith()', () => {
     const failure = matcherFailure(() => expect(refund).toHaveCalledToolWith('issue_refund', partialArgs))
     const core = failureOf(() => assertCalledWith(refund, 'issue_refund', partialArgs))
     expect(failure.message).toBe(core.message)
-    expect(failure.message).toContain('PROBABLE CAUSE: closest call: issue_refund({"order_id":"42","amount":19.99}) in turn 1; amount: expected Any<String>, got 19.99')
+    expect(failure.message).toContain(
+      'PROBABLE CAUSE: closest call: issue_refund({"order_id":"42","amount":19.99}) in turn 1; amount: expected Any<String>, got 19.99',
+    )
     expect(failure.actual).toEqual({ order_id: '42', amount: 19.99 })
     expect(failure.expected).toBe(partialArgs)
   })

@@ -6,12 +6,26 @@
  */
 import { expect, expectTypeOf } from 'vitest'
 import { test, type AgentSession } from 'reagent-flow/vitest'
-import { repeat, session, loadChain, type ChainNode, type ClosedSession, type GoalJudgeInput, type RunPosition, type RunSetRow, type RunSet, type Session, type ToolCall, type Trace } from 'reagent-flow'
+import {
+  repeat,
+  session,
+  loadChain,
+  type ChainNode,
+  type ClosedSession,
+  type GoalJudgeInput,
+  type RunPosition,
+  type RunSetRow,
+  type RunSet,
+  type Session,
+  type ToolCall,
+  type Trace,
+} from 'reagent-flow'
 
 declare const trace: Trace
 declare const s: Session<string>
 declare const chain: ChainNode
 declare const maybe: Session | undefined
+// biome-ignore lint/suspicious/noExplicitAny: what an untyped value (JSON.parse, a JS library) gives the matchers
 declare const loose: any
 /** What a LangChain agent's invoke() resolves to: the state, not a run. */
 declare const agentState: { messages: Array<{ content: string; tool_calls?: unknown[] }> }
@@ -57,11 +71,14 @@ export async function newMatcherTypes(): Promise<void> {
   expect(s).toCostLessThan(0.05)
   expect(s).toCostLessThan(0.05, { prices: { 'my-fine-tune': { input: 3, output: 12 } }, allowUnpriced: true })
   expectTypeOf(expect(s).toReachGoal(({ answer }) => answer !== null)).toEqualTypeOf<Promise<void>>()
-  await expect(s).toReachGoal(async (input) => {
-    expectTypeOf(input).toEqualTypeOf<GoalJudgeInput>()
-    expectTypeOf(input.answer).toEqualTypeOf<string | null>()
-    return { reached: input.transcript.includes('issue_refund'), reason: 'refunded' }
-  }, { goal: 'Refund order 42', source: 'rules' })
+  await expect(s).toReachGoal(
+    async (input) => {
+      expectTypeOf(input).toEqualTypeOf<GoalJudgeInput>()
+      expectTypeOf(input.answer).toEqualTypeOf<string | null>()
+      return { reached: input.transcript.includes('issue_refund'), reason: 'refunded' }
+    },
+    { goal: 'Refund order 42', source: 'rules' },
+  )
 
   // @ts-expect-error an answer is a string, a RegExp or an asymmetric matcher
   expect(s).toHaveFinalAnswer(42)
@@ -133,11 +150,16 @@ export function fixtureTypes(): void {
 }
 
 export async function runSetTypes(): Promise<void> {
-  const runs = await repeat<string>(5, 'refund', { concurrency: 2, limits: { turns: 8 }, faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] }, (s, run) => {
-    expectTypeOf(run).toEqualTypeOf<RunPosition>()
-    s.logLlmCall({ responseText: 'ok' })
-    return `run ${run.index}`
-  })
+  const runs = await repeat<string>(
+    5,
+    'refund',
+    { concurrency: 2, limits: { turns: 8 }, faults: [{ tool: 'charge_card', error: 'card declined', times: 1 }] },
+    (s, run) => {
+      expectTypeOf(run).toEqualTypeOf<RunPosition>()
+      s.logLlmCall({ responseText: 'ok' })
+      return `run ${run.index}`
+    },
+  )
   // (expectTypeOf cannot compare classes with overloaded methods: an assignment checks the type instead.)
   const typed: RunSet<string> = runs
   expectTypeOf(typed.runs).toEqualTypeOf<readonly Session<string>[]>()

@@ -87,7 +87,9 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
   const { diff } = approval
   if (diff === null) return [ctx.c.dim('  the previous golden was not a readable trace')]
   if (diff.equal) return [ctx.c.dim('  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)')]
-  return formatDiff(diff, { color: ctx.c.isColorSupported }).split('\n').map((line) => (line === '' ? '' : `  ${line}`))
+  return formatDiff(diff, { color: ctx.c.isColorSupported })
+    .split('\n')
+    .map((line) => (line === '' ? '' : `  ${line}`))
 }
 
 /** The runs to approve: the named ones, or with --all every readable run in the directory that finished. */
@@ -147,7 +149,8 @@ export const approveCommand: Command = {
     'reagent-flow approve --all --dir test/.traces',
   ],
   run(input, ctx) {
-    if (input.options.add === true && input.options.replace === true) throw new UsageError('pass either --add (one more variant) or --replace (the only variant), not both')
+    if (input.options.add === true && input.options.replace === true)
+      throw new UsageError('pass either --add (one more variant) or --replace (the only variant), not both')
     const accept: Acceptance = input.options.add === true ? 'add' : input.options.replace === true ? 'replace' : 'refresh'
     const unreadable: UnreadableFile[] = []
     const unfinished: ApproveOutput['unfinished'] = []

@@ -26,7 +26,10 @@ export interface DiffOutput {
 export function diffOptionsOf(input: CommandInput): DiffOptions {
   const mode = stringOption(input, 'mode') as DiffOptions['mode']
   const args = stringOption(input, 'args') as DiffOptions['args']
-  const ignore = ((input.options.ignore ?? []) as string[]).flatMap((item) => item.split(',')).map((item) => item.trim()).filter((item) => item !== '')
+  const ignore = ((input.options.ignore ?? []) as string[])
+    .flatMap((item) => item.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
   return { ...(mode === undefined ? {} : { mode }), ...(args === undefined ? {} : { args }), ...(ignore.length === 0 ? {} : { ignore }) }
 }
 
@@ -38,7 +41,11 @@ function againstGolden(ref: string, dir: string, options: DiffOptions): DiffOutp
   const goldenFile = store.resolvePath(run)
   const text = store.read(goldenFile)
   if (text === null) {
-    throw new TraceNotFoundError(goldenFile, `"${run.name}" has no golden baseline yet: review the run, then ${shellCommand(['reagent-flow', 'approve', ...(dir === DEFAULT_TRACE_DIR ? [] : ['--dir', dir]), runFile])}.`, run.name)
+    throw new TraceNotFoundError(
+      goldenFile,
+      `"${run.name}" has no golden baseline yet: review the run, then ${shellCommand(['reagent-flow', 'approve', ...(dir === DEFAULT_TRACE_DIR ? [] : ['--dir', dir]), runFile])}.`,
+      run.name,
+    )
   }
   const { diff, variant, variants } = compareWithGolden({ path: goldenFile, text }, renderGolden(run).trace, resolveDiffOptions(options))
   return { expected: goldenFile, actual: runFile, ...(variants > 1 ? { variant: { index: variant, of: variants } } : {}), diff }
@@ -85,7 +92,9 @@ export const diffCommand: Command = {
     else {
       const { c } = ctx
       const variant = out.variant === undefined ? '' : ` (variant ${out.variant.index} of ${out.variant.of}, the closest)`
-      ctx.print(`${c.red(`- expected  ${out.expected}${variant}`)}\n${c.green(`+ actual    ${out.actual}`)}\n\n${formatDiff(diff, { color: c.isColorSupported })}`)
+      ctx.print(
+        `${c.red(`- expected  ${out.expected}${variant}`)}\n${c.green(`+ actual    ${out.actual}`)}\n\n${formatDiff(diff, { color: c.isColorSupported })}`,
+      )
     }
     return diff.equal ? EXIT_OK : EXIT_CHECK_FAILED
   },

@@ -55,7 +55,8 @@ export const exportCommand: Command = {
     'reagent-flow export support-agent --otlp --include-content --out spans.json',
   ],
   async run(input, ctx) {
-    if (input.options['otlp'] !== true) throw new UsageError('choose the output format: --otlp (OTLP/JSON spans in the GenAI conventions, the one format so far)')
+    if (input.options['otlp'] !== true)
+      throw new UsageError('choose the output format: --otlp (OTLP/JSON spans in the GenAI conventions, the one format so far)')
     const ref = input.positionals[0]!
     const endpoint = stringOption(input, 'endpoint')
     const out = stringOption(input, 'out')
@@ -75,13 +76,22 @@ export const exportCommand: Command = {
     if (out !== undefined) writeFileAtomic(out, text)
     const sent = `${plural(spans, 'span')} of ${plural(runs, 'run')}`
     if (ctx.json && (out !== undefined || endpoint !== undefined)) {
-      ctx.printJson({ runs: chain.flatten().map((node) => ({ name: node.name, trace_id: node.traceId, file: node.path })), spans, out: out ?? null, endpoint: endpoint === undefined ? null : tracesUrl(endpoint) })
+      ctx.printJson({
+        runs: chain.flatten().map((node) => ({ name: node.name, trace_id: node.traceId, file: node.path })),
+        spans,
+        out: out ?? null,
+        endpoint: endpoint === undefined ? null : tracesUrl(endpoint),
+      })
     } else if (out === undefined && endpoint === undefined) ctx.write(text)
     else {
       if (out !== undefined) ctx.print(`wrote ${sent} to ${out}`)
       if (endpoint !== undefined) ctx.print(`sent ${sent} to ${tracesUrl(endpoint)}`)
     }
-    noteUnreadable(skipped.map(({ path, reason }) => ({ file: path, reason })), dir, ctx)
+    noteUnreadable(
+      skipped.map(({ path, reason }) => ({ file: path, reason })),
+      dir,
+      ctx,
+    )
     return EXIT_OK
   },
 }

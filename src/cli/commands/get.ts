@@ -71,7 +71,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
   ]
   if (out.error !== null) facts.push(['error', c.red(`${out.error.name}: ${out.error.message}`)])
   if (out.interruption_reason !== null) facts.push(['stopped', c.yellow(out.interruption_reason)])
-  toolErrorLines(out.tool_errors).forEach((line, i) => facts.push([i === 0 ? 'tool error' : '', c.red(line)]))
+  for (const [i, line] of toolErrorLines(out.tool_errors).entries()) facts.push([i === 0 ? 'tool error' : '', c.red(line)])
   facts.push(
     ['response', out.final_response ?? c.dim('(no text answer)')],
     ['turns', `${out.turns} (${plural(out.tool_calls, 'tool call')})`],
@@ -82,7 +82,7 @@ function printFacts(out: GetOutput, ctx: CommandContext): void {
     facts.push(['cost', `${formatUsd(out.cost.usd)} (${out.cost.priced_turns} of ${plural(out.turns, 'turn')} priced${unpriced})`])
   }
   facts.push(['elapsed', out.elapsed_ms === null ? c.dim('(no end time)') : formatDuration(out.elapsed_ms)])
-  out.budgets.forEach((budget, i) => facts.push([i === 0 ? 'budgets' : '', budgetLine(budget, c)]))
+  for (const [i, budget] of out.budgets.entries()) facts.push([i === 0 ? 'budgets' : '', budgetLine(budget, c)])
   if (out.grade !== null) facts.push(['grade', formatGrade(out.grade, c)])
   facts.push(['file', out.file])
   ctx.print(formatFacts(facts, c))

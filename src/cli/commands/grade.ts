@@ -56,7 +56,9 @@ export const gradeCommand: Command = {
       ref: stringOption(input, 'ref') ?? null,
     })
     const file = resolveRun(ref, ctx.dir)
-    const { trace, previous, written } = updateGrade(file, (read) => (sameVerdict(read.grade, wanted) ? undefined : { ...wanted, graded_at: Date.now() / 1000 }))
+    const { trace, previous, written } = updateGrade(file, (read) =>
+      sameVerdict(read.grade, wanted) ? undefined : { ...wanted, graded_at: Date.now() / 1000 },
+    )
     const changed = written !== undefined
     const out: GradeOutput = { file, name: trace.name, trace_id: trace.trace_id, changed, grade: trace.grade!, previous }
     if (ctx.json) ctx.printJson(out)

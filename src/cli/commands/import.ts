@@ -47,11 +47,17 @@ export const importCommand: Command = {
   summary: 'OpenTelemetry spans (OTLP/JSON: GenAI conventions, OpenInference, OpenLLMetry) as traces, one per agent run',
   details: [
     'One trace per root agent or workflow span, agents inside it as child runs (parent_trace_id); model calls and tool spans become turns.',
-    'The file holds one OTLP/JSON request, or one per line (the Collector\'s file exporter). Traces are written to --dir.',
+    "The file holds one OTLP/JSON request, or one per line (the Collector's file exporter). Traces are written to --dir.",
     'Spans reagent-flow exported come back as the traces they were.',
   ],
   options: {
-    dialect: { type: 'string', value: '<name>', choices: DIALECT_OPTIONS, default: 'auto', description: 'the conventions the spans follow (auto: detected from their attributes)' },
+    dialect: {
+      type: 'string',
+      value: '<name>',
+      choices: DIALECT_OPTIONS,
+      default: 'auto',
+      description: 'the conventions the spans follow (auto: detected from their attributes)',
+    },
   },
   positionals: { min: 1, max: 1, names: '<spans.json> (an OTLP/JSON file)' },
   examples: ['reagent-flow import spans.json', 'reagent-flow import phoenix-export.json --dialect openinference --dir test/.traces'],
@@ -70,7 +76,8 @@ export const importCommand: Command = {
     if (ctx.json) ctx.printJson({ dialect: imported.dialect, traces: rows })
     else {
       ctx.print(`${plural(rows.length, 'trace')} from ${file} (${imported.dialect} spans):`)
-      for (const row of rows) ctx.print(`  ${row.file}  ${row.name}  ${plural(row.turns, 'turn')}${row.parent_trace_id === null ? '' : `  child of ${row.parent_trace_id}`}`)
+      for (const row of rows)
+        ctx.print(`  ${row.file}  ${row.name}  ${plural(row.turns, 'turn')}${row.parent_trace_id === null ? '' : `  child of ${row.parent_trace_id}`}`)
     }
     return EXIT_OK
   },

@@ -38,7 +38,21 @@ function printTable(out: RecordingsOutput, ctx: CommandContext, now: number): vo
   ])
   if (rows.length > 0) {
     const right = { align: 'right' } as const
-    ctx.print(formatTable([{ title: 'FILE' }, { title: 'SCOPES', ...right }, { title: 'CALLS', ...right }, { title: 'TOOL RUNS', ...right }, { title: 'SIZE', ...right }, { title: 'RECORDED' }, { title: 'LAST USE' }], rows, c))
+    ctx.print(
+      formatTable(
+        [
+          { title: 'FILE' },
+          { title: 'SCOPES', ...right },
+          { title: 'CALLS', ...right },
+          { title: 'TOOL RUNS', ...right },
+          { title: 'SIZE', ...right },
+          { title: 'RECORDED' },
+          { title: 'LAST USE' },
+        ],
+        rows,
+        c,
+      ),
+    )
   }
   const total = out.recordings.reduce((sum, row) => sum + row.bytes, 0)
   ctx.print(c.dim(out.recordings.length === 0 ? 'no recordings' : `${plural(out.recordings.length, 'recording')}, ${formatBytes(total)}`))
@@ -76,7 +90,9 @@ export const recordingsCommand: Command = {
       if (out.pruned !== undefined) {
         const bytes = scan.recordings.filter((row) => out.pruned!.includes(row.file)).reduce((sum, row) => sum + row.bytes, 0)
         const verb = input.options['dry-run'] === true ? 'would remove' : 'removed'
-        ctx.print(`${verb} ${plural(out.pruned.length, 'recording')} (${formatBytes(bytes)}) not used for ${days} day${days === 1 ? '' : 's'}${out.pruned.length === 0 ? '' : `: ${out.pruned.join(', ')}`}`)
+        ctx.print(
+          `${verb} ${plural(out.pruned.length, 'recording')} (${formatBytes(bytes)}) not used for ${days} day${days === 1 ? '' : 's'}${out.pruned.length === 0 ? '' : `: ${out.pruned.join(', ')}`}`,
+        )
       }
     }
     for (const { file, reason } of scan.unreadable) ctx.note(`skipped ${file}: ${reason}`)

@@ -31,7 +31,8 @@ export const reportCommand: Command = {
     const report = writeReport(out, { dir: ctx.dir, prices: loadPriceTable(stringOption(input, 'prices')), ...(title === undefined ? {} : { title }) })
     if (ctx.json) ctx.printJson({ out, runs: report.runs, goldens: report.goldens, skipped: report.skipped, bytes: report.bytes })
     else ctx.print(`reagent-flow report: ${out} · ${plural(report.runs, 'run')}, ${plural(report.goldens, 'golden')} · ${formatBytes(report.bytes)}`)
-    if (report.skipped > 0) ctx.note(`${plural(report.skipped, 'file')} in ${ctx.dir} ${report.skipped === 1 ? 'is' : 'are'} not a readable trace; the report lists them`)
+    if (report.skipped > 0)
+      ctx.note(`${plural(report.skipped, 'file')} in ${ctx.dir} ${report.skipped === 1 ? 'is' : 'are'} not a readable trace; the report lists them`)
     return EXIT_OK
   },
 }

@@ -13,7 +13,7 @@ export const serveCommand: Command = {
   details: [
     'POST /v1/<operation> with a JSON body (the Loom run-operations fields); MCP (streamable HTTP) at /mcp.',
     'The store is the trace directory (every run session() writes there is a run) or PostgreSQL.',
-    'Without --token-file the server is a single user\'s: loopback only, org and namespace from --org/--namespace.',
+    "Without --token-file the server is a single user's: loopback only, org and namespace from --org/--namespace.",
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
     'One line per request goes to stderr; SIGINT or SIGTERM stops it after the requests in flight.',

@@ -48,7 +48,7 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
   ]
   if (out.parent !== null) facts.push(['parent', runName(out.parent)])
   if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
-  out.children.forEach((child, i) => facts.push([i === 0 ? 'children' : '', runName(child)]))
+  for (const [i, child] of out.children.entries()) facts.push([i === 0 ? 'children' : '', runName(child)])
   if (trace.grade !== undefined) facts.push(['grade', formatGrade(trace.grade, c)])
   ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported })}\n\n${formatFacts(facts, c)}`)
 }

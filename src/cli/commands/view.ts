@@ -12,7 +12,7 @@ export const viewCommand: Command = {
   args: '',
   summary: 'the trace viewer: runs, turns, diffs against goldens, in the browser, updated live',
   details: [
-    'Serves a web app over the trace directory (--dir): every run and golden, each run\'s turns and',
+    "Serves a web app over the trace directory (--dir): every run and golden, each run's turns and",
     'messages, its error and agent stack trace, the chain of agents, and the diff of a run against its',
     'golden or another run. Pages update when files change; nothing in the directory is ever written',
     '(except what every command does: a run whose process died is written out as interrupted).',
@@ -24,7 +24,7 @@ export const viewCommand: Command = {
   options: {
     host: { type: 'string', value: '<address>', default: '127.0.0.1', description: 'the address to listen on; other than loopback needs --token-file' },
     port: { type: 'string', value: '<port>', default: String(DEFAULT_VIEW_PORT), description: 'the port (0 picks a free one)' },
-    open: { type: 'boolean', description: 'open the page in the browser ($BROWSER, else the system\'s opener)' },
+    open: { type: 'boolean', description: "open the page in the browser ($BROWSER, else the system's opener)" },
     'token-file': { type: 'string', value: '<file.json>', description: 'bearer tokens (as reagent-flow serve reads them)' },
     org: { type: 'string', value: '<org>', default: DEFAULT_ORG, description: 'with --token-file: the org whose tokens may view' },
     namespace: { type: 'string', value: '<namespace>', default: DEFAULT_NAMESPACE, description: 'with --token-file: the namespace whose tokens may view' },

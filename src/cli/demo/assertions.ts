@@ -14,7 +14,10 @@ interface DemoAssertion {
 const ASSERTIONS: readonly DemoAssertion[] = [
   { code: `s.assertCalled('issue_refund')`, run: (s) => s.assertCalled('issue_refund') },
   { code: `s.assertCalledBefore('check_policy', 'issue_refund')`, run: (s) => s.assertCalledBefore('check_policy', 'issue_refund') },
-  { code: `s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 })`, run: (s) => s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 }) },
+  {
+    code: `s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 })`,
+    run: (s) => s.assertCalledWith('issue_refund', { order_id: '42', amount: 19.99 }),
+  },
   { code: `s.assertFlow(['lookup_order', '...', 'issue_refund'])`, run: (s) => s.assertFlow(['lookup_order', '...', 'issue_refund']) },
   { code: `s.assertToolSucceeded('issue_refund')`, run: (s) => s.assertToolSucceeded('issue_refund') },
   { code: `s.assertMaxTurns(5)`, run: (s) => s.assertMaxTurns(5) },

@@ -21,7 +21,9 @@ function messagesOf(message: LanguageModelV3Message): ScriptMessage[] {
     case 'user':
       return [{ role: 'user', content: textOf(message.content) }]
     case 'assistant': {
-      const toolCalls = message.content.flatMap((part) => (part.type === 'tool-call' ? [{ id: part.toolCallId, name: part.toolName, arguments: part.input }] : []))
+      const toolCalls = message.content.flatMap((part) =>
+        part.type === 'tool-call' ? [{ id: part.toolCallId, name: part.toolName, arguments: part.input }] : [],
+      )
       return [{ role: 'assistant', content: textOf(message.content.filter((part) => part.type === 'text')), toolCalls }]
     }
     case 'tool':

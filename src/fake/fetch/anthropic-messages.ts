@@ -20,13 +20,20 @@ export const anthropicMessages: WireFormat = {
   requestIdHeader: 'request-id',
   parse: (body) => ({
     model: stringOr(body.model, undefined),
-    messages: [...(body.system === undefined ? [] : [{ role: 'system' as const, content: textOf(body.system) }]), ...listOf(body.messages).filter(isRecord).flatMap(messagesOf)],
+    messages: [
+      ...(body.system === undefined ? [] : [{ role: 'system' as const, content: textOf(body.system) }]),
+      ...listOf(body.messages).filter(isRecord).flatMap(messagesOf),
+    ],
     tools: listOf(body.tools).flatMap(toolOf),
     stream: body.stream === true,
   }),
   json: (reply, context) => ({ ...messageJson(context, contentBlocks(reply), stopReason(reply)), usage: usageJson(reply.usage, reply.usage.outputTokens) }),
   events: messageEvents,
-  errorBody: (error, context) => ({ type: 'error', error: { type: error.type ?? anthropicErrorType(error.status), message: error.message }, request_id: context.requestId }),
+  errorBody: (error, context) => ({
+    type: 'error',
+    error: { type: error.type ?? anthropicErrorType(error.status), message: error.message },
+    request_id: context.requestId,
+  }),
 }
 
 /** A user message's tool_result blocks are tool messages, its text one user message. */

@@ -27,7 +27,7 @@ type Item = Record<string, unknown>
 function outputItems(reply: Reply, context: ReplyContext): Item[] {
   const items: Item[] = []
   if (reply.text !== undefined) items.push(messageItem(context, 'completed', reply.text))
-  reply.toolCalls.forEach((call, i) => items.push(functionCallItem(context, i, call, 'completed', call.json)))
+  for (const [i, call] of reply.toolCalls.entries()) items.push(functionCallItem(context, i, call, 'completed', call.json))
   return items
 }
 

@@ -45,9 +45,27 @@ export function scriptedFetch(script: Script): ScriptedFetch {
       const body = await jsonBody(input, init, method, url)
       const parsed = format.parse(body)
       asked.stream = parsed.stream
-      const request: ScriptRequest = { call, api: format.api, model: parsed.model, messages: withToolNames(parsed.messages), tools: parsed.tools, stream: parsed.stream, body }
-      const context: ReplyContext = { call, model: parsed.model ?? 'scripted-model', body, created: Math.floor(Date.now() / 1000), requestId: `req_scripted_${call}` }
-      const resolved = await cursor.resolve(request, `${method} ${path}${parsed.model === undefined ? '' : `, model "${parsed.model}"`}`, format.toolCallIdPrefix)
+      const request: ScriptRequest = {
+        call,
+        api: format.api,
+        model: parsed.model,
+        messages: withToolNames(parsed.messages),
+        tools: parsed.tools,
+        stream: parsed.stream,
+        body,
+      }
+      const context: ReplyContext = {
+        call,
+        model: parsed.model ?? 'scripted-model',
+        body,
+        created: Math.floor(Date.now() / 1000),
+        requestId: `req_scripted_${call}`,
+      }
+      const resolved = await cursor.resolve(
+        request,
+        `${method} ${path}${parsed.model === undefined ? '' : `, model "${parsed.model}"`}`,
+        format.toolCallIdPrefix,
+      )
       if (resolved.kind === 'error') return errorResponse(format, resolved.error, context)
       return replyResponse(format, resolved.reply, context, parsed.stream, signal ?? undefined)
     } catch (error) {

@@ -63,7 +63,10 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     return 'scripted'
   }
 
-  override bindTools(tools: BindToolsInput[], kwargs?: Partial<ScriptedChatModelCallOptions>): Runnable<BaseLanguageModelInput, AIMessageChunk, ScriptedChatModelCallOptions> {
+  override bindTools(
+    tools: BindToolsInput[],
+    kwargs?: Partial<ScriptedChatModelCallOptions>,
+  ): Runnable<BaseLanguageModelInput, AIMessageChunk, ScriptedChatModelCallOptions> {
     return this.withConfig({ tools: tools.map((tool) => convertToOpenAITool(tool)), ...kwargs })
   }
 
@@ -86,13 +89,23 @@ export class ScriptedChatModel extends BaseChatModel<ScriptedChatModelCallOption
     return { generations: [{ text: reply.text ?? '', message, generationInfo: { finish_reason: finishReason(reply) } }] }
   }
 
-  override async *_streamResponseChunks(messages: BaseMessage[], options: this['ParsedCallOptions'], runManager?: CallbackManagerForLLMRun): AsyncGenerator<ChatGenerationChunk> {
+  override async *_streamResponseChunks(
+    messages: BaseMessage[],
+    options: this['ParsedCallOptions'],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
     const reply = await this.#answer(messages, options, true)
     const chunks: Array<{ text: string; message: AIMessageChunk; last?: true }> = [
       ...textDeltas(reply.text ?? '').map((text) => ({ text, message: new AIMessageChunk({ content: text }) })),
       ...reply.toolCalls.flatMap((call, index) => [
-        { text: '', message: new AIMessageChunk({ content: '', tool_call_chunks: [{ type: 'tool_call_chunk', index, id: call.id, name: call.name, args: '' }] }) },
-        ...jsonDeltas(call.json).map((args) => ({ text: '', message: new AIMessageChunk({ content: '', tool_call_chunks: [{ type: 'tool_call_chunk', index, args }] }) })),
+        {
+          text: '',
+          message: new AIMessageChunk({ content: '', tool_call_chunks: [{ type: 'tool_call_chunk', index, id: call.id, name: call.name, args: '' }] }),
+        },
+        ...jsonDeltas(call.json).map((args) => ({
+          text: '',
+          message: new AIMessageChunk({ content: '', tool_call_chunks: [{ type: 'tool_call_chunk', index, args }] }),
+        })),
       ]),
       { text: '', message: new AIMessageChunk({ content: '', response_metadata: this.#responseMetadata(reply), ...usageField(reply) }), last: true },
     ]

@@ -12,7 +12,8 @@ export function chatMessages(messages: readonly BaseMessage[]): ScriptMessage[] 
     if (isAIMessage(message)) {
       return { role: 'assistant', content, toolCalls: (message.tool_calls ?? []).map((call) => ({ id: call.id ?? '', name: call.name, arguments: call.args })) }
     }
-    if (isToolMessage(message)) return { role: 'tool', content, toolCallId: message.tool_call_id, ...(message.name === undefined ? {} : { name: message.name }) }
+    if (isToolMessage(message))
+      return { role: 'tool', content, toolCallId: message.tool_call_id, ...(message.name === undefined ? {} : { name: message.name }) }
     const type = message.getType()
     return { role: type === 'system' || type === 'developer' ? 'system' : 'user', content }
   })

@@ -9,7 +9,19 @@
  */
 import { mkdirSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
-import { isFile, JOURNAL_SUFFIX, listTraceTree, NOT_RUNS, loadTrace, parseJournalName, readTraceFields, renderTrace, sweepDirectory, TRACE_FILE_SUFFIX, writeFileAtomic } from '../../storage.js'
+import {
+  isFile,
+  JOURNAL_SUFFIX,
+  listTraceTree,
+  NOT_RUNS,
+  loadTrace,
+  parseJournalName,
+  readTraceFields,
+  renderTrace,
+  sweepDirectory,
+  TRACE_FILE_SUFFIX,
+  writeFileAtomic,
+} from '../../storage.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { warn } from '../../warnings.js'
@@ -80,7 +92,12 @@ export class DirectoryStore implements LedgerStore {
         // Runs sit in test-file folders too; goldens and the ledger's own folder are not session() runs.
         recursive: true,
         accept: isRunPath,
-        list: () => new Map(listTraceTree(options.dir, { stat: false }).files.filter((file) => isRunPath(file.path)).map((file) => [file.path, ''])),
+        list: () =>
+          new Map(
+            listTraceTree(options.dir, { stat: false })
+              .files.filter((file) => isRunPath(file.path))
+              .map((file) => [file.path, '']),
+          ),
         known: () => store.#knownNames(),
         ...(options.rescanMs === undefined ? {} : { rescanMs: options.rescanMs }),
       })
@@ -112,7 +129,10 @@ export class DirectoryStore implements LedgerStore {
       if (name.endsWith(JOURNAL_SUFFIX)) this.#openJournals.add(name)
     }
     if (unreadable > 0) {
-      warn('REAGENT_READ', `run ledger: ${unreadable} file(s) in ${this.#options.dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`)
+      warn(
+        'REAGENT_READ',
+        `run ledger: ${unreadable} file(s) in ${this.#options.dir} are not readable runs and were left out; reagent-flow validate --dir <folder> names them`,
+      )
     }
   }
 

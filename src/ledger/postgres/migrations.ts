@@ -19,8 +19,7 @@ interface Migration {
 
 const MIGRATIONS: readonly Migration[] = [
   {
-    sql: 
-  `CREATE TABLE reagent_ledger_runs (
+    sql: `CREATE TABLE reagent_ledger_runs (
      org text NOT NULL,
      namespace text NOT NULL,
      run_id text NOT NULL,

@@ -40,4 +40,4 @@ export function chooseDialect(spans: readonly SpanRecord[], option: DialectOptio
   return best
 }
 
-export type { Dialect, DialectName, LlmDraft, SpanRole, ToolDraft } from './dialect.js'
+export type { Dialect, DialectName, LlmDraft, ToolDraft } from './dialect.js'

@@ -62,7 +62,8 @@ export const openInference: Dialect = {
     const output = messagesOf(span, 'llm.output_messages')
     const texts = output.map(messageContent).filter((content): content is string => typeof content === 'string')
     return {
-      messages: input.length === 0 ? null : input.map((message) => ({ role: String(message.get('message.role') ?? 'unknown'), content: messageContent(message) })),
+      messages:
+        input.length === 0 ? null : input.map((message) => ({ role: String(message.get('message.role') ?? 'unknown'), content: messageContent(message) })),
       responseText: texts.length === 0 ? null : texts.join(''),
       toolCalls: output.flatMap(toolCallsOf),
       model: text(span, 'llm.model_name') ?? text(span, 'llm.response.model_name') ?? text(span, 'llm.request.model_name'),

@@ -58,10 +58,13 @@ export const openLlmetry: Dialect = {
   llm(span) {
     const prompts = indexed(span, GEN_AI.prompt)
     const completions = indexed(span, GEN_AI.completion)
-    const texts = completions.map((completion) => completion.get('content')).filter((content): content is string => typeof content === 'string' && content !== '')
+    const texts = completions
+      .map((completion) => completion.get('content'))
+      .filter((content): content is string => typeof content === 'string' && content !== '')
     const reason = completions[0]?.get('finish_reason')
     return {
-      messages: prompts.length === 0 ? null : prompts.map((prompt) => ({ role: String(prompt.get('role') ?? 'unknown'), content: prompt.get('content') ?? null })),
+      messages:
+        prompts.length === 0 ? null : prompts.map((prompt) => ({ role: String(prompt.get('role') ?? 'unknown'), content: prompt.get('content') ?? null })),
       responseText: texts.length === 0 ? null : texts.join(''),
       toolCalls: completions.flatMap(toolCallsOf),
       model: text(span, GEN_AI.responseModel) ?? text(span, GEN_AI.requestModel),

@@ -70,8 +70,12 @@ function changeItem(change: TraceChange): HTMLElement {
       : h(
           'div',
           { class: 'values' },
-          change.kind === 'added' ? null : h('div', { class: 'expected-value' }, h('span', { class: 'label' }, 'expected '), valueView(change.expected, `expected value at ${change.path}`)),
-          change.kind === 'removed' ? null : h('div', { class: 'actual-value' }, h('span', { class: 'label' }, 'actual '), valueView(change.actual, `actual value at ${change.path}`)),
+          change.kind === 'added'
+            ? null
+            : h('div', { class: 'expected-value' }, h('span', { class: 'label' }, 'expected '), valueView(change.expected, `expected value at ${change.path}`)),
+          change.kind === 'removed'
+            ? null
+            : h('div', { class: 'actual-value' }, h('span', { class: 'label' }, 'actual '), valueView(change.actual, `actual value at ${change.path}`)),
         ),
   )
 }
@@ -81,7 +85,13 @@ function sideSummary(trace: Trace, index: number | null): Child {
   const turn = trace.turns[index]
   if (turn === undefined) return null
   const calls = turn.llm_call.tool_calls.map((call) => call.name)
-  return h('span', null, `Turn ${turn.index}`, calls.length === 0 ? null : [': ', h('span', { class: 'tool-name' }, calls.join(', '))], turn.llm_call.response_text ? h('span', { class: 'muted' }, ' · answer') : null)
+  return h(
+    'span',
+    null,
+    `Turn ${turn.index}`,
+    calls.length === 0 ? null : [': ', h('span', { class: 'tool-name' }, calls.join(', '))],
+    turn.llm_call.response_text ? h('span', { class: 'muted' }, ' · answer') : null,
+  )
 }
 
 function pairRow(payload: DiffPayload, pair: TurnPair, changes: readonly TraceChange[]): HTMLElement {
@@ -99,9 +109,25 @@ function pairRow(payload: DiffPayload, pair: TurnPair, changes: readonly TraceCh
       'div',
       { class: 'pair-head' },
       h('span', { class: `badge pair-status-${pair.status}` }, pair.status),
-      h('span', { class: 'side expected-side' }, pair.expected === null ? sideSummary(expected.trace, null) : h('a', { href: runHref(expected.id, pair.expected), aria: { label: `open expected turn ${pair.expected}` } }, sideSummary(expected.trace, pair.expected))),
+      h(
+        'span',
+        { class: 'side expected-side' },
+        pair.expected === null
+          ? sideSummary(expected.trace, null)
+          : h(
+              'a',
+              { href: runHref(expected.id, pair.expected), aria: { label: `open expected turn ${pair.expected}` } },
+              sideSummary(expected.trace, pair.expected),
+            ),
+      ),
       h('span', { class: 'arrow', aria: { hidden: 'true' } }, '→'),
-      h('span', { class: 'side actual-side' }, pair.actual === null ? sideSummary(actual.trace, null) : h('a', { href: runHref(actual.id, pair.actual), aria: { label: `open actual turn ${pair.actual}` } }, sideSummary(actual.trace, pair.actual))),
+      h(
+        'span',
+        { class: 'side actual-side' },
+        pair.actual === null
+          ? sideSummary(actual.trace, null)
+          : h('a', { href: runHref(actual.id, pair.actual), aria: { label: `open actual turn ${pair.actual}` } }, sideSummary(actual.trace, pair.actual)),
+      ),
       deltas.length === 0 ? null : h('span', { class: 'muted deltas' }, deltas.join(' · ')),
     ),
     changes.length === 0 ? null : h('ul', { class: 'changes' }, changes.map(changeItem)),
@@ -111,11 +137,35 @@ function pairRow(payload: DiffPayload, pair: TurnPair, changes: readonly TraceCh
 function controls(request: DiffRequest, store: RunStore): HTMLElement {
   const ids = store.runs.sort((a, b) => a.id.localeCompare(b.id))
   const field = (label: string, control: HTMLElement): HTMLElement => h('div', { class: 'field' }, h('label', { for: control.id }, label), control)
-  const expected = h('select', { id: 'diff-expected', name: 'expected' }, h('option', { value: '', selected: !request.expected }, 'Its golden'), ids.map((run) => h('option', { value: run.id, selected: run.id === request.expected }, `${run.kind === 'golden' ? 'golden: ' : ''}${run.id}`)))
-  const actual = h('select', { id: 'diff-actual', name: 'actual' }, ids.filter((run) => run.kind === 'run' || run.id === request.actual).map((run) => h('option', { value: run.id, selected: run.id === request.actual }, run.id)))
-  const mode = h('select', { id: 'diff-mode', name: 'mode' }, MODES.map((m) => h('option', { value: m, selected: (request.mode || 'strict') === m }, m)))
-  const args = h('select', { id: 'diff-args', name: 'args' }, ARGS.map((a) => h('option', { value: a, selected: (request.args || 'exact') === a }, a)))
-  const ignore = h('input', { id: 'diff-ignore', name: 'ignore', value: request.ignore ?? '', placeholder: 'results, search.request_id, turns[*].tool_results[*].result.at' })
+  const expected = h(
+    'select',
+    { id: 'diff-expected', name: 'expected' },
+    h('option', { value: '', selected: !request.expected }, 'Its golden'),
+    ids.map((run) => h('option', { value: run.id, selected: run.id === request.expected }, `${run.kind === 'golden' ? 'golden: ' : ''}${run.id}`)),
+  )
+  const actual = h(
+    'select',
+    { id: 'diff-actual', name: 'actual' },
+    ids
+      .filter((run) => run.kind === 'run' || run.id === request.actual)
+      .map((run) => h('option', { value: run.id, selected: run.id === request.actual }, run.id)),
+  )
+  const mode = h(
+    'select',
+    { id: 'diff-mode', name: 'mode' },
+    MODES.map((m) => h('option', { value: m, selected: (request.mode || 'strict') === m }, m)),
+  )
+  const args = h(
+    'select',
+    { id: 'diff-args', name: 'args' },
+    ARGS.map((a) => h('option', { value: a, selected: (request.args || 'exact') === a }, a)),
+  )
+  const ignore = h('input', {
+    id: 'diff-ignore',
+    name: 'ignore',
+    value: request.ignore ?? '',
+    placeholder: 'results, search.request_id, turns[*].tool_results[*].result.at',
+  })
   return h(
     'form',
     {
@@ -124,7 +174,13 @@ function controls(request: DiffRequest, store: RunStore): HTMLElement {
       on: {
         submit: (event) => {
           event.preventDefault()
-          location.hash = diffHref({ actual: actual.value, expected: expected.value, mode: mode.value === 'strict' ? '' : mode.value, args: args.value === 'exact' ? '' : args.value, ignore: ignore.value.trim() })
+          location.hash = diffHref({
+            actual: actual.value,
+            expected: expected.value,
+            mode: mode.value === 'strict' ? '' : mode.value,
+            args: args.value === 'exact' ? '' : args.value,
+            ignore: ignore.value.trim(),
+          })
         },
       },
     },
@@ -139,30 +195,54 @@ function controls(request: DiffRequest, store: RunStore): HTMLElement {
 
 function approveBox(command: string): HTMLElement {
   const code = h('code', { id: 'approve-command' }, command)
-  const copy = h('button', {
-    type: 'button',
-    on: {
-      click: () => {
-        void navigator.clipboard?.writeText(command).then(
-          () => (copy.textContent = 'Copied'),
-          () => window.getSelection()?.selectAllChildren(code),
-        )
+  const copy = h(
+    'button',
+    {
+      type: 'button',
+      on: {
+        click: () => {
+          void navigator.clipboard?.writeText(command).then(
+            () => (copy.textContent = 'Copied'),
+            () => window.getSelection()?.selectAllChildren(code),
+          )
+        },
       },
     },
-  }, 'Copy')
-  return h('section', { class: 'approve', aria: { labelledby: 'approve-heading' } }, h('h2', { id: 'approve-heading' }, 'Accept as golden'), h('p', null, 'The viewer never writes a golden. If this run is right, run:'), h('pre', null, code), copy)
+    'Copy',
+  )
+  return h(
+    'section',
+    { class: 'approve', aria: { labelledby: 'approve-heading' } },
+    h('h2', { id: 'approve-heading' }, 'Accept as golden'),
+    h('p', null, 'The viewer never writes a golden. If this run is right, run:'),
+    h('pre', null, code),
+    copy,
+  )
 }
 
 export function renderDiffPage(root: HTMLElement, store: RunStore, params: URLSearchParams): PageHandle {
   const request = requestOf(params)
   let stopped = false
-  fill(root, h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs'), ' / Diff'), h('h1', null, 'Diff'), controls(request, store), h('p', { class: 'loading' }, 'Comparing…'))
+  fill(
+    root,
+    h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs'), ' / Diff'),
+    h('h1', null, 'Diff'),
+    controls(request, store),
+    h('p', { class: 'loading' }, 'Comparing…'),
+  )
   const load = async (): Promise<void> => {
     let payload: DiffPayload
     try {
       payload = await store.source.diff(request)
     } catch (error) {
-      if (!stopped) fill(root, h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs'), ' / Diff'), h('h1', null, 'Diff'), controls(request, store), h('p', { class: 'error-box', role: 'alert' }, (error as Error).message))
+      if (!stopped)
+        fill(
+          root,
+          h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs'), ' / Diff'),
+          h('h1', null, 'Diff'),
+          controls(request, store),
+          h('p', { class: 'error-box', role: 'alert' }, (error as Error).message),
+        )
       return
     }
     if (stopped) return
@@ -175,8 +255,21 @@ export function renderDiffPage(root: HTMLElement, store: RunStore, params: URLSe
     const before = totals(expected.trace)
     const after = totals(actual.trace)
     let onlyChanges = false
-    const list = new VirtualList<TurnPair>({ label: 'Aligned turns', estimate: 60, render: (pair) => pairRow(payload, pair, byPair.get(`${pair.expected}:${pair.actual}`) ?? []) })
-    const only = h('input', { type: 'checkbox', id: 'only-changes', on: { change: () => { onlyChanges = only.checked; list.setItems(onlyChanges ? diff.turns.filter((pair) => pair.status !== 'equal') : diff.turns) } } })
+    const list = new VirtualList<TurnPair>({
+      label: 'Aligned turns',
+      estimate: 60,
+      render: (pair) => pairRow(payload, pair, byPair.get(`${pair.expected}:${pair.actual}`) ?? []),
+    })
+    const only = h('input', {
+      type: 'checkbox',
+      id: 'only-changes',
+      on: {
+        change: () => {
+          onlyChanges = only.checked
+          list.setItems(onlyChanges ? diff.turns.filter((pair) => pair.status !== 'equal') : diff.turns)
+        },
+      },
+    })
     const heading = diff.equal ? `No differences (${diff.mode})` : `${diff.changes.length} difference${diff.changes.length === 1 ? '' : 's'} (${diff.mode})`
     fill(
       root,
@@ -190,13 +283,36 @@ export function renderDiffPage(root: HTMLElement, store: RunStore, params: URLSe
         h(
           'ul',
           { class: 'sides' },
-          h('li', null, h('span', { class: 'label' }, 'expected '), h('a', { href: runHref(expected.id) }, expected.kind === 'golden' ? `golden ${expected.id}` : expected.id), ` · ${formatCount(expected.trace.turns.length)} turns · ${formatCount(before.tokens)} tokens · ${formatDuration(before.latency)}`),
-          h('li', null, h('span', { class: 'label' }, 'actual '), h('a', { href: runHref(actual.id) }, actual.id), ` · ${formatCount(actual.trace.turns.length)} turns · ${formatCount(after.tokens)} tokens · ${formatDuration(after.latency)}`),
-          h('li', null, h('span', { class: 'label' }, 'deltas '), `tokens ${formatDelta(after.tokens - before.tokens)} · latency ${formatDelta(after.latency - before.latency, 'ms')}`),
+          h(
+            'li',
+            null,
+            h('span', { class: 'label' }, 'expected '),
+            h('a', { href: runHref(expected.id) }, expected.kind === 'golden' ? `golden ${expected.id}` : expected.id),
+            ` · ${formatCount(expected.trace.turns.length)} turns · ${formatCount(before.tokens)} tokens · ${formatDuration(before.latency)}`,
+          ),
+          h(
+            'li',
+            null,
+            h('span', { class: 'label' }, 'actual '),
+            h('a', { href: runHref(actual.id) }, actual.id),
+            ` · ${formatCount(actual.trace.turns.length)} turns · ${formatCount(after.tokens)} tokens · ${formatDuration(after.latency)}`,
+          ),
+          h(
+            'li',
+            null,
+            h('span', { class: 'label' }, 'deltas '),
+            `tokens ${formatDelta(after.tokens - before.tokens)} · latency ${formatDelta(after.latency - before.latency, 'ms')}`,
+          ),
         ),
       ),
       payload.approve_command === null || diff.equal ? null : approveBox(payload.approve_command),
-      h('section', { class: 'section' }, h('h2', null, `Aligned turns (${formatCount(diff.turns.length)})`), h('div', { class: 'field check' }, only, h('label', { for: 'only-changes' }, 'Only turns that differ')), list.element),
+      h(
+        'section',
+        { class: 'section' },
+        h('h2', null, `Aligned turns (${formatCount(diff.turns.length)})`),
+        h('div', { class: 'field check' }, only, h('label', { for: 'only-changes' }, 'Only turns that differ')),
+        list.element,
+      ),
     )
     list.setItems(diff.turns)
   }

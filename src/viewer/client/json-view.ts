@@ -9,7 +9,8 @@ import { h, type Child } from './dom.js'
 const PAGE = 100
 
 function scalar(value: unknown): HTMLElement {
-  if (typeof value === 'string') return h('span', { class: 'json-string' }, JSON.stringify(value).length > 80 || value.includes('\n') ? value : JSON.stringify(value))
+  if (typeof value === 'string')
+    return h('span', { class: 'json-string' }, JSON.stringify(value).length > 80 || value.includes('\n') ? value : JSON.stringify(value))
   if (value === null) return h('span', { class: 'json-null' }, 'null')
   if (typeof value === 'number') return h('span', { class: 'json-number' }, String(value))
   if (typeof value === 'boolean') return h('span', { class: 'json-boolean' }, String(value))
@@ -28,12 +29,23 @@ function container(value: object, depth: number, openDepth: number): HTMLElement
   const body = h('ul', { class: 'json-entries' })
   const showFrom = (start: number): void => {
     for (const [key, item] of list.slice(start, start + PAGE)) {
-      body.appendChild(h('li', null, h('span', { class: isArray ? 'json-index' : 'json-key' }, isArray ? key : `${key}:`), ' ', jsonNode(item, depth + 1, openDepth)))
+      body.appendChild(
+        h('li', null, h('span', { class: isArray ? 'json-index' : 'json-key' }, isArray ? key : `${key}:`), ' ', jsonNode(item, depth + 1, openDepth)),
+      )
     }
     if (start + PAGE < list.length) {
       const more: HTMLButtonElement = h(
         'button',
-        { type: 'button', class: 'link-button', on: { click: () => { more.parentElement?.remove(); showFrom(start + PAGE) } } },
+        {
+          type: 'button',
+          class: 'link-button',
+          on: {
+            click: () => {
+              more.parentElement?.remove()
+              showFrom(start + PAGE)
+            },
+          },
+        },
         `Show ${Math.min(PAGE, list.length - start - PAGE)} more of ${list.length}`,
       )
       body.appendChild(h('li', null, more))
@@ -57,6 +69,8 @@ export function facts(pairs: ReadonlyArray<readonly [string, Child]>): HTMLEleme
   return h(
     'dl',
     { class: 'facts' },
-    pairs.filter(([, value]) => value !== null && value !== undefined && value !== '').map(([label, value]) => h('div', null, h('dt', null, label), h('dd', null, value))),
+    pairs
+      .filter(([, value]) => value !== null && value !== undefined && value !== '')
+      .map(([label, value]) => h('div', null, h('dt', null, label), h('dd', null, value))),
   )
 }

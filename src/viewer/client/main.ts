@@ -53,7 +53,21 @@ async function start(): Promise<void> {
   const store = new RunStore(source)
   let theme = readTheme()
   applyTheme(theme)
-  const themeButton = h('button', { type: 'button', class: 'theme', on: { click: () => { theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]!; applyTheme(theme); themeButton.textContent = `Theme: ${theme}` } } }, `Theme: ${theme}`)
+  const themeButton = h(
+    'button',
+    {
+      type: 'button',
+      class: 'theme',
+      on: {
+        click: () => {
+          theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]!
+          applyTheme(theme)
+          themeButton.textContent = `Theme: ${theme}`
+        },
+      },
+    },
+    `Theme: ${theme}`,
+  )
   const live = h('span', { class: 'live', role: 'status' })
   const main = h('main', { id: 'main', tabindex: -1 })
   fill(

@@ -16,7 +16,11 @@ export function goldenBadge(summary: RunSummary): Child {
   const text = golden.state === 'differs' ? `differs (${golden.changes})` : GOLDEN_LABEL[golden.state]
   const badge = h('span', { class: `badge golden-${golden.state}` }, text)
   if (golden.id === null || golden.state === 'pending') return badge
-  return h('a', { href: diffHref({ actual: summary.id }), class: 'badge-link', aria: { label: `golden ${text}: open the diff of ${summary.name} against its golden` } }, badge)
+  return h(
+    'a',
+    { href: diffHref({ actual: summary.id }), class: 'badge-link', aria: { label: `golden ${text}: open the diff of ${summary.name} against its golden` } },
+    badge,
+  )
 }
 
 export function markBadge(text: string, kind: string, title: string): HTMLElement {
@@ -62,8 +66,25 @@ function chainOf(summary: RunSummary, runs: readonly RunSummary[]): { root: Chai
 
 function chainItem(node: ChainNode, current: RunSummary): HTMLElement {
   const isCurrent = node.summary.id === current.id
-  const label = h('span', { class: 'chain-label' }, isCurrent ? h('strong', { aria: { current: 'page' } }, node.summary.name) : h('a', { href: runHref(node.summary.id) }, node.summary.name), ' ', statusBadge(node.summary))
-  return h('li', null, label, node.children.length === 0 ? null : h('ul', null, node.children.map((child) => chainItem(child, current))))
+  const label = h(
+    'span',
+    { class: 'chain-label' },
+    isCurrent ? h('strong', { aria: { current: 'page' } }, node.summary.name) : h('a', { href: runHref(node.summary.id) }, node.summary.name),
+    ' ',
+    statusBadge(node.summary),
+  )
+  return h(
+    'li',
+    null,
+    label,
+    node.children.length === 0
+      ? null
+      : h(
+          'ul',
+          null,
+          node.children.map((child) => chainItem(child, current)),
+        ),
+  )
 }
 
 /** The chain of agents as a nested list of links, or null for a run alone. */

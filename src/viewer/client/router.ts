@@ -9,10 +9,7 @@
  * `<file>` is the trace file relative to the trace directory, URI-encoded.
  */
 
-export type Route =
-  | { page: 'runs'; params: URLSearchParams }
-  | { page: 'run'; id: string; turn: number | null }
-  | { page: 'diff'; params: URLSearchParams }
+export type Route = { page: 'runs'; params: URLSearchParams } | { page: 'run'; id: string; turn: number | null } | { page: 'diff'; params: URLSearchParams }
 
 export function parseRoute(hash: string): Route {
   const text = hash.replace(/^#/, '')
@@ -32,14 +29,18 @@ export function parseRoute(hash: string): Route {
 }
 
 function withParams(path: string, params: Readonly<Record<string, string | undefined>> | URLSearchParams): string {
-  const search = params instanceof URLSearchParams ? params : new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''))
+  const search =
+    params instanceof URLSearchParams
+      ? params
+      : new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''))
   const text = search.toString()
   return text === '' ? path : `${path}?${text}`
 }
 
 export const runsHref = (params: Readonly<Record<string, string | undefined>> | URLSearchParams = {}): string => withParams('#/runs', params)
 
-export const runHref = (id: string, turn?: number | null): string => `#/run/${encodeURIComponent(id)}${turn === undefined || turn === null ? '' : `/turn/${turn}`}`
+export const runHref = (id: string, turn?: number | null): string =>
+  `#/run/${encodeURIComponent(id)}${turn === undefined || turn === null ? '' : `/turn/${turn}`}`
 
 export const diffHref = (params: Readonly<Record<string, string | undefined>> | URLSearchParams): string => withParams('#/diff', params)
 

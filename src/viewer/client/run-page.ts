@@ -24,7 +24,14 @@ function header(summary: RunSummary): HTMLElement {
     { class: 'run-header' },
     h('nav', { aria: { label: 'Breadcrumb' }, class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs'), ' / ', h('span', null, summary.id)),
     h('h1', { class: 'run-name' }, summary.name),
-    h('div', { class: 'badges' }, statusBadge(summary), goldenBadge(summary), summary.replayed_calls > 0 ? markBadge(`${summary.replayed_calls} replayed`, 'replayed', 'LLM calls answered from a recording') : null, summary.injected_faults > 0 ? markBadge(`${summary.injected_faults} injected`, 'injected', 'injected faults') : null),
+    h(
+      'div',
+      { class: 'badges' },
+      statusBadge(summary),
+      goldenBadge(summary),
+      summary.replayed_calls > 0 ? markBadge(`${summary.replayed_calls} replayed`, 'replayed', 'LLM calls answered from a recording') : null,
+      summary.injected_faults > 0 ? markBadge(`${summary.injected_faults} injected`, 'injected', 'injected faults') : null,
+    ),
     facts([
       ['Trace id', h('code', null, summary.trace_id)],
       ['File', h('code', null, summary.id)],
@@ -36,7 +43,10 @@ function header(summary: RunSummary): HTMLElement {
       ['Turns', formatCount(summary.turns)],
       ['Tool calls', `${formatCount(summary.tool_calls)}${summary.errors > 0 ? ` (${summary.errors} failed)` : ''}`],
       ['Tokens', tokens === null ? null : `${formatCount(tokens.total)} (${formatCount(tokens.input)} in / ${formatCount(tokens.output)} out)`],
-      ['Cost', summary.cost_usd === null ? null : `${formatUsd(summary.cost_usd)}${summary.unpriced_turns > 0 ? ` (${summary.unpriced_turns} turns unpriced)` : ''}`],
+      [
+        'Cost',
+        summary.cost_usd === null ? null : `${formatUsd(summary.cost_usd)}${summary.unpriced_turns > 0 ? ` (${summary.unpriced_turns} turns unpriced)` : ''}`,
+      ],
       ['Grade', summary.grade === null ? null : `${summary.grade.grade} by ${summary.grade.source}${summary.grade.reason ? `: ${summary.grade.reason}` : ''}`],
       ['Stopped because', summary.interruption_reason],
       ['Resumed from', summary.resumed_from],
@@ -48,7 +58,11 @@ function header(summary: RunSummary): HTMLElement {
 
 function compareForm(summary: RunSummary, runs: readonly RunSummary[]): HTMLElement {
   const others = runs.filter((run) => run.id !== summary.id).sort((a, b) => a.id.localeCompare(b.id))
-  const picker = h('select', { id: 'compare-with', name: 'expected' }, others.map((run) => h('option', { value: run.id }, `${run.kind === 'golden' ? 'golden: ' : ''}${run.id}`)))
+  const picker = h(
+    'select',
+    { id: 'compare-with', name: 'expected' },
+    others.map((run) => h('option', { value: run.id }, `${run.kind === 'golden' ? 'golden: ' : ''}${run.id}`)),
+  )
   return h(
     'form',
     {
@@ -60,7 +74,9 @@ function compareForm(summary: RunSummary, runs: readonly RunSummary[]): HTMLElem
         },
       },
     },
-    summary.golden?.id != null && summary.golden.state !== 'pending' ? h('a', { href: diffHref({ actual: summary.id }), class: 'button' }, 'Diff against its golden') : null,
+    summary.golden?.id != null && summary.golden.state !== 'pending'
+      ? h('a', { href: diffHref({ actual: summary.id }), class: 'button' }, 'Diff against its golden')
+      : null,
     others.length === 0 ? null : [h('label', { for: 'compare-with' }, 'Compare with'), picker, h('button', { type: 'submit' }, 'Diff')],
   )
 }
@@ -90,18 +106,33 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
   const draw = (data: RunPayload, keepScroll: boolean): void => {
     const { summary, trace } = data
     const scrollTop = list?.element.scrollTop ?? 0
-    list = new VirtualList<number>({ label: `Turns of ${summary.name}`, estimate: 76, render: (position) => turnRow(trace.turns[position]!, position, id, position === selected) })
-    const turns = trace.turns.length === 0
-      ? h('p', { class: 'empty' }, summary.status === 'active' ? 'No turn recorded yet: this page follows the run as it is recorded.' : 'No turns were recorded.')
-      : h('div', { class: 'turns-layout' }, list.element, detail)
+    list = new VirtualList<number>({
+      label: `Turns of ${summary.name}`,
+      estimate: 76,
+      render: (position) => turnRow(trace.turns[position]!, position, id, position === selected),
+    })
+    const turns =
+      trace.turns.length === 0
+        ? h(
+            'p',
+            { class: 'empty' },
+            summary.status === 'active' ? 'No turn recorded yet: this page follows the run as it is recorded.' : 'No turns were recorded.',
+          )
+        : h('div', { class: 'turns-layout' }, list.element, detail)
     const last = trace.turns.length === 0 ? [] : messagesOf(trace.turns, trace.turns.length - 1)
     const finalText = trace.turns.at(-1)?.llm_call.response_text ?? null
-    const conversationBox = h('details', { class: 'section', on: { toggle: () => renderConversation() } }, h('summary', null, h('h2', null, `Conversation (${last.length + (finalText === null ? 0 : 1)} messages)`)))
+    const conversationBox = h(
+      'details',
+      { class: 'section', on: { toggle: () => renderConversation() } },
+      h('summary', null, h('h2', null, `Conversation (${last.length + (finalText === null ? 0 : 1)} messages)`)),
+    )
     let conversationShown = false
     const renderConversation = (): void => {
       if (conversationShown || !conversationBox.open) return
       conversationShown = true
-      conversationBox.appendChild(conversation(finalText === null ? last : [...last, { role: 'assistant', content: finalText }], 'the conversation of the last call and its answer'))
+      conversationBox.appendChild(
+        conversation(finalText === null ? last : [...last, { role: 'assistant', content: finalText }], 'the conversation of the last call and its answer'),
+      )
     }
     fill(
       root,
@@ -118,7 +149,9 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
           ),
       (() => {
         const chain = chainTree(summary, store.runs)
-        return chain === null ? null : h('section', { class: 'section', aria: { labelledby: 'chain-heading' } }, h('h2', { id: 'chain-heading' }, 'Chain of agents'), chain)
+        return chain === null
+          ? null
+          : h('section', { class: 'section', aria: { labelledby: 'chain-heading' } }, h('h2', { id: 'chain-heading' }, 'Chain of agents'), chain)
       })(),
       h(
         'section',
@@ -129,7 +162,9 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
       ),
       conversationBox,
       h('details', { class: 'section' }, h('summary', null, h('h2', null, 'Metadata')), jsonBlock(trace.metadata, 'metadata', 3)),
-      trace.handoff_context === null ? null : h('section', { class: 'section' }, h('h2', null, 'Handoff context'), jsonBlock(trace.handoff_context, 'handoff context', 3)),
+      trace.handoff_context === null
+        ? null
+        : h('section', { class: 'section' }, h('h2', null, 'Handoff context'), jsonBlock(trace.handoff_context, 'handoff context', 3)),
     )
     if (trace.turns.length > 0) {
       selected = Math.min(selected, trace.turns.length - 1)
@@ -148,7 +183,12 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
       draw(data, keepScroll)
     } catch (error) {
       if (stopped) return
-      fill(root, h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs')), h('h1', null, 'Run not found'), h('p', { class: 'error-box', role: 'alert' }, (error as Error).message))
+      fill(
+        root,
+        h('nav', { class: 'crumbs' }, h('a', { href: runsHref() }, 'Runs')),
+        h('h1', null, 'Run not found'),
+        h('p', { class: 'error-box', role: 'alert' }, (error as Error).message),
+      )
     }
   }
   void load(false)

@@ -140,7 +140,11 @@ function select(label: string, name: string, value: string, options: ReadonlyArr
     'div',
     { class: 'field' },
     h('label', { for: id }, label),
-    h('select', { id, name, on: { change: (event) => onChange((event.target as HTMLSelectElement).value) } }, options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text))),
+    h(
+      'select',
+      { id, name, on: { change: (event) => onChange((event.target as HTMLSelectElement).value) } },
+      options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text)),
+    ),
   )
 }
 
@@ -164,7 +168,12 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
     placeholder: 'name, trace id, goal, test',
     on: { input: (event) => update({ q: (event.target as HTMLInputElement).value }) },
   })
-  const failing = h('input', { type: 'checkbox', id: 'filter-failing', checked: filter.failing, on: { change: (event) => update({ failing: (event.target as HTMLInputElement).checked }) } })
+  const failing = h('input', {
+    type: 'checkbox',
+    id: 'filter-failing',
+    checked: filter.failing,
+    on: { change: (event) => update({ failing: (event.target as HTMLInputElement).checked }) },
+  })
   const form = h(
     'form',
     { class: 'filters', role: 'search', aria: { label: 'Filter runs' }, on: { submit: (event) => event.preventDefault() } },
@@ -188,7 +197,16 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
           return h(
             'th',
             { class: column.numeric === true ? 'num' : undefined, aria: { sort: active ? (filter.order === 'asc' ? 'ascending' : 'descending') : 'none' } },
-            h('button', { type: 'button', class: 'sort', on: { click: () => update({ sort: column.key, order: active ? next : column.numeric === true ? 'desc' : 'asc' }) } }, column.title, active ? (filter.order === 'asc' ? ' ▲' : ' ▼') : ''),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'sort',
+                on: { click: () => update({ sort: column.key, order: active ? next : column.numeric === true ? 'desc' : 'asc' }) },
+              },
+              column.title,
+              active ? (filter.order === 'asc' ? ' ▲' : ' ▼') : '',
+            ),
           )
         }),
       ),
@@ -197,7 +215,10 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
 
   function draw(): void {
     const all = store.runs
-    const matching = sorted(all.filter((run) => matchesFilter(run, filter)), filter)
+    const matching = sorted(
+      all.filter((run) => matchesFilter(run, filter)),
+      filter,
+    )
     const page = matching.slice(0, shown)
     const grouped = all.some((run) => run.test_file !== null)
     const groups = new Map<string, RunSummary[]>()
@@ -216,14 +237,30 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
     )
     const runs = all.filter((run) => run.kind === 'run').length
     const goldens = all.length - runs
-    fill(count, `Showing ${formatCount(matching.length)} of ${formatCount(all.length)} (${formatCount(runs)} run${runs === 1 ? '' : 's'}, ${formatCount(goldens)} golden${goldens === 1 ? '' : 's'})`)
+    fill(
+      count,
+      `Showing ${formatCount(matching.length)} of ${formatCount(all.length)} (${formatCount(runs)} run${runs === 1 ? '' : 's'}, ${formatCount(goldens)} golden${goldens === 1 ? '' : 's'})`,
+    )
     fill(
       table,
       all.length === 0
         ? h('p', { class: 'empty' }, `No runs in ${store.dir} yet. Runs appear here as tests record them.`)
         : h('table', { class: 'runs' }, h('caption', { class: 'visually-hidden' }, 'Runs and goldens'), header(), bodies),
       matching.length > shown
-        ? h('button', { type: 'button', class: 'more', on: { click: () => { shown += PAGE; draw() } } }, `Show ${Math.min(PAGE, matching.length - shown)} more of ${formatCount(matching.length - shown)}`)
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'more',
+              on: {
+                click: () => {
+                  shown += PAGE
+                  draw()
+                },
+              },
+            },
+            `Show ${Math.min(PAGE, matching.length - shown)} more of ${formatCount(matching.length - shown)}`,
+          )
         : null,
     )
     fill(
@@ -234,7 +271,11 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
             'details',
             { class: 'notice' },
             h('summary', null, `${store.skipped.length} file${store.skipped.length === 1 ? ' is' : 's are'} not a readable trace`),
-            h('ul', null, store.skipped.map((entry) => h('li', null, h('code', null, entry.id), ': ', entry.reason))),
+            h(
+              'ul',
+              null,
+              store.skipped.map((entry) => h('li', null, h('code', null, entry.id), ': ', entry.reason)),
+            ),
           ),
     )
   }

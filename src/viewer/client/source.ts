@@ -52,7 +52,10 @@ function diffOptions(request: DiffRequest): DiffOptions {
   const options: DiffOptions = {}
   if (request.mode) options.mode = request.mode as NonNullable<DiffOptions['mode']>
   if (request.args) options.args = request.args as NonNullable<DiffOptions['args']>
-  const ignore = (request.ignore ?? '').split(',').map((item) => item.trim()).filter((item) => item !== '')
+  const ignore = (request.ignore ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
   if (ignore.length > 0) options.ignore = ignore
   return options
 }
@@ -61,7 +64,8 @@ function diffOptions(request: DiffRequest): DiffOptions {
 export function embeddedSource(data: ReportData): Source {
   const summaryOf = (id: string | undefined, what: string) => {
     const summary = data.runs.runs.find((run) => run.id === id)
-    if (summary === undefined || data.traces[summary.id] === undefined) throw new Error(`there is no trace ${JSON.stringify(id ?? '')} in this report (${what})`)
+    if (summary === undefined || data.traces[summary.id] === undefined)
+      throw new Error(`there is no trace ${JSON.stringify(id ?? '')} in this report (${what})`)
     return summary
   }
   return {
@@ -78,7 +82,12 @@ export function embeddedSource(data: ReportData): Source {
       const side = (summary: typeof actual) => ({ id: summary.id, kind: summary.kind, name: summary.name, trace: data.traces[summary.id]! })
       if (request.expected) {
         const expected = summaryOf(request.expected, 'expected')
-        return { expected: side(expected), actual: side(actual), diff: diffTraces(data.traces[expected.id]!, data.traces[actual.id]!, options), approve_command: null }
+        return {
+          expected: side(expected),
+          actual: side(actual),
+          diff: diffTraces(data.traces[expected.id]!, data.traces[actual.id]!, options),
+          approve_command: null,
+        }
       }
       const goldenId = actual.golden?.id
       if (goldenId === undefined || goldenId === null) throw new Error(`"${actual.name}" has no golden baseline in this report`)

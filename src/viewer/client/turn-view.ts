@@ -28,11 +28,17 @@ function tokensText(turn: Turn): string | null {
 /** A row of the timeline. */
 export function turnRow(turn: Turn, position: number, id: string, selected: boolean): HTMLElement {
   const call = turn.llm_call
-  const meta = [call.model, formatDuration(turnLatency(turn)), tokensText(turn)].filter((part): part is string => part !== null && part !== undefined && part !== '')
+  const meta = [call.model, formatDuration(turnLatency(turn)), tokensText(turn)].filter(
+    (part): part is string => part !== null && part !== undefined && part !== '',
+  )
   const results = (toolCall: Turn['llm_call']['tool_calls'][number]): Child => {
     const found = resultsOf(turn, toolCall)
     if (found.length === 0) return h('span', { class: 'muted' }, ' · no result')
-    return found.map((result) => (result.error === null ? h('span', { class: 'ok', aria: { label: 'succeeded' } }, ' ✓') : h('span', { class: 'error-text' }, ` ✗ ${oneLineText(result.error, 120)}`)))
+    return found.map((result) =>
+      result.error === null
+        ? h('span', { class: 'ok', aria: { label: 'succeeded' } }, ' ✓')
+        : h('span', { class: 'error-text' }, ` ✗ ${oneLineText(result.error, 120)}`),
+    )
   }
   return h(
     'div',
@@ -44,7 +50,21 @@ export function turnRow(turn: Turn, position: number, id: string, selected: bool
       h('span', { class: 'turn-meta' }, meta.join(' · ')),
       marks(turn),
     ),
-    call.tool_calls.length === 0 ? null : h('ul', { class: 'calls' }, call.tool_calls.map((toolCall) => h('li', null, h('span', { class: 'tool-name' }, toolCall.name), h('span', { class: 'args' }, `(${oneLineJson(toolCall.arguments, 120)})`), results(toolCall)))),
+    call.tool_calls.length === 0
+      ? null
+      : h(
+          'ul',
+          { class: 'calls' },
+          call.tool_calls.map((toolCall) =>
+            h(
+              'li',
+              null,
+              h('span', { class: 'tool-name' }, toolCall.name),
+              h('span', { class: 'args' }, `(${oneLineJson(toolCall.arguments, 120)})`),
+              results(toolCall),
+            ),
+          ),
+        ),
     call.response_text === null || call.response_text === '' ? null : h('p', { class: 'response-snippet' }, oneLineText(call.response_text, 240)),
   )
 }
@@ -62,7 +82,14 @@ export function conversation(messages: readonly Message[], label: string): HTMLE
   return h(
     'ol',
     { class: 'conversation', aria: { label } },
-    messages.map((message) => h('li', { class: `message role-${/^[a-z_-]+$/i.test(message.role) ? message.role : 'other'}` }, h('div', { class: 'role' }, message.role), contentText(message.content))),
+    messages.map((message) =>
+      h(
+        'li',
+        { class: `message role-${/^[a-z_-]+$/i.test(message.role) ? message.role : 'other'}` },
+        h('div', { class: 'role' }, message.role),
+        contentText(message.content),
+      ),
+    ),
   )
 }
 
@@ -78,8 +105,18 @@ function toolCallBlock(turn: Turn, toolCall: Turn['llm_call']['tool_calls'][numb
       ? h('p', { class: 'muted' }, 'No result was recorded for this call.')
       : results.map((result) =>
           result.error !== null
-            ? h('div', { class: 'result failed' }, h('div', { class: 'label' }, `Error · ${formatDuration(result.duration_ms)}`), h('div', { class: 'error-text text' }, result.error))
-            : h('div', { class: 'result' }, h('div', { class: 'label' }, `Result · ${formatDuration(result.duration_ms)}`), jsonBlock(result.result, `result of ${toolCall.name}`)),
+            ? h(
+                'div',
+                { class: 'result failed' },
+                h('div', { class: 'label' }, `Error · ${formatDuration(result.duration_ms)}`),
+                h('div', { class: 'error-text text' }, result.error),
+              )
+            : h(
+                'div',
+                { class: 'result' },
+                h('div', { class: 'label' }, `Result · ${formatDuration(result.duration_ms)}`),
+                jsonBlock(result.result, `result of ${toolCall.name}`),
+              ),
         ),
   )
 }
@@ -111,13 +148,40 @@ export function turnDetail(trace: Trace, position: number): HTMLElement {
           'section',
           { class: 'messages' },
           h('h4', null, `Messages sent (${messages.length})`),
-          earlier === 0 ? null : h('details', null, h('summary', null, `${earlier} earlier message${earlier === 1 ? '' : 's'}`), conversation(messages.slice(0, earlier), 'earlier messages')),
+          earlier === 0
+            ? null
+            : h(
+                'details',
+                null,
+                h('summary', null, `${earlier} earlier message${earlier === 1 ? '' : 's'}`),
+                conversation(messages.slice(0, earlier), 'earlier messages'),
+              ),
           conversation(messages.slice(earlier), 'new messages'),
         ),
     call.response_text === null ? null : h('section', { class: 'response' }, h('h4', null, 'Response'), h('div', { class: 'text' }, call.response_text)),
-    call.tool_calls.length === 0 ? null : h('section', null, h('h4', null, `Tool calls (${call.tool_calls.length})`), call.tool_calls.map((toolCall) => toolCallBlock(turn, toolCall))),
+    call.tool_calls.length === 0
+      ? null
+      : h(
+          'section',
+          null,
+          h('h4', null, `Tool calls (${call.tool_calls.length})`),
+          call.tool_calls.map((toolCall) => toolCallBlock(turn, toolCall)),
+        ),
     unmatched.length === 0
       ? null
-      : h('section', null, h('h4', null, 'Results with no matching call'), unmatched.map((u) => h('div', null, h('span', { class: 'tool-name' }, u.name), ' ', jsonBlock(turn.tool_results.find((r) => r.call_id === u.call_id) ?? null, `result of ${u.name}`)))),
+      : h(
+          'section',
+          null,
+          h('h4', null, 'Results with no matching call'),
+          unmatched.map((u) =>
+            h(
+              'div',
+              null,
+              h('span', { class: 'tool-name' }, u.name),
+              ' ',
+              jsonBlock(turn.tool_results.find((r) => r.call_id === u.call_id) ?? null, `result of ${u.name}`),
+            ),
+          ),
+        ),
   )
 }

@@ -106,8 +106,10 @@ describe('reagentMiddleware() with generateText', () => {
 
   it('records wrapped tools exactly once, with their value or error and their duration, and the loop goes on', async () => {
     const warnings = captureWarnings()
-    const s = await session('ai-sdk-generate-tools', { save: false }, async () =>
-      (await refundAgent(generatingModel(script()), instrumentTools(refundTools()))).text,
+    const s = await session(
+      'ai-sdk-generate-tools',
+      { save: false },
+      async () => (await refundAgent(generatingModel(script()), instrumentTools(refundTools()))).text,
     )
 
     expect(s.output).toBe('The refund failed: payments are down.')
@@ -126,7 +128,12 @@ describe('reagentMiddleware() with generateText', () => {
   it('records the results of the last step only when the tools are wrapped (no later prompt carries them)', async () => {
     const lastStep = [answer([toolCall('c1', 'lookup_order', { id: '42' })])]
     const run = (tools: ReturnType<typeof refundTools>) =>
-      generateText({ model: wrapLanguageModel({ model: generatingModel(lastStep), middleware: reagentMiddleware() }), prompt: 'Look up 42', tools, stopWhen: stepCountIs(1) })
+      generateText({
+        model: wrapLanguageModel({ model: generatingModel(lastStep), middleware: reagentMiddleware() }),
+        prompt: 'Look up 42',
+        tools,
+        stopWhen: stepCountIs(1),
+      })
 
     const plain = await session('ai-sdk-last-step', { save: false }, () => run(refundTools()))
     const wrapped = await session('ai-sdk-last-step-wrapped', { save: false }, () => run(instrumentTools(refundTools())))
@@ -150,16 +157,16 @@ describe('reagentMiddleware() with generateText', () => {
     const [a, b] = await Promise.all(
       ['a', 'b'].map((name) =>
         session(`ai-sdk-concurrent-${name}`, { save: false }, async () => {
-          const model = generatingModel(
-            [answer([toolCall('c1', 'lookup_order', { id: name })]), answer([text(`done ${name}`)])],
-            `model-${name}`,
-          )
+          const model = generatingModel([answer([toolCall('c1', 'lookup_order', { id: name })]), answer([text(`done ${name}`)])], `model-${name}`)
           return (await refundAgent(model, instrumentTools(refundTools()))).text
         }),
       ),
     )
 
-    for (const [s, name] of [[a!, 'a'], [b!, 'b']] as const) {
+    for (const [s, name] of [
+      [a!, 'a'],
+      [b!, 'b'],
+    ] as const) {
       expect(s.output).toBe(`done ${name}`)
       expect(s.trace.turns.map((turn) => turn.llm_call.model)).toEqual([`model-${name}`, `model-${name}`])
       expect(s.trace.turns[0]!.llm_call.tool_calls.map((call) => call.arguments)).toEqual([{ id: name }])
@@ -215,7 +222,10 @@ describe('reagentMiddleware() with generateText', () => {
     expect((await pending!).text).toBe('late answer')
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
       response_text: null,
-      error: { name: 'Error', message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session' },
+      error: {
+        name: 'Error',
+        message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
+      },
     })
     expect(await warnings.seen()).toEqual([])
   })

@@ -6,7 +6,6 @@ import { SESSION_CLOSED } from '../../../src/adapter-support.js'
 import { session } from '../../../src/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type CannedServer } from '../../helpers/canned-server.js'
 
-
 /** The AI SDK's own OpenAI provider (chat completions), pointed at the canned server, recorded. */
 function chatModel(server: CannedServer) {
   const openai = createOpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-key' })
@@ -38,7 +37,11 @@ describe('reagentMiddleware() with the AI SDK OpenAI provider against a canned c
 
   it('records a generated answer with the same provider', async () => {
     const server = await startCannedServer(inOrder({ json: fixtureJson('openai/chat/final-answer.json') }))
-    const s = await session('ai-sdk-openai-generate', { save: false }, async () => (await generateText({ model: chatModel(server), prompt: 'Weather in Paris?' })).text)
+    const s = await session(
+      'ai-sdk-openai-generate',
+      { save: false },
+      async () => (await generateText({ model: chatModel(server), prompt: 'Weather in Paris?' })).text,
+    )
 
     expect(s.output).toBe('It is 18°C and sunny in Paris.')
     expect(s.trace.turns[0]!.llm_call).toMatchObject({ response_text: s.output, model: 'gpt-4o-2024-08-06', provider: 'openai.chat' })

@@ -25,7 +25,13 @@ describe('prompt messages', () => {
             { type: 'file', mediaType: 'image/jpeg', data: new URL('https://example.com/r.jpg') },
           ],
         },
-        { role: 'assistant', content: [{ type: 'reasoning', text: 'Look closely.' }, { type: 'text', text: 'A coffee.' }] },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'reasoning', text: 'Look closely.' },
+            { type: 'text', text: 'A coffee.' },
+          ],
+        },
       ]),
     ).toEqual([
       { role: 'system', content: 'Be brief.' },
@@ -38,7 +44,13 @@ describe('prompt messages', () => {
           { type: 'file', mediaType: 'image/jpeg', data: 'https://example.com/r.jpg' },
         ],
       },
-      { role: 'assistant', content: [{ type: 'reasoning', text: 'Look closely.' }, { type: 'text', text: 'A coffee.' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: 'Look closely.' },
+          { type: 'text', text: 'A coffee.' },
+        ],
+      },
     ])
   })
 
@@ -49,8 +61,19 @@ describe('prompt messages', () => {
     expect(recorded({ type: 'error-json', value: { code: 500 } })).toEqual({ error: '{"code":500}' })
     expect(recorded({ type: 'execution-denied' })).toEqual({ error: 'execution denied' })
     expect(recorded({ type: 'execution-denied', reason: 'user said no' })).toEqual({ error: 'execution denied: user said no' })
-    expect(recorded({ type: 'content', value: [{ type: 'text', text: 'chart:' }, { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' }] })).toEqual({
-      result: [{ type: 'text', text: 'chart:' }, { type: 'image-data', data: '[9 bytes of file data]', mediaType: 'image/png' }],
+    expect(
+      recorded({
+        type: 'content',
+        value: [
+          { type: 'text', text: 'chart:' },
+          { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+        ],
+      }),
+    ).toEqual({
+      result: [
+        { type: 'text', text: 'chart:' },
+        { type: 'image-data', data: '[9 bytes of file data]', mediaType: 'image/png' },
+      ],
     })
   })
 })
@@ -69,7 +92,17 @@ describe('token usage', () => {
       input_tokens_details: { no_cache_tokens: 100, cache_read_tokens: 150, cache_write_tokens: 50 },
       output_tokens_details: { text_tokens: 10, reasoning_tokens: 30 },
     })
-    expect(tokenUsageOf({ inputTokens: { total: 7, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } })).toEqual({ input_tokens: 7 })
-    expect(tokenUsageOf({ inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } })).toBeNull()
+    expect(
+      tokenUsageOf({
+        inputTokens: { total: 7, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      }),
+    ).toEqual({ input_tokens: 7 })
+    expect(
+      tokenUsageOf({
+        inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+      }),
+    ).toBeNull()
   })
 })

@@ -44,7 +44,12 @@ const record = (model: LanguageModel | MockLanguageModelV3) => wrapLanguageModel
 describe('reagentMiddleware() with streamText', () => {
   it('records a streamed tool loop: text from the deltas, tool calls, usage and finish reason at the end of each stream', async () => {
     const s = await session('ai-sdk-stream', { save: false }, async () => {
-      const result = streamText({ model: record(streamingModel(weatherScript())), prompt: 'Weather in Paris and Atlantis?', tools: instrumentTools(weatherTools()), stopWhen: stepCountIs(3) })
+      const result = streamText({
+        model: record(streamingModel(weatherScript())),
+        prompt: 'Weather in Paris and Atlantis?',
+        tools: instrumentTools(weatherTools()),
+        stopWhen: stepCountIs(3),
+      })
       return result.text
     })
 
@@ -66,7 +71,11 @@ describe('reagentMiddleware() with streamText', () => {
       { call_id: 'w2', result: null, error: 'RangeError: no such city', duration_ms: expect.any(Number) },
     ])
     expect(Math.min(...first!.tool_results.map((r) => r.duration_ms))).toBeGreaterThanOrEqual(10)
-    expect(second!.llm_call).toMatchObject({ response_text: 'Sunny in Paris; Atlantis is not a city.', stop_reason: 'stop', token_usage: { input_tokens: 90, output_tokens: 11 } })
+    expect(second!.llm_call).toMatchObject({
+      response_text: 'Sunny in Paris; Atlantis is not a city.',
+      stop_reason: 'stop',
+      token_usage: { input_tokens: 90, output_tokens: 11 },
+    })
     expect(second!.tool_results).toEqual([])
   })
 
@@ -151,7 +160,10 @@ describe('reagentMiddleware() with streamText', () => {
 
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
       response_text: 'Never fin',
-      error: { name: 'Error', message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session' },
+      error: {
+        name: 'Error',
+        message: 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session',
+      },
     })
   })
 
@@ -160,7 +172,11 @@ describe('reagentMiddleware() with streamText', () => {
     const modelA = streamingModel(weatherScript(), { readyMade: true })
     const modelB = streamingModel(weatherScript(), { readyMade: true })
     const run = (name: string, model: MockLanguageModelV3) =>
-      session(name, { save: false }, async () => streamText({ model: record(model), prompt: 'Weather?', tools: instrumentTools(weatherTools()), stopWhen: stepCountIs(3) }).text)
+      session(
+        name,
+        { save: false },
+        async () => streamText({ model: record(model), prompt: 'Weather?', tools: instrumentTools(weatherTools()), stopWhen: stepCountIs(3) }).text,
+      )
     const [a, b] = await Promise.all([run('ai-sdk-ready-a', modelA), run('ai-sdk-ready-b', modelB)])
 
     for (const s of [a, b]) {
@@ -198,7 +214,9 @@ describe('reagentMiddleware() with streamText', () => {
     const s = await session('ai-sdk-never-called', { save: false }, async () => {
       await tools.weather.execute!({ city: 'Lima' }, { toolCallId: 'ghost', messages: [] })
     })
-    expect(s.trace.orphan_results).toEqual([{ name: 'weather', call_id: 'ghost', result: { city: 'Lima', sky: 'sunny' }, error: null, duration_ms: expect.any(Number) }])
+    expect(s.trace.orphan_results).toEqual([
+      { name: 'weather', call_id: 'ghost', result: { city: 'Lima', sky: 'sunny' }, error: null, duration_ms: expect.any(Number) },
+    ])
   })
 
   it('records the last output of a tool that streams its outputs', async () => {

@@ -6,7 +6,8 @@ import { loadChain, session, type Session } from '../../../src/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { answer, generatingModel, streamingModel, text, toolCall } from './scripted.js'
 
-const record = (model: LanguageModel): LanguageModel => wrapLanguageModel({ model: model as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: reagentMiddleware() })
+const record = (model: LanguageModel): LanguageModel =>
+  wrapLanguageModel({ model: model as Parameters<typeof wrapLanguageModel>[0]['model'], middleware: reagentMiddleware() })
 
 /** The billing sub-agent: its own instrumented model and tools, in its own session. */
 async function billingAgent(traceDir: string, orderId: string, opened: Session[]): Promise<string> {
@@ -21,7 +22,12 @@ async function billingAgent(traceDir: string, orderId: string, opened: Session[]
     'billing-model',
   )
   const child = await session('billing-agent', { traceDir, handoffContext: { order_id: orderId, reason: 'damaged' } }, async () => {
-    const { text: reply } = await generateText({ model: record(model), tools: instrumentTools(billingTools), prompt: `Refund order ${orderId}`, stopWhen: stepCountIs(3) })
+    const { text: reply } = await generateText({
+      model: record(model),
+      tools: instrumentTools(billingTools),
+      prompt: `Refund order ${orderId}`,
+      stopWhen: stepCountIs(3),
+    })
     return reply
   })
   opened.push(child)
@@ -57,7 +63,12 @@ describe('an AI SDK sub-agent used as a tool', () => {
     const traceDir = tempDir()
     const opened: Session[] = []
     const parent = await session('support-agent', { traceDir }, async () => {
-      const { text: reply } = await generateText({ model: record(generatingModel(supportScript(), 'support-model')), tools: supportTools(traceDir, opened), prompt: 'My order 42 arrived broken', stopWhen: stepCountIs(3) })
+      const { text: reply } = await generateText({
+        model: record(generatingModel(supportScript(), 'support-model')),
+        tools: supportTools(traceDir, opened),
+        prompt: 'My order 42 arrived broken',
+        stopWhen: stepCountIs(3),
+      })
       return reply
     })
 
@@ -74,8 +85,11 @@ describe('an AI SDK sub-agent used as a tool', () => {
     const traceDir = tempDir()
     const opened: Session[] = []
     const model = streamingModel(supportScript(), { modelId: 'support-model', readyMade: true })
-    const parent = await session('support-agent', { traceDir }, async () =>
-      streamText({ model: record(model), tools: supportTools(traceDir, opened), prompt: 'My order 42 arrived broken', stopWhen: stepCountIs(3) }).text,
+    const parent = await session(
+      'support-agent',
+      { traceDir },
+      async () =>
+        streamText({ model: record(model), tools: supportTools(traceDir, opened), prompt: 'My order 42 arrived broken', stopWhen: stepCountIs(3) }).text,
     )
 
     expect(parent.output).toBe('Your refund is on its way.')
@@ -86,7 +100,12 @@ describe('an AI SDK sub-agent used as a tool', () => {
     const traceDir = tempDir()
     const opened: Session[] = []
     const parent = await session('support-agent', { traceDir }, async () => {
-      const { text: reply } = await generateText({ model: record(generatingModel(supportScript(), 'support-model')), tools: supportTools(traceDir, opened), prompt: 'My order 42 arrived broken', stopWhen: stepCountIs(3) })
+      const { text: reply } = await generateText({
+        model: record(generatingModel(supportScript(), 'support-model')),
+        tools: supportTools(traceDir, opened),
+        prompt: 'My order 42 arrived broken',
+        stopWhen: stepCountIs(3),
+      })
       return reply
     })
     const child = opened[0]!
@@ -104,8 +123,6 @@ describe('an AI SDK sub-agent used as a tool', () => {
     // The same across the chain loaded from disk, as a test that only has the files would do it.
     const chain = loadChain(parent.traceId, { traceDir })
     chain.get('billing-agent').assertCalled('issue_refund')
-    expect(() => chain.get('billing-agent').assertCalled('cancel_order')).toThrowError(
-      '"cancel_order" was never called (2 turns, 1 tool calls)',
-    )
+    expect(() => chain.get('billing-agent').assertCalled('cancel_order')).toThrowError('"cancel_order" was never called (2 turns, 1 tool calls)')
   })
 })

@@ -40,7 +40,11 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
     expect(s.output).toEqual({ json: toolUse.json, sse: fixtureText('anthropic/stream-tool-use.sse'), type: 'text/event-stream' })
     expect(stableTurns(s.trace).map((turn) => [turn.llm_call.tool_calls, turn.llm_call.stop_reason, turn.llm_call.error])).toEqual([
       [[weatherCall], 'tool_use', undefined],
-      [[{ name: 'get_forecast', arguments: { city: 'Paris', unit: 'celsius', days: 3 }, call_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', timestamp: 0 }], 'tool_use', undefined],
+      [
+        [{ name: 'get_forecast', arguments: { city: 'Paris', unit: 'celsius', days: 3 }, call_id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', timestamp: 0 }],
+        'tool_use',
+        undefined,
+      ],
     ])
   })
 
@@ -78,7 +82,9 @@ describe('instrumentAnthropic(): the APIPromise and API errors', () => {
   it('rethrows an API error (529 overloaded_error) unchanged and records it on the turn', async () => {
     const server = await startCannedServer(inOrder(overloaded, overloaded))
     const request = { model: MODEL, max_tokens: 1024, messages: ASK }
-    const expected = await plainClient(server).messages.create(request).catch((error: unknown) => error)
+    const expected = await plainClient(server)
+      .messages.create(request)
+      .catch((error: unknown) => error)
     const client = instrumentedClient(server)
     let caught: unknown
 

@@ -92,7 +92,10 @@ describe('instrumentAnthropic()', () => {
 
     const [paris, rome] = await Promise.all([agent('Paris'), agent('Rome')])
 
-    for (const [s, city] of [[paris, 'Paris'], [rome, 'Rome']] as const) {
+    for (const [s, city] of [
+      [paris, 'Paris'],
+      [rome, 'Rome'],
+    ] as const) {
       expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls.map(({ arguments: args, call_id }) => ({ args, call_id })))).toEqual(
         [0, 1, 2].map((step) => [{ args: { city }, call_id: `toolu_${city}_${step}` }]),
       )
@@ -150,9 +153,7 @@ describe('instrumentAnthropic()', () => {
 
   it('throws a TypeError saying what it needs when given something else than a client', () => {
     expect(() => instrumentAnthropic({} as unknown as Anthropic)).toThrowError(
-      new TypeError(
-        'instrumentAnthropic(client) needs an Anthropic client (new Anthropic() from @anthropic-ai/sdk), got an object without messages.create().',
-      ),
+      new TypeError('instrumentAnthropic(client) needs an Anthropic client (new Anthropic() from @anthropic-ai/sdk), got an object without messages.create().'),
     )
     expect(() => instrumentAnthropic(undefined as unknown as Anthropic)).toThrowError(
       new TypeError('instrumentAnthropic(client) needs an Anthropic client (new Anthropic() from @anthropic-ai/sdk), got undefined.'),

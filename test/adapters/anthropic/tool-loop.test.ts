@@ -122,7 +122,6 @@ describe('instrumentAnthropic(): tool loops with messages.create()', () => {
     expect(s.trace.turns).toHaveLength(2)
   })
 
-
   it('records a tool_result as the value the tool returned: JSON objects parsed, other text ("42") kept, text blocks joined', async () => {
     const server = await startCannedServer(
       inOrder({ json: fixtureJson('anthropic/parallel-tool-use.json') }, { json: fixtureJson('anthropic/weather-final.json') }),
@@ -138,7 +137,14 @@ describe('instrumentAnthropic(): tool loops with messages.create()', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: weather!.id, content: '42' },
-          { type: 'tool_result', tool_use_id: time!.id, content: [{ type: 'text', text: '{"hour":' }, { type: 'text', text: '14}' }] },
+          {
+            type: 'tool_result',
+            tool_use_id: time!.id,
+            content: [
+              { type: 'text', text: '{"hour":' },
+              { type: 'text', text: '14}' },
+            ],
+          },
         ],
       })
       await client.messages.create({ model: MODEL, max_tokens: 1024, messages })

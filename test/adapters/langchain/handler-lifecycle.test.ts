@@ -28,8 +28,24 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     })
     expect(s.output).toBe(15 + 15 + 1)
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
-      { messages: [{ role: 'user', content: 'Weather again?' }], response_text: 'Sunny in Paris.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
+      {
+        messages: [{ role: 'user', content: 'Weather?' }],
+        response_text: 'Sunny in Paris.',
+        tool_calls: [],
+        model: null,
+        provider: 'FakeListChatModel',
+        token_usage: null,
+        tool_results: [],
+      },
+      {
+        messages: [{ role: 'user', content: 'Weather again?' }],
+        response_text: 'Sunny in Paris.',
+        tool_calls: [],
+        model: null,
+        provider: 'FakeListChatModel',
+        token_usage: null,
+        tool_results: [],
+      },
       {
         messages: [{ role: 'user', content: 'Order 7?' }],
         response_text: null,
@@ -46,7 +62,15 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeLLM({ response: 'Sunny.' })
     const s = await session('text-completion', { save: false }, () => model.invoke('Weather?', { callbacks: [new ReagentCallbackHandler()] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Weather?' }], response_text: 'Sunny.', tool_calls: [], model: null, provider: 'fake', token_usage: null, tool_results: [] },
+      {
+        messages: [{ role: 'user', content: 'Weather?' }],
+        response_text: 'Sunny.',
+        tool_calls: [],
+        model: null,
+        provider: 'fake',
+        token_usage: null,
+        tool_results: [],
+      },
     ])
   })
 
@@ -78,7 +102,15 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     expect((await lookupOrder.invoke({ order_id: '9' }, { callbacks: [handler] })).order_id).toBe('9')
     const s = await session('after-outside', { save: false }, () => model.invoke('second', { callbacks: [handler] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'second' }], response_text: 'inside', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
+      {
+        messages: [{ role: 'user', content: 'second' }],
+        response_text: 'inside',
+        tool_calls: [],
+        model: null,
+        provider: 'FakeListChatModel',
+        token_usage: null,
+        tool_results: [],
+      },
     ])
     expect(s.trace.orphan_results).toBeUndefined()
   })
@@ -112,7 +144,15 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeListChatModel({ responses: ['Done.'] })
     const s = await session('background', { save: false }, () => model.invoke('Go', { callbacks: [slow, handler] }))
     expect(turnsOf(s.trace)).toEqual([
-      { messages: [{ role: 'user', content: 'Go' }], response_text: 'Done.', tool_calls: [], model: null, provider: 'FakeListChatModel', token_usage: null, tool_results: [] },
+      {
+        messages: [{ role: 'user', content: 'Go' }],
+        response_text: 'Done.',
+        tool_calls: [],
+        model: null,
+        provider: 'FakeListChatModel',
+        token_usage: null,
+        tool_results: [],
+      },
     ])
   })
 

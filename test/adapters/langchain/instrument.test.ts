@@ -103,7 +103,9 @@ describe('instrumentLangChain()', () => {
     // Handlers attached to the model and the tool themselves, which LangChain adds next to the global one.
     const model = new FakeStreamingChatModel({
       responses: [new AIMessage('')],
-      chunks: [new AIMessageChunk({ content: '', tool_calls: [call('lookup_order', { order_id: '1' }, 'call_a'), call('lookup_order', { order_id: '2' }, 'call_b')] })],
+      chunks: [
+        new AIMessageChunk({ content: '', tool_calls: [call('lookup_order', { order_id: '1' }, 'call_a'), call('lookup_order', { order_id: '2' }, 'call_b')] }),
+      ],
       callbacks: [explicit],
     })
     const lookup = tool(({ order_id }) => ({ order_id }), {

@@ -68,7 +68,9 @@ describe('instrumentOpenAIAgents: a triage run that hands off to a billing agent
     billing.assertFlow(['lookup_invoice'])
 
     const [lookup, answer] = billing.trace.turns
-    expect(lookup!.tool_results).toEqual([{ call_id: 'call_l00kup1nv01ce42xYz9Q', result: { amount: 19.99, charges: 2 }, error: null, duration_ms: expect.any(Number) }])
+    expect(lookup!.tool_results).toEqual([
+      { call_id: 'call_l00kup1nv01ce42xYz9Q', result: { amount: 19.99, charges: 2 }, error: null, duration_ms: expect.any(Number) },
+    ])
     expect(answer!.llm_call.response_text).toBe(ANSWER)
     expect(answer!['guardrails']).toEqual([{ name: 'polite_answer', triggered: false }])
     expect(billing.trace.status).toBe('completed')
@@ -91,7 +93,9 @@ describe('instrumentOpenAIAgents: a triage run that hands off to a billing agent
   })
 
   it('records a tool that throws as the error of its call, and the run goes on', async () => {
-    const lookupMissing = structuredClone(fixtureJson<{ choices: [{ message: { tool_calls: [{ function: { arguments: string } }] } }] }>('openai-agents/billing-lookup.json'))
+    const lookupMissing = structuredClone(
+      fixtureJson<{ choices: [{ message: { tool_calls: [{ function: { arguments: string } }] } }] }>('openai-agents/billing-lookup.json'),
+    )
     lookupMissing.choices[0].message.tool_calls[0].function.arguments = '{"order_id":"7"}'
     const [handoffReply, , answerReply] = triageReplies()
     const server = await startCannedServer(inOrder(handoffReply!, { json: lookupMissing }, answerReply!))
@@ -125,7 +129,7 @@ describe('instrumentOpenAIAgents: a triage run that hands off to a billing agent
   })
 })
 
-describe('instrumentOpenAIAgents: an agent run as another agent\'s tool', () => {
+describe("instrumentOpenAIAgents: an agent run as another agent's tool", () => {
   it('records the inner agent as a child session named after it, without a handoff context, its calls its own', async () => {
     type Completion = { choices: [{ message: { tool_calls?: Array<{ function: { name: string; arguments: string } }>; content: string | null } }] }
     const callExpert = structuredClone(fixtureJson<Completion>('openai-agents/triage-handoff.json'))
@@ -146,11 +150,16 @@ describe('instrumentOpenAIAgents: an agent run as another agent\'s tool', () => 
 
     expect(s.output).toBe('The billing expert refunded it.')
     const chain = loadChain('desk', { traceDir })
-    expect(chain.flatten().map((node) => [node.name, node.depth])).toEqual([['desk', 0], ['Billing agent', 1]])
+    expect(chain.flatten().map((node) => [node.name, node.depth])).toEqual([
+      ['desk', 0],
+      ['Billing agent', 1],
+    ])
     const expert = chain.get('Billing agent')
     expect([expert.trace.handoff_context, expert.trace.metadata]).toEqual([null, { invoked_as_tool: 'billing_expert' }])
     expect(expert.toolNames()).toEqual(['lookup_invoice'])
     expect(chain.toolNames()).toEqual(['billing_expert'])
-    expect(chain.trace.turns[0]!.tool_results).toEqual([{ call_id: 'call_hand0ff0TrAnSfEr1Bill', result: ANSWER, error: null, duration_ms: expect.any(Number) }])
+    expect(chain.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_hand0ff0TrAnSfEr1Bill', result: ANSWER, error: null, duration_ms: expect.any(Number) },
+    ])
   })
 })

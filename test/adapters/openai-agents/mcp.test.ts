@@ -33,11 +33,13 @@ async function startMcpServer(): Promise<string> {
 }
 
 describe('instrumentOpenAIAgents: MCP tools', () => {
-  it('records a local MCP server\'s tool call as a tool result, and keeps the server on the turn and its tools on the trace', async () => {
+  it("records a local MCP server's tool call as a tool result, and keeps the server on the turn and its tools on the trace", async () => {
     const mcp = new MCPServerStreamableHttp({ url: await startMcpServer(), name: 'orders' })
     await mcp.connect()
     onTestFinished(() => mcp.close())
-    const lookup = structuredClone(fixtureJson<{ choices: [{ message: { tool_calls: [{ function: { name: string; arguments: string } }] } }] }>('openai-agents/billing-lookup.json'))
+    const lookup = structuredClone(
+      fixtureJson<{ choices: [{ message: { tool_calls: [{ function: { name: string; arguments: string } }] } }] }>('openai-agents/billing-lookup.json'),
+    )
     lookup.choices[0].message.tool_calls[0].function = { name: 'order_status', arguments: '{"order_id":"42"}' }
     const answer = fixtureJson('openai-agents/billing-answer.json')
     const server = await startCannedServer(inOrder({ json: lookup }, { json: answer }))

@@ -20,11 +20,18 @@ const getWeather = tool({
 })
 
 function weatherAgent(server: CannedServer): Agent {
-  return new Agent({ name: 'Weather agent', instructions: 'You are a weather assistant.', model: new OpenAIResponsesModel(openaiClient(server), 'gpt-4.1'), tools: [getWeather] })
+  return new Agent({
+    name: 'Weather agent',
+    instructions: 'You are a weather assistant.',
+    model: new OpenAIResponsesModel(openaiClient(server), 'gpt-4.1'),
+    tools: [getWeather],
+  })
 }
 
 const responses = (streamed: boolean) =>
-  ['function-call', 'final-answer'].map((name) => (streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) }))
+  ['function-call', 'final-answer'].map((name) =>
+    streamed ? { sse: fixtureText(`openai/responses/${name}.sse`) } : { json: fixtureJson(`openai/responses/${name}.json`) },
+  )
 
 /** A model of the user's own, answering from a script: what `instrumentAgentsModel` is for. */
 class ScriptedModel implements Model {
@@ -54,30 +61,39 @@ describe('instrumentOpenAIAgents: models', () => {
   it.each([
     { streamed: false, outputTokens: 17, finalInputTokens: 112 },
     { streamed: true, outputTokens: 22, finalInputTokens: 120 },
-  ])('records an OpenAIResponsesModel tool loop (streamed: $streamed) with the Responses model, usage and the tool result', async ({ streamed, outputTokens, finalInputTokens }) => {
-    const server = await startCannedServer(inOrder(...responses(streamed)))
-    const s = await session('weather', { save: false }, async () => {
-      return runAgent(weatherAgent(server), 'What is the weather in Paris?', { stream: streamed })
-    })
+  ])(
+    'records an OpenAIResponsesModel tool loop (streamed: $streamed) with the Responses model, usage and the tool result',
+    async ({ streamed, outputTokens, finalInputTokens }) => {
+      const server = await startCannedServer(inOrder(...responses(streamed)))
+      const s = await session('weather', { save: false }, async () => {
+        return runAgent(weatherAgent(server), 'What is the weather in Paris?', { stream: streamed })
+      })
 
-    expect(s.output).toBe('It is 18°C and sunny in Paris.')
-    const [call, answer] = normalizeTrace(s.trace).turns
-    expect(call!.llm_call).toMatchObject({
-      model: 'gpt-4.1-2025-04-14',
-      provider: 'openai',
-      tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' }, call_id: 'call_1', timestamp: 0 }],
-      token_usage: { input_tokens: 74, output_tokens: outputTokens },
-      stop_reason: 'completed',
-    })
-    expect(call!.tool_results).toEqual([{ call_id: 'call_1', result: { city: 'Paris', temperature_c: 18, conditions: 'sunny' }, error: null, duration_ms: 0 }])
-    expect(answer!.llm_call).toMatchObject({ response_text: 'It is 18°C and sunny in Paris.', tool_calls: [], token_usage: { input_tokens: finalInputTokens, output_tokens: 11 } })
-    expect(answer!.llm_call.messages).toEqual([
-      { role: 'system', content: 'You are a weather assistant.' },
-      { role: 'user', content: 'What is the weather in Paris?' },
-      { role: 'assistant', content: null },
-      { role: 'tool', content: '{"city":"Paris","temperature_c":18,"conditions":"sunny"}' },
-    ])
-  })
+      expect(s.output).toBe('It is 18°C and sunny in Paris.')
+      const [call, answer] = normalizeTrace(s.trace).turns
+      expect(call!.llm_call).toMatchObject({
+        model: 'gpt-4.1-2025-04-14',
+        provider: 'openai',
+        tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' }, call_id: 'call_1', timestamp: 0 }],
+        token_usage: { input_tokens: 74, output_tokens: outputTokens },
+        stop_reason: 'completed',
+      })
+      expect(call!.tool_results).toEqual([
+        { call_id: 'call_1', result: { city: 'Paris', temperature_c: 18, conditions: 'sunny' }, error: null, duration_ms: 0 },
+      ])
+      expect(answer!.llm_call).toMatchObject({
+        response_text: 'It is 18°C and sunny in Paris.',
+        tool_calls: [],
+        token_usage: { input_tokens: finalInputTokens, output_tokens: 11 },
+      })
+      expect(answer!.llm_call.messages).toEqual([
+        { role: 'system', content: 'You are a weather assistant.' },
+        { role: 'user', content: 'What is the weather in Paris?' },
+        { role: 'assistant', content: null },
+        { role: 'tool', content: '{"city":"Paris","temperature_c":18,"conditions":"sunny"}' },
+      ])
+    },
+  )
 
   it('records nothing the SDK withholds with traceIncludeSensitiveData: false (no messages, text, arguments, tool outputs, handoff input)', async () => {
     const server = await startCannedServer(inOrder(...triageReplies()))
@@ -144,7 +160,7 @@ describe('instrumentOpenAIAgents: models', () => {
     }
   })
 
-  it('records a model call the API refused with its error, and the run fails with the SDK\'s error unchanged', async () => {
+  it("records a model call the API refused with its error, and the run fails with the SDK's error unchanged", async () => {
     const server = await startCannedServer(inOrder({ status: 500, json: fixtureJson('openai/error-500.json') }))
     const traceDir = tempDir('agents-')
     const { triage } = triageAgents(chatModel(server))
@@ -153,6 +169,8 @@ describe('instrumentOpenAIAgents: models', () => {
 
     const trace = loadChain('support', { traceDir }).trace
     expect(trace.status).toBe('failed')
-    expect(trace.turns.map((turn) => [turn.llm_call.provider, turn.llm_call.response_text, turn.llm_call.error?.name])).toEqual([['openai', null, 'InternalServerError']])
+    expect(trace.turns.map((turn) => [turn.llm_call.provider, turn.llm_call.response_text, turn.llm_call.error?.name])).toEqual([
+      ['openai', null, 'InternalServerError'],
+    ])
   })
 })

@@ -73,7 +73,11 @@ export function triageAgents(model: Model): { triage: Agent; billing: Agent } {
 }
 
 /** Runs `agent` and resolves to its final output; streamed, the run's events are read to the end first, as an app would. */
-export async function runAgent(agent: Agent, input: string, { stream = false, runner = { run } }: { stream?: boolean; runner?: { run: typeof run } } = {}): Promise<unknown> {
+export async function runAgent(
+  agent: Agent,
+  input: string,
+  { stream = false, runner = { run } }: { stream?: boolean; runner?: { run: typeof run } } = {},
+): Promise<unknown> {
   if (!stream) return (await runner.run(agent, input)).finalOutput
   const result = await runner.run(agent, input, { stream: true })
   for await (const _event of result) void _event

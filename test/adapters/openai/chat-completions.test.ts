@@ -108,7 +108,14 @@ describe('instrumentOpenAI: chat.completions.create', () => {
       const [paris, rome] = first.choices[0]!.message.tool_calls!
       messages.push(first.choices[0]!.message)
       messages.push({ role: 'tool', tool_call_id: paris!.id, content: '42' })
-      messages.push({ role: 'tool', tool_call_id: rome!.id, content: [{ type: 'text', text: '{"temperature_c":' }, { type: 'text', text: '24}' }] })
+      messages.push({
+        role: 'tool',
+        tool_call_id: rome!.id,
+        content: [
+          { type: 'text', text: '{"temperature_c":' },
+          { type: 'text', text: '24}' },
+        ],
+      })
       await client.chat.completions.create({ model: 'gpt-4o', messages, tools: chatTools })
     })
 
@@ -145,7 +152,7 @@ describe('instrumentOpenAI: chat.completions.create', () => {
     })
   })
 
-  it('does nothing outside a session: the SDK\'s own APIPromise, no record, no warning', async () => {
+  it("does nothing outside a session: the SDK's own APIPromise, no record, no warning", async () => {
     const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
     const client = openaiClient(server)
     const warnings = captureWarnings()

@@ -107,7 +107,9 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
     })
 
     expect(signal?.aborted).toBe(true)
-    expect(s.trace.turns[0]!.llm_call).toEqual(cutAfterCity({ name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' }))
+    expect(s.trace.turns[0]!.llm_call).toEqual(
+      cutAfterCity({ name: 'Error', message: 'the stream was closed by its reader before [DONE]: the response is incomplete' }),
+    )
   })
 
   it('records what arrived when the consumer aborts the stream through its controller, saying the stream ended early', async () => {

@@ -30,7 +30,13 @@ describe('instrumentOpenAI(client)', () => {
 
   it('sends exactly what the uninstrumented client sends, and returns the same results, for both APIs, streamed or not', async () => {
     const canned = () =>
-      inOrder(json('chat/tool-call.json'), json('chat/final-answer.json'), json('responses/function-call.json'), json('responses/final-answer.json'), sse('chat/tool-call.sse'))
+      inOrder(
+        json('chat/tool-call.json'),
+        json('chat/final-answer.json'),
+        json('responses/function-call.json'),
+        json('responses/final-answer.json'),
+        sse('chat/tool-call.sse'),
+      )
     const agent = async (client: OpenAI): Promise<unknown[]> => {
       const stream = async (): Promise<unknown[]> => {
         const chunks: unknown[] = []
@@ -82,10 +88,7 @@ describe('instrumentOpenAI(client)', () => {
       for (let i = 0; i < 3; i++) await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: name }] })
     }
 
-    const [a, b] = await Promise.all([
-      session('agent-a', { save: false }, agent('agent A')),
-      session('agent-b', { save: false }, agent('agent B')),
-    ])
+    const [a, b] = await Promise.all([session('agent-a', { save: false }, agent('agent A')), session('agent-b', { save: false }, agent('agent B'))])
 
     const askedBy = (turns: typeof a.trace.turns): unknown[] => turns.map((turn) => turn.llm_call.messages?.[0]?.content)
     expect(askedBy(a.trace.turns)).toEqual(['agent A', 'agent A', 'agent A'])

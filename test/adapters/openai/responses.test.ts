@@ -167,7 +167,11 @@ describe('instrumentOpenAI: responses.create', () => {
       return { deltas, id: final.id, status: final.status }
     })
 
-    expect(s.output).toEqual({ deltas: ['It is', ' 18°C', ' and', ' sunny', ' in Paris.'], id: 'resp_67ccf194e2f08190a5b6c7d8e9f0a1b2087bb177ab789d5c', status: 'completed' })
+    expect(s.output).toEqual({
+      deltas: ['It is', ' 18°C', ' and', ' sunny', ' in Paris.'],
+      id: 'resp_67ccf194e2f08190a5b6c7d8e9f0a1b2087bb177ab789d5c',
+      status: 'completed',
+    })
     expect(s.trace.turns).toHaveLength(1)
     expect(s.trace.turns[0]!.llm_call).toMatchObject({
       response_text: 'It is 18°C and sunny in Paris.',

@@ -19,9 +19,7 @@ describe('instrumentOpenAI keeps the SDK helpers working, and records them', () 
 
     expect(s.output).toMatchObject({ function: { name: 'get_weather', parsed_arguments: { city: 'Paris' } } })
     expect(server.requests[0]!.headers['x-stainless-helper-method']).toBe('chat.completions.parse')
-    expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls)).toEqual([
-      [toolCall('get_weather', { city: 'Paris' }, 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c')],
-    ])
+    expect(s.trace.turns.map((turn) => turn.llm_call.tool_calls)).toEqual([[toolCall('get_weather', { city: 'Paris' }, 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c')]])
   })
 
   it('chat.completions.stream(): events and the final completion for the caller, one turn in the trace', async () => {

@@ -57,7 +57,11 @@ export function beginConformance(start: StartLedger): void {
   it('run.begin mints a ULID when run_id is empty or "-", opens the run active and says what to do next', async () => {
     const ledger = await start()
     for (const runId of [undefined, '', '-']) {
-      const reply = await ledger.call<{ run_id: string }>('run.begin', { agent: 'refund-agent', goal: 'Refund order 42', ...(runId === undefined ? {} : { run_id: runId }) })
+      const reply = await ledger.call<{ run_id: string }>('run.begin', {
+        agent: 'refund-agent',
+        goal: 'Refund order 42',
+        ...(runId === undefined ? {} : { run_id: runId }),
+      })
       expect(reply.status).toBe(200)
       expect(reply.body.run_id).toMatch(ULID)
       expect(reply.body).toEqual({ run_id: reply.body.run_id, status: 'active', started_at: ISO_T0, next: nudge(reply.body.run_id) })
@@ -103,7 +107,15 @@ export function beginConformance(start: StartLedger): void {
     const ledger = await start()
     await begin(ledger, { run_id: 'run-1', session_id: 's', budget_usd: 1, budget_seconds: 60, metadata: { a: 1, b: 1 } })
     ledger.clock.advance(5)
-    const again = await ledger.call('run.begin', { agent: 'refund-agent', session_id: 's', run_id: 'run-1', goal: 'Refund order 43', budget_usd: 9, budget_seconds: 9, metadata: { b: 2 } })
+    const again = await ledger.call('run.begin', {
+      agent: 'refund-agent',
+      session_id: 's',
+      run_id: 'run-1',
+      goal: 'Refund order 43',
+      budget_usd: 9,
+      budget_seconds: 9,
+      metadata: { b: 2 },
+    })
     expect(again).toEqual({ status: 200, body: { run_id: 'run-1', status: 'active', started_at: ISO_T0, next: nudge('run-1') } })
     expect(await rowOf(ledger, 'run-1')).toEqual(
       openedRow('run-1', { session_id: 's', goal: 'Refund order 43', budget_usd: 1, budget_seconds: 60, metadata: { a: 1, b: 2 } }),
@@ -128,7 +140,10 @@ export function beginConformance(start: StartLedger): void {
     await begin(ledger, { run_id: 'run-1', session_id: 'conv-1' })
     expect(await ledger.call('run.begin', { agent: 'other-agent', run_id: 'run-1', session_id: 'conv-1', goal: 'x' })).toEqual({
       status: 409,
-      body: { error: 'run_conflict', message: 'run.begin: run "run-1" already exists with agent "refund-agent", not "other-agent"; send an empty run_id to open a new run' },
+      body: {
+        error: 'run_conflict',
+        message: 'run.begin: run "run-1" already exists with agent "refund-agent", not "other-agent"; send an empty run_id to open a new run',
+      },
     })
     expect((await ledger.call('run.begin', { agent: 'refund-agent', run_id: 'run-1', goal: 'x' })).body).toEqual({
       error: 'run_conflict',

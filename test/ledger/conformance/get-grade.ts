@@ -114,7 +114,14 @@ export function gradeConformance(start: StartLedger): void {
       grade_ref: 'https://ci.example.com/run/812',
       graded_at: '2027-01-16T08:00:00.000Z',
     })
-    expect((await ledger.call('run.grade', verdict)).body).toEqual({ graded: 0, run_ids: [], skipped_active: 0, unchanged: 1, memories_counted: 0, proposals_decided: [] })
+    expect((await ledger.call('run.grade', verdict)).body).toEqual({
+      graded: 0,
+      run_ids: [],
+      skipped_active: 0,
+      unchanged: 1,
+      memories_counted: 0,
+      proposals_decided: [],
+    })
     expect((await ledger.call('run.grade', { ...verdict, grade: 'fail', reason: 'refunded twice' })).body).toMatchObject({ graded: 1 })
     expect(await rowOf(ledger, runId)).toMatchObject({ grade: 'fail', grade_reason: 'refunded twice' })
   })
@@ -124,7 +131,13 @@ export function gradeConformance(start: StartLedger): void {
     const runId = await begin(ledger)
     await ledger.call('run.complete', { run_id: runId, status: 'failed' })
     await ledger.call('run.grade', { run_id: runId, grade: 'fail' })
-    expect(await rowOf(ledger, runId)).toMatchObject({ grade: 'fail', grade_source: 'caller', grade_reason: '', grade_ref: '', graded_at: '2027-01-15T08:00:00.000Z' })
+    expect(await rowOf(ledger, runId)).toMatchObject({
+      grade: 'fail',
+      grade_source: 'caller',
+      grade_reason: '',
+      grade_ref: '',
+      graded_at: '2027-01-15T08:00:00.000Z',
+    })
   })
 
   it('run.grade by session_id grades every closed run of it, oldest first, and leaves the active ones', async () => {

@@ -42,7 +42,10 @@ export function httpConformance(start: StartLedger): void {
     const ledger = await start()
     expect(await raw(`${ledger.url}/v1/run.delete`, { method: 'POST', body: '{}' })).toEqual({
       status: 404,
-      body: { error: 'unknown_operation', message: 'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put' },
+      body: {
+        error: 'unknown_operation',
+        message: 'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put',
+      },
       allow: null,
     })
     expect(await raw(`${ledger.url}/v1/run.list`, { method: 'GET' })).toEqual({
@@ -110,7 +113,11 @@ export function tokenConformance(start: StartLedger): void {
     const ledger = await start({ tokens: tokenFile() })
     expect(await raw(`${ledger.url}/v1/run.list`, { method: 'POST', body: '{}' })).toEqual({
       status: 401,
-      body: { error: 'unauthorized', message: 'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)' },
+      body: {
+        error: 'unauthorized',
+        message:
+          'this server needs a bearer token: send the header "Authorization: Bearer <token>" with a token of its --token-file (a browser: open the page once with ?token=<token>)',
+      },
       allow: null,
     })
     expect(await ledger.call('run.list', {}, { token: 'guess-0123456789abcdef' })).toEqual({
