@@ -27,7 +27,8 @@ import { validateTrace } from 'reagent-flow/files'
       import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
       import { tmpdir } from 'node:os'
       import { join } from 'node:path'
-      import { session, validateTrace } from 'reagent-flow'
+      import { session } from 'reagent-flow'
+      import { validateTrace } from 'reagent-flow/files'
       import 'reagent-flow/openai'
       const loaded = () => Object.keys(createRequire(join(process.cwd(), 'x.js')).cache).some((path) => path.includes('/node_modules/ajv/'))
       const traceDir = mkdtempSync(join(tmpdir(), 'reagent-lazy-ajv-'))

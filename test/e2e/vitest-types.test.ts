@@ -46,7 +46,7 @@ describe('the matchers in a TypeScript project', () => {
     const { code, output } = tsc(project.dir)
     expect(code).toBe(2)
     expect(output).toContain(
-      "test/run.test.ts(21,13): error TS2339: Property 'toHaveFinalAnswer' does not exist on type 'Assertion<ClosedSession<{ refunded: boolean; answer: string; }>>'.",
+      "test/run.test.ts(25,13): error TS2339: Property 'toHaveFinalAnswer' does not exist on type 'Assertion<ClosedSession<{ refunded: boolean; answer: string; }>>'.",
     )
 
     writeFileSync(config, `/// <reference types="reagent-flow/vitest" />\n${readFileSync(config, 'utf8')}`)
