@@ -6,7 +6,9 @@
  * `tests/a.test.ts/happy.trace.json` -> `golden/tests/a.test.ts/happy.trace.json`;
  * a journal stands for the trace file it becomes). Failing that, a run that
  * names its test file and test name takes the golden with the same test
- * file, test name and trace name, wherever it is under `golden/`.
+ * file, test name and trace name, wherever it is under `golden/`; a run of a
+ * run set (`repeat()`) takes its run set's golden: the golden named as the
+ * run set, of the same test file.
  *
  * The comparison is `reagent-flow diff <name>`'s: both sides in golden
  * normal form, default options.
@@ -37,9 +39,12 @@ export function runFileOf(id: string): string {
 export function goldenOf(run: RunSummary, goldens: ReadonlyMap<string, RunSummary>): RunSummary | undefined {
   const mirrored = goldens.get(`${GOLDEN_FOLDER}/${runFileOf(run.id)}`)
   if (mirrored !== undefined) return mirrored
-  if (run.test_file === null || run.test_name === null) return undefined
   for (const golden of goldens.values()) {
-    if (golden.test_file === run.test_file && golden.test_name === run.test_name && golden.name === run.name) return golden
+    if (run.run_set !== null) {
+      if (golden.name === run.run_set && golden.test_file === run.test_file) return golden
+    } else if (run.test_file !== null && run.test_name !== null) {
+      if (golden.test_file === run.test_file && golden.test_name === run.test_name && golden.name === run.name) return golden
+    }
   }
   return undefined
 }

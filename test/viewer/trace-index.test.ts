@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
+import { repeat, session } from '../../src/index.js'
 import { saveTrace } from '../../src/storage.js'
 import { loadPriceTable } from '../../src/trace/prices.js'
 import { TraceIndex } from '../../src/viewer/trace-index.js'
@@ -58,6 +58,7 @@ describe('the trace index', () => {
       goal: 'Refund order 42',
       test_file: null,
       test_name: null,
+      run_set: null,
       parent_trace_id: null,
       session_id: null,
       user_id: null,
@@ -94,6 +95,24 @@ describe('the trace index', () => {
     saveTrace(buildTrace('happy', [{ text: 'hello' }], { test_file: 'a.test.ts', test_name: 'works' }), { traceDir: join(dir, 'golden', 'elsewhere') })
     const row = open(dir).get('a.test.ts/run-1.trace.json')
     expect(row?.golden).toEqual({ state: 'differs', id: 'golden/elsewhere/happy.trace.json', changes: 1 })
+  })
+
+  it("gives the runs of a run set their run set's golden, and says which of them differ from it", async () => {
+    const dir = tempDir()
+    // Run 2 escalates where the others refund; run 1 writes the run set's golden.
+    await repeat(3, 'refund', { traceDir: dir, golden: true, concurrency: 1 }, (s, run) => {
+      s.logLlmCall({ toolCalls: [{ name: run.index === 2 ? 'escalate' : 'issue_refund', arguments: { order_id: '42' } }] })
+    })
+    const rows = open(dir)
+      .payload()
+      .runs.filter((row) => row.kind === 'run')
+      .sort((a, b) => a.name.localeCompare(b.name))
+
+    expect(rows.map((row) => [row.name, row.run_set, row.golden])).toEqual([
+      ['refund #1', 'refund', { state: 'matches', id: 'golden/refund.trace.json', changes: 0 }],
+      ['refund #2', 'refund', { state: 'differs', id: 'golden/refund.trace.json', changes: 2 }],
+      ['refund #3', 'refund', { state: 'matches', id: 'golden/refund.trace.json', changes: 0 }],
+    ])
   })
 
   it('names the files that are not readable traces, and leaves out links out of the directory and the ledger folder', () => {
