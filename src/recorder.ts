@@ -7,6 +7,7 @@
  * parallel). Nothing logged is ever dropped: a result that matches no call is
  * kept on the latest turn with its tool name, and a warning says so.
  */
+import { markInjected } from './trace/injected-mark.js'
 import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from './errors.js'
 import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
@@ -85,17 +86,6 @@ const IGNORE_ISSUES: ValueIssueHandler = () => undefined
 function addResult(turn: Turn, result: ToolResult): void {
   if (turn.tool_results.length === 0) turn.tool_results = [result]
   else turn.tool_results.push(result)
-}
-
-/**
- * Marks `turn` as holding an injected fault's result. On the turn, never on
- * the result: reagent-flow 0.5 builds a ToolResult from exactly its four keys.
- */
-function markInjected(turn: Turn, callId: string): void {
-  turn.injected = true
-  const marked = turn.injected_results
-  if (Array.isArray(marked)) marked.push(callId)
-  else turn.injected_results = [callId]
 }
 
 export class Recorder {
@@ -246,7 +236,7 @@ export class Recorder {
     if (injected) markInjected(turn, result.call_id)
     const elapsed = (epochSeconds() - turn.llm_call.timestamp) * 1000
     if (elapsed > turn.duration_ms && Number.isFinite(elapsed)) turn.duration_ms = elapsed
-    this.listener?.onResult(turn.index, result, turn.duration_ms)
+    this.listener?.onResult(turn.index, result, turn.duration_ms, undefined, injected)
     return result
   }
 
@@ -333,7 +323,7 @@ export class Recorder {
     addResult(last, result)
     if (injected) markInjected(last, result.call_id)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
-    this.listener?.onResult(last.index, result, last.duration_ms, name)
+    this.listener?.onResult(last.index, result, last.duration_ms, name, injected)
   }
 
   /** The call's messages, sharing those it has in common with a recent call (see trace/messages.ts). */

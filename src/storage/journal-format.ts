@@ -4,7 +4,7 @@
  *
  *   {"journal":1,"kind":"open","writer":{...},"trace":{...}}   the run's fields (turns empty, status "active")
  *   {"kind":"turn","turn":{...}}                                a model call opened turn N (messages as in files)
- *   {"kind":"result","turn":N,"result":{...},"duration_ms":D,"unmatched":"name"?}
+ *   {"kind":"result","turn":N,"result":{...},"duration_ms":D,"unmatched":"name"?,"injected":true?}
  *   {"kind":"orphan","result":{...}}                            a result logged before any model call
  *   {"kind":"exchange","endpoint":...,"request":{...},"response":{...}}   a model call's request (normal form) and raw answer
  *   {"kind":"tool","name":...,"input":...,"result":...,"async":true}      a traceTool execution and its outcome
@@ -16,6 +16,7 @@
  * are the steps a run completed, which `resume()` answers from (see
  * src/replay/); a recording file holds the same two shapes.
  */
+import { markInjected } from '../trace/injected-mark.js'
 import { expandMessages } from '../trace/messages.js'
 import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
 
@@ -90,7 +91,7 @@ export type StepRecord = ExchangeRecord | ToolRecord
 export type JournalRecord =
   | OpenRecord
   | { kind: 'turn'; turn: Turn }
-  | { kind: 'result'; turn: number; result: ToolResult; duration_ms: number; unmatched?: string }
+  | { kind: 'result'; turn: number; result: ToolResult; duration_ms: number; unmatched?: string; injected?: true }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
   | StepRecord
   | CloseRecord
@@ -158,6 +159,7 @@ function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: Close
       turn.tool_results.push(record.result)
       turn.duration_ms = record.duration_ms
       if (record.unmatched !== undefined) (turn.unmatched_results ??= []).push({ call_id: record.result.call_id, name: record.unmatched })
+      if (record.injected === true) markInjected(turn, record.result.call_id)
       return
     }
     case 'orphan':

@@ -26,13 +26,13 @@ export const FLUSH_MS = 40
 type Queued =
   | { kind: 'turn'; index: number; durationMs: number }
   | { kind: 'step'; step: () => StepRecord | undefined }
-  | { kind: 'result'; turn: number; result: ToolResult; durationMs: number; unmatched: string | undefined }
+  | { kind: 'result'; turn: number; result: ToolResult; durationMs: number; unmatched: string | undefined; injected: boolean }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
 
 /** What the recorder tells its listener as it records. */
 export interface RecordingListener {
   onTurn(index: number, durationMs: number): void
-  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string): void
+  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string, injected?: boolean): void
   onOrphan(result: ToolResult & { name: string }): void
 }
 
@@ -117,8 +117,8 @@ export class JournalWriter implements RecordingListener, StepListener {
     this.#enqueue({ kind: 'turn', index, durationMs })
   }
 
-  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string): void {
-    this.#enqueue({ kind: 'result', turn, result, durationMs: turnDurationMs, unmatched: unmatchedName })
+  onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string, injected = false): void {
+    this.#enqueue({ kind: 'result', turn, result, durationMs: turnDurationMs, unmatched: unmatchedName, injected })
   }
 
   onOrphan(result: ToolResult & { name: string }): void {
@@ -143,13 +143,17 @@ export class JournalWriter implements RecordingListener, StepListener {
       case 'step':
         return item.step()
       case 'turn': {
-        const turn = this.#turns[item.index]!
+        // The turn as it was logged: what its results add to it later (unmatched and injected
+        // marks) comes from their own records, which may be flushed with it or after it.
+        const { unmatched_results: _unmatched, injected: _injected, injected_results: _injectedResults, ...turn } = this.#turns[item.index]!
         return { kind: 'turn', turn: { ...turn, llm_call: encodeMessages(this.#turns, item.index), tool_results: [], duration_ms: item.durationMs } }
       }
-      case 'result':
-        return item.unmatched === undefined
-          ? { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs }
-          : { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs, unmatched: item.unmatched }
+      case 'result': {
+        const record: JournalRecord = { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs }
+        if (item.unmatched !== undefined) record.unmatched = item.unmatched
+        if (item.injected) record.injected = true
+        return record
+      }
       case 'orphan':
         return item
     }

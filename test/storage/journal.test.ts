@@ -82,6 +82,28 @@ describe('a session while it records', () => {
     })
   })
 
+  it('reads back the marks results put on their turn, once, whether they reached it with the turn or after it', async () => {
+    const traceDir = tempDir()
+    await session('marked', { traceDir }, async (s) => {
+      const [journal] = journalsIn(traceDir)
+      const [, refund] = s.logLlmCall({
+        toolCalls: [
+          { name: 'lookup', arguments: { id: '42' } },
+          { name: 'refund', arguments: { id: '42' } },
+        ],
+      })
+      // Flushed with the turn: a result no call asked for, kept under unmatched_results.
+      s.logToolResult('audit', { result: 'noted', callId: 'not-a-call' })
+      await sleep(80)
+      // Flushed after the turn: a result an injected fault produced.
+      s.logToolResult('refund', { callId: refund!, error: 'ToolFaultError: card declined', injected: true })
+      await sleep(80)
+
+      expect(s.trace.turns[0]).toMatchObject({ unmatched_results: [{ call_id: 'not-a-call', name: 'audit' }], injected: true, injected_results: [refund] })
+      expect(readJournal(join(traceDir, journal!)).trace.turns).toEqual(s.trace.turns)
+    })
+  })
+
   it('removes the journal of a run that completed', async () => {
     const traceDir = tempDir()
     await session('done', { traceDir }, (s) => void s.logLlmCall({ responseText: 'ok' }))
