@@ -40,8 +40,14 @@ export function pathBelow(url: string, baseURL: string): string {
   return `${parsed.pathname}${parsed.search}`
 }
 
-function digest(bytes: Uint8Array): JsonValue {
+function digest(bytes: Uint8Array): { bytes: number; sha256: string } {
   return { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
+}
+
+/** A file of a form, its keys in sorted order as every part of a normal form is (a replayed call's key is its text). */
+function fileEntry(file: File, bytes: Uint8Array): JsonValue {
+  const { bytes: size, sha256 } = digest(bytes)
+  return { bytes: size, file: file.name, sha256, type: file.type }
 }
 
 /** A JSON body in normal form; any other text as `{ text }`. */
@@ -59,7 +65,7 @@ async function formBody(form: FormData): Promise<JsonValue> {
   const fields: JsonValue[] = []
   for (const [name, value] of form.entries()) {
     if (typeof value === 'string') fields.push([name, value])
-    else fields.push([name, { file: value.name, type: value.type, ...(digest(new Uint8Array(await value.arrayBuffer())) as Record<string, JsonValue>) }])
+    else fields.push([name, fileEntry(value, new Uint8Array(await value.arrayBuffer()))])
   }
   return { form: fields }
 }

@@ -141,9 +141,10 @@ export class SessionSteps {
 
   /** How the session's next run of tool `name` with `input` (its first argument) is answered. */
   answerTool(name: string, input: unknown): ToolAnswer {
-    const normal = once(() => normalizeRequest(input, { renumberIds: false }))
+    // Before the tool runs: a tool may change the arguments it was given, and the next run's key is taken before it runs.
+    const normal = normalizeRequest(input, { renumberIds: false })
     if (this.#resumed !== undefined || (this.options.replayTools && this.#book !== undefined)) {
-      const key = liveKey(toolEndpoint(name), normal(), this.options.redact)
+      const key = liveKey(toolEndpoint(name), normal, this.options.redact)
       const answered = this.#take(key.key, this.options.replayTools)
       if (answered !== undefined) return { kind: 'recorded', run: replayedTool(answered as ToolRecord) }
     }
@@ -151,8 +152,8 @@ export class SessionSteps {
     return {
       kind: 'live',
       done: (outcome, isAsync) => {
-        // Now, not later: the agent may change the value it got back.
-        const record: ToolRecord = { kind: 'tool', name, input: normal(), async: isAsync }
+        // The result now, not later: the agent may change the value it got back.
+        const record: ToolRecord = { kind: 'tool', name, input: normal, async: isAsync }
         if ('error' in outcome) record.error = errorOf(outcome.error)
         else if (outcome.result !== undefined) record.result = toJsonValue(outcome.result)
         this.#complete(slot, () => record)

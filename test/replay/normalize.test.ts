@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
+import { readFetchRequest } from '../../src/adapter-support/request-body.js'
 import { normalizeRequest, NOT_THE_ANSWER } from '../../src/replay/normalize.js'
+import { liveKey, recordedKey } from '../../src/replay/step-key.js'
+import type { StepRecord } from '../../src/storage.js'
 
 describe('the normal form a request is matched on', () => {
   it('renumbers generated ids in order of appearance, the same id to the same number, so a conversation re-recorded live matches', () => {
@@ -68,5 +71,19 @@ describe('the normal form a request is matched on', () => {
       },
     })
     expect(normalizeRequest(hostile)).toEqual({ unreadable: 'no' })
+  })
+})
+
+describe('the key of a multipart request (a file upload)', () => {
+  it('is the same for the live call and for its recording, read back from disk', async () => {
+    const form = new FormData()
+    form.append('model', 'whisper-1')
+    form.append('file', new File([new Uint8Array([1, 2, 3])], 'call.mp3', { type: 'audio/mpeg' }))
+    const request = await readFetchRequest('https://api.openai.com/v1/audio/transcriptions', { method: 'POST', body: form }, 'https://api.openai.com/v1')
+    const live = liveKey('openai POST /audio/transcriptions', request.normal(), undefined)
+    // The recording holds the request as JSON, read back with its keys in the order they were written.
+    const recorded = { kind: 'exchange', endpoint: live.endpoint, request: JSON.parse(JSON.stringify(live.request)) } as StepRecord
+
+    expect(recordedKey(recorded)).toBe(live.key)
   })
 })

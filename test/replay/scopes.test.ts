@@ -134,6 +134,23 @@ describe('traceTool in record and replay', () => {
     expect(executions).toBe(2)
   })
 
+  it('matches a tool that changes the arguments it was given on the arguments it was called with', async () => {
+    const dir = tempDir()
+    let executions = 0
+    const search = traceTool('search', async (query: { q: string; limit?: number }) => {
+      query.limit ??= 10 // the tool fills in its default on the object it got
+      executions++
+      return [`${query.q} (${query.limit})`]
+    })
+    const agent = () => search({ q: 'refunds' })
+
+    await session('search', { traceDir: dir, replay: 'record' }, agent)
+    const replayed = await session('search', { traceDir: dir, replay: 'replay', replayTools: true }, agent)
+
+    expect(replayed.output).toEqual(['refunds (10)'])
+    expect(executions).toBe(1)
+  })
+
   it('replays a tool that threw with the same error, and a synchronous tool synchronously', async () => {
     const dir = tempDir()
     const check = traceTool('check_stock', ({ sku }: { sku: string }) => {
