@@ -150,7 +150,7 @@ export class Session<T = unknown> extends TraceAssertions {
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
     // Before any file is opened: a bad `ledger` option is a TypeError.
-    this.#ledger = startLedgerReport(this.trace, options.ledger)
+    this.#ledger = startLedgerReport(this.trace, options.ledger, options.redact)
     if (options.save !== false) {
       this.#files = new RunFiles(this.trace, this.trace.turns, {
         runPath: this.#location.runPath,
@@ -422,10 +422,11 @@ export class Session<T = unknown> extends TraceAssertions {
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
     stepsOf(this)?.close(trace, end.status)
     this.#writeFiles(trace)
+    // After the local file: a ledger that is slow or down never costs the trace. Never throws; before
+    // the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.
+    this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
     // Only a run that finished is a baseline: a failed or cut-short one is never compared or written.
     if (this.#options.golden === true && end.status === 'completed') this.#matchGolden()
-    // After the local file: a ledger that is slow or down never costs the trace. Never throws.
-    this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
   }
 
   /**

@@ -9,9 +9,10 @@
  * in the process is one REAGENT_LEDGER warning, later ones are silent, and
  * the trace is written locally as always.
  */
+import { isCi } from '../golden/update-mode.js'
 import { renderTrace } from '../storage.js'
 import { finalResponse } from '../trace/facts.js'
-import type { RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import type { JsonObject, Trace } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { createLedgerClient, type LedgerClient } from './client.js'
@@ -77,7 +78,7 @@ export interface LedgerReport {
 }
 
 /** Starts reporting the run of `trace` (just opened) to the ledger `option` resolves to; undefined when there is none. */
-export function startLedgerReport(trace: Trace, option: LedgerOption | undefined): LedgerReport | undefined {
+export function startLedgerReport(trace: Trace, option: LedgerOption | undefined, redact: RedactOption | undefined): LedgerReport | undefined {
   const ledger = resolveLedger(option)
   if (ledger === undefined) return undefined
   const timeoutMs = ledger.timeoutMs ?? 5000
@@ -89,17 +90,18 @@ export function startLedgerReport(trace: Trace, option: LedgerOption | undefined
       `session "${trace.name}": the run was not reported to the ledger at ${ledger.url}: ${error instanceof Error ? error.message : String(error)}. ` +
         'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
     )
-  const { metadata } = trace
+  // What reaches the ledger is redacted as the trace file is: the name, the goal and the metadata here, the rest in finish().
+  const { agent, metadata } = redactForDisk({ agent: trace.name, metadata: trace.metadata }, redact) as { agent: string; metadata: JsonObject }
   const budgetUsd = amount(metadata.budget_usd)
   const begun = client
     .begin({
-      agent: trace.name.slice(0, 256),
-      goal: typeof metadata.goal === 'string' && metadata.goal !== '' ? metadata.goal : trace.name,
+      agent: agent.slice(0, 256),
+      goal: typeof metadata.goal === 'string' && metadata.goal !== '' ? metadata.goal : agent,
       run_id: trace.trace_id,
       user_id: trace.user_id ?? '-',
       // A cost budget is kept per session: a run without one is its own.
       session_id: trace.session_id ?? (budgetUsd > 0 ? trace.trace_id : '-'),
-      environment: process.env.CI ? 'ci' : 'local',
+      environment: isCi(process.env) ? 'ci' : 'local',
       consumer: 'reagent-flow',
       metadata,
       budget_usd: budgetUsd,
@@ -121,12 +123,16 @@ export function startLedgerReport(trace: Trace, option: LedgerOption | undefined
       if (closed.error != null) closedMetadata.error = `${closed.error.name}: ${closed.error.message}`
       const status = closed.status === 'completed' || closed.status === 'cancelled' ? closed.status : 'failed'
       const ended = closed.ended_at ?? closed.started_at
+      const shown = redactForDisk({ final_response: finalResponse(closed) ?? '', metadata: closedMetadata }, redact) as {
+        final_response: string
+        metadata: JsonObject
+      }
       const completion: RunCompleteInput = {
         run_id: closed.trace_id,
         status: status as RunCompleteInput['status'],
-        final_response: finalResponse(closed) ?? '',
+        final_response: shown.final_response,
         duration_ms: Math.max(0, Math.round((ended - closed.started_at) * 1000)),
-        metadata: closedMetadata,
+        metadata: shown.metadata,
       }
       try {
         await client.complete(completion)

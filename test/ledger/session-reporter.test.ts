@@ -32,6 +32,40 @@ async function silentUrl(): Promise<string> {
 }
 
 describe('session() reporting to a ledger', () => {
+  it('completes the run in the ledger even when its golden cannot be compared (a bad REAGENT_UPDATE)', async () => {
+    const ledger = await startDirectoryLedger()
+    vi.stubEnv('REAGENT_UPDATE', 'sometimes')
+    let traceId = ''
+    const error = await session('golden-agent', { traceDir: tempDir(), ledger: ledger.url, golden: true }, (s) => {
+      traceId = s.traceId
+      s.logLlmCall({ responseText: 'Done.' })
+    }).catch((thrown: unknown) => thrown)
+
+    expect(error).toBeInstanceOf(TypeError)
+    await vi.waitFor(async () => expect((await ledger.call('run.get', { run_id: traceId })).body).toMatchObject({ run: { status: 'completed' } }))
+  })
+
+  it('sends the ledger what the trace file holds: its secrets redacted in the metadata, the answer and the error too', async () => {
+    const ledger = await startDirectoryLedger()
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwx'
+    const failed = await session('leaky-agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { goal: `Refund with ${key}`, api_key: key } }, (s) => {
+      s.logLlmCall({ responseText: `Your key is ${key}.` })
+      throw new Error(`upstream rejected ${key}`)
+    }).catch((error: unknown) => error)
+    expect(failed).toBeInstanceOf(Error)
+
+    const { runs } = (await ledger.call<{ runs: Array<Record<string, unknown>> }>('run.list', { agent: 'leaky-agent', fields: ['run_id'] })).body
+    const reply = await ledger.call<Record<string, unknown>>('run.get', { run_id: runs[0]!['run_id'] })
+    expect(JSON.stringify(reply.body)).not.toContain(key)
+    expect(reply.body).toMatchObject({
+      run: {
+        goal: 'Refund with [REDACTED]',
+        final_response: 'Your key is [REDACTED].',
+        metadata: { api_key: '[REDACTED]', error: 'Error: upstream rejected [REDACTED]' },
+      },
+    })
+  })
+
   it('begins the run when the session opens, completes it and uploads its trace when it closes', async () => {
     const ledger = await startDirectoryLedger()
     const traceDir = tempDir()
