@@ -1,22 +1,22 @@
 /**
  * Which golden baseline belongs to a run, and whether the run matches it.
  *
- * The one rule, for every layout: a run's golden is the file at the run's
- * own place under `golden/` (`refund.trace.json` -> `golden/refund.trace.json`,
- * `tests/a.test.ts/happy.trace.json` -> `golden/tests/a.test.ts/happy.trace.json`;
- * a journal stands for the trace file it becomes). Failing that, a run that
- * names its test file and test name takes the golden with the same test
- * file, test name and trace name, wherever it is under `golden/`; a run of a
- * run set (`repeat()`) takes its run set's golden: the golden named as the
- * run set, of the same test file.
+ * First the golden engine's own rule (`matchGolden`, `approve`): the file
+ * `goldenIdentity(run)` is filed under (a run of a run set shares its run
+ * set's). Failing that, the file at the run's own place under `golden/`
+ * (`refund.trace.json` -> `golden/refund.trace.json`; a journal stands for
+ * the trace file it becomes), then a golden with the run's test file, test
+ * name and trace name wherever it is under `golden/` (moved by hand).
  *
  * The comparison is `reagent-flow diff <name>`'s: both sides in golden
  * normal form, default options.
  */
 import { resolveDiffOptions } from '../diff/options.js'
 import type { TraceDiff } from '../diff/types.js'
+import { sep } from 'node:path'
 import { compareWithGolden, renderGolden } from '../golden/index.js'
-import { JOURNAL_SUFFIX, TRACE_FILE_SUFFIX } from '../storage.js'
+import { goldenIdentity } from '../golden/identity.js'
+import { JOURNAL_SUFFIX, TRACE_FILE_SUFFIX, traceFilePath } from '../storage.js'
 import type { Trace } from '../trace/types.js'
 import type { GoldenState, RunSummary } from './types.js'
 
@@ -35,16 +35,21 @@ export function runFileOf(id: string): string {
   return `${stem.slice(0, stem.lastIndexOf('.'))}${TRACE_FILE_SUFFIX}`
 }
 
-/** The golden of `run` among `goldens` (by id), or undefined. */
-export function goldenOf(run: RunSummary, goldens: ReadonlyMap<string, RunSummary>): RunSummary | undefined {
-  const mirrored = goldens.get(`${GOLDEN_FOLDER}/${runFileOf(run.id)}`)
-  if (mirrored !== undefined) return mirrored
+/** Where the golden engine files the golden of `trace`, relative to the trace directory: its plain and its hashed name. */
+export function goldenIdsOf(trace: Trace): string[] {
+  const identity = goldenIdentity(trace)
+  return [false, true].map((hashed) => traceFilePath(identity, { traceDir: '', golden: true, hashed }).split(sep).join('/'))
+}
+
+/** The golden of `run` (whose golden the engine files at `filedAt`) among `goldens` (by id), or undefined. */
+export function goldenOf(run: RunSummary, filedAt: readonly string[], goldens: ReadonlyMap<string, RunSummary>): RunSummary | undefined {
+  for (const id of [...filedAt, `${GOLDEN_FOLDER}/${runFileOf(run.id)}`]) {
+    const golden = goldens.get(id)
+    if (golden !== undefined) return golden
+  }
+  if (run.test_file === null || run.test_name === null) return undefined
   for (const golden of goldens.values()) {
-    if (run.run_set !== null) {
-      if (golden.name === run.run_set && golden.test_file === run.test_file) return golden
-    } else if (run.test_file !== null && run.test_name !== null) {
-      if (golden.test_file === run.test_file && golden.test_name === run.test_name && golden.name === run.name) return golden
-    }
+    if (golden.test_file === run.test_file && golden.test_name === run.test_name && golden.name === run.name) return golden
   }
   return undefined
 }

@@ -4,7 +4,6 @@
  * and the marks later work adds to traces when they are there (replayed
  * calls, injected faults, a resumed run, test file and test name).
  */
-import { repeatOf } from '../repeat/repeat-field.js'
 import { estimateCost, type ModelCost } from '../trace/cost.js'
 import { countToolCalls, durationMs, statusOf } from '../trace/facts.js'
 import { sumTokens } from '../trace/tokens.js'
@@ -62,7 +61,6 @@ export function summarizeTrace(trace: Trace, id: string, kind: RunSummary['kind'
     goal: text(trace.metadata.goal),
     test_file: text(trace.test_file),
     test_name: text(trace.test_name),
-    run_set: repeatOf(trace)?.name ?? null,
     parent_trace_id: trace.parent_trace_id ?? null,
     session_id: trace.session_id ?? null,
     user_id: trace.user_id ?? null,

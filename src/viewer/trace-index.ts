@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path'
 import type { ModelCost } from '../trace/cost.js'
 import {
   listTraceTree,
-  loadTrace,
+  readRun,
   readTextOrNull,
   realPathInside,
   scanTraceDirectory,
@@ -28,7 +28,7 @@ import {
 } from '../storage.js'
 import type { Trace } from '../trace/types.js'
 import { watchDirectory, type DirectoryWatch } from '../watch/directory-watch.js'
-import { goldenOf, goldenStateOf, isGoldenPath } from './golden-of.js'
+import { goldenIdsOf, goldenOf, goldenStateOf, isGoldenPath } from './golden-of.js'
 import { isFailing, summarizeTrace } from './summarize.js'
 import type { RunsDelta, RunsPayload, RunSummary, SkippedEntry } from './types.js'
 import { PRICES_AS_OF } from '../trace/prices.js'
@@ -49,6 +49,8 @@ interface Entry {
   signature: string
   /** For runs: `<run signature>|<golden id>|<golden signature>` of the golden state computed. */
   goldenKey?: string
+  /** For runs: where the golden engine files this run's golden (see golden-of.ts). */
+  goldenIds?: readonly string[]
 }
 
 /** A journal its writer stopped touching for this long is read again: its writer may be gone (see storage/liveness.ts). */
@@ -154,7 +156,8 @@ export class TraceIndex {
     if (known !== undefined && known.signature === signature) return
     try {
       const trace = this.#load(id, signature)
-      this.#entries.set(id, { summary: summarizeTrace(trace, id, kind, this.#prices), signature })
+      const summary = summarizeTrace(trace, id, kind, this.#prices)
+      this.#entries.set(id, kind === 'run' ? { summary, signature, goldenIds: goldenIdsOf(trace) } : { summary, signature })
       this.#skipped.delete(id)
     } catch (error) {
       this.#entries.delete(id)
@@ -172,7 +175,7 @@ export class TraceIndex {
     }
     for (const [id, entry] of this.#entries) {
       const { summary } = entry
-      if (summary.kind === 'run') this.#goldenState(id, entry, goldenOf(summary, goldens), signatureOfId)
+      if (summary.kind === 'run') this.#goldenState(id, entry, goldenOf(summary, entry.goldenIds ?? [], goldens), signatureOfId)
       summary.failing = isFailing(summary)
     }
     const skipped = [...this.#skipped.values()]
@@ -221,7 +224,8 @@ export class TraceIndex {
     const root = this.#root
     const real = root === null ? undefined : realPathInside(join(root, id), root)
     if (real === undefined) throw new Error(`${id} is not a file inside ${this.dir}`)
-    const trace = loadTrace(join(root!, id))
+    // readRun, not loadTrace: the listing this file came from has just swept its folder.
+    const trace = readRun(join(root!, id))
     this.#traces.set(id, { signature, trace })
     while (this.#traces.size > KEPT_TRACES) this.#traces.delete(this.#traces.keys().next().value!)
     return trace

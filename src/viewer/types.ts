@@ -50,8 +50,6 @@ export interface RunSummary {
   /** Test-file-scoped runs: the test file (relative to the vitest root) and the full test name. */
   test_file: string | null
   test_name: string | null
-  /** For a run of a run set (`repeat()`): the run set's name, whose golden its runs share. */
-  run_set: string | null
   parent_trace_id: string | null
   session_id: string | null
   user_id: string | null
