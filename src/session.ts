@@ -376,7 +376,6 @@ export class Session<T = unknown> extends TraceAssertions {
     await this.#settleTrackedWork()
     // Closed from outside while the hooks ran (a signal, the test's end).
     if (this.#closed) return
-    if (outcome.ok) this.#output = outcome.output
     const end = outcome.ok
       ? ({ status: 'completed' } as const)
       : { status: isCancellation(outcome.error) ? ('cancelled' as const) : ('failed' as const), error: outcome.error }

@@ -167,16 +167,6 @@ function withoutTurns(trace: Trace): TraceFields {
 }
 
 /**
- * Every recorded run in `dir` and the folders under it (not `golden/`), by
- * its top-level fields. The directory is swept first (see recovery.ts): a run whose
- * process died is written out as an interrupted trace. A run still being
- * recorded is listed by its journal (status "active"), in place of the
- * earlier run its file holds; so is an interrupted run that could not be
- * written out. Dot files and files not named `*.trace.json` are ignored; a
- * file that cannot be read or is not a valid trace is listed in `skipped`
- * with the reason, never thrown. Trace files are read at their two ends only.
- */
-/**
  * Sweeps every run folder of `dir` (see recovery.ts): runs whose process died
  * are written out as interrupted traces, leftovers cleaned up. Returns what
  * each sweep found still open, and the journals it could not read.
@@ -202,6 +192,16 @@ export function sweepTraceDirectory(dir: string): {
   return out
 }
 
+/**
+ * Every recorded run in `dir` and the folders under it (not `golden/`), by
+ * its top-level fields. The directory is swept first (see recovery.ts): a run whose
+ * process died is written out as an interrupted trace. A run still being
+ * recorded is listed by its journal (status "active"), in place of the
+ * earlier run its file holds; so is an interrupted run that could not be
+ * written out. Dot files and files not named `*.trace.json` are ignored; a
+ * file that cannot be read or is not a valid trace is listed in `skipped`
+ * with the reason, never thrown. Trace files are read at their two ends only.
+ */
 export function scanTraceDirectory(dir: string): TraceDirectory {
   const { folders, openJournals, unreadable } = sweepTraceDirectory(dir)
   if (folders === null) return { exists: false, traces: [], skipped: [] }

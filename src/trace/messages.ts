@@ -64,6 +64,8 @@ function bestBase(messages: readonly Message[], lists: ReadonlyArray<readonly Me
     const earlier = lists[j]
     if (earlier == null || earlier.length === 0) continue
     tried++
+    // A list no longer than the best start found cannot share a longer one: skip its comparison.
+    if (best !== undefined && earlier.length <= best.count) continue
     const count = commonPrefix(messages, earlier)
     if (count > 0 && (best === undefined || count > best.count)) best = { turn: j, count }
   }
