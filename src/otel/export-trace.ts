@@ -7,10 +7,8 @@
  * conventions' opt-in attributes. Everything passes through redaction first,
  * as a trace file does. Ids are derived from the traces (span-ids.ts).
  */
-import { renderTrace } from '../storage.js'
-import type { RedactOption } from '../trace/redact.js'
-import { expandMessages } from '../trace/messages.js'
-import type { LlmCall, Trace, Turn } from '../trace/types.js'
+import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import type { JsonValue, LlmCall, Trace, Turn } from '../trace/types.js'
 import { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
 import { inputMessagesOf, outputMessagesOf } from './content.js'
 import { attribute, nanosFromSeconds, SPAN_KIND_INTERNAL, STATUS_ERROR, type OtlpExportRequest, type OtlpKeyValue, type OtlpSpan } from './otlp-json.js'
@@ -184,10 +182,8 @@ class SpanWriter {
 function redacted(trace: Trace, redact: RedactOption | undefined): Trace {
   // Nothing to remove: the trace is only read from here on.
   if (redact === false) return trace
-  const copy = JSON.parse(renderTrace(trace, { redact })) as Trace
-  // The file form holds a message once (`messages_base`); a chat span's input is the call's whole history.
-  expandMessages(copy.turns, `the trace ${trace.trace_id}`)
-  return copy
+  // The one redaction every writer uses, on the trace as it is (each call's whole history), not its compressed file form.
+  return redactForDisk(trace as unknown as JsonValue, redact) as unknown as Trace
 }
 
 /**
