@@ -6,8 +6,7 @@
  * body that can be read once (a stream) is read now, and the request is
  * sent on with the bytes read.
  */
-import { createHash } from 'node:crypto'
-import { normalizeRequest, NOT_THE_ANSWER } from '../replay/normalize.js'
+import { digestOf, normalizeRequest, NOT_THE_ANSWER } from '../replay/normalize.js'
 import type { JsonValue } from '../trace/types.js'
 
 type Input = string | URL | Request
@@ -40,13 +39,9 @@ export function pathBelow(url: string, baseURL: string): string {
   return `${parsed.pathname}${parsed.search}`
 }
 
-function digest(bytes: Uint8Array): { bytes: number; sha256: string } {
-  return { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
-}
-
 /** A file of a form, its keys in sorted order as every part of a normal form is (a replayed call's key is its text). */
 function fileEntry(file: File, bytes: Uint8Array): JsonValue {
-  const { bytes: size, sha256 } = digest(bytes)
+  const { bytes: size, sha256 } = digestOf(bytes)
   return { bytes: size, file: file.name, sha256, type: file.type }
 }
 
@@ -104,13 +99,13 @@ async function readBody(request: FetchRequest, body: unknown, input: Input, init
     // Read once, so it is keyed and sent on as the same bytes.
     const bytes = await bytesOf(body as ReadableStream<Uint8Array>)
     request.init = { ...init, body: bytes }
-    request.normal = () => digest(bytes)
+    request.normal = () => digestOf(bytes)
   } else if (body instanceof Blob) {
     const bytes = new Uint8Array(await body.arrayBuffer())
-    request.normal = () => digest(bytes)
+    request.normal = () => digestOf(bytes)
   } else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body)) {
     const view = body instanceof ArrayBuffer ? new Uint8Array(body) : new Uint8Array(body.buffer, body.byteOffset, body.byteLength)
-    request.normal = () => digest(view)
+    request.normal = () => digestOf(view)
   } else if (body === null && input instanceof Request) {
     const text = await input.clone().text()
     request.normal = () => textBody(text)

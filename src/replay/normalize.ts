@@ -66,7 +66,8 @@ export interface NormalizeOptions {
   renumberIds?: boolean
 }
 
-function bytesOf(view: ArrayBufferView | ArrayBuffer): JsonObject {
+/** Bytes in a normal form: their size and SHA-256, never the bytes (a recording never holds an image twice). */
+export function digestOf(view: ArrayBufferView | ArrayBuffer): { bytes: number; sha256: string } {
   const bytes = view instanceof ArrayBuffer ? new Uint8Array(view) : new Uint8Array(view.buffer, view.byteOffset, view.byteLength)
   return { bytes: bytes.byteLength, sha256: createHash('sha256').update(bytes).digest('hex') }
 }
@@ -92,7 +93,7 @@ class Normalizer {
     if (typeof value === 'bigint') return value.toString()
     if (typeof value !== 'object') return undefined
     if (depth > MAX_DEPTH) return '[too deep]'
-    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return bytesOf(value)
+    if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return digestOf(value)
     if (typeof Blob !== 'undefined' && value instanceof Blob) return { blob: value.size, type: value.type }
     if (this.#seen.has(value)) return '[circular]'
     const toJSON = (value as { toJSON?: unknown }).toJSON
