@@ -12,7 +12,10 @@
  *
  * Responses that the SDK retries (408, 409, 429, 5xx) are not kept: a replay
  * answers with the response that came in the end, so it never waits out a
- * retry.
+ * retry. One that was the end (the SDK gave up: `maxRetries: 0`, or a 429 on
+ * every attempt) is not kept either, so its replay is a ReplayMissError where
+ * the live run raised the SDK's error: we cannot tell a last attempt from one
+ * the SDK will retry when it comes in.
  *
  * Injected model faults (the `faults` option) answer first, before a
  * recording or the network: a failed attempt is never a step, so it is
