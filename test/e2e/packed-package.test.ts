@@ -62,6 +62,23 @@ describe('the packed package, installed in a fresh folder', () => {
     expect(frames[0]).toBe(join(dir, 'node_modules', 'reagent-flow', 'src', 'storage', 'paths.ts'))
   })
 
+  it.each([
+    [
+      'view',
+      'reagent-flow view: the trace viewer needs hono and @hono/node-server, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2',
+    ],
+    [
+      'serve',
+      'reagent-flow serve: the run ledger server needs hono, @hono/node-server and @modelcontextprotocol/sdk, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2 @modelcontextprotocol/sdk@^1.32',
+    ],
+  ])('says, for reagent-flow %s without its server packages, exactly what to install', (command, message) => {
+    const run = spawnSync(process.execPath, [join(dir, 'node_modules', 'reagent-flow', 'dist', 'src', 'cli', 'index.js'), command], {
+      cwd: dir,
+      encoding: 'utf8',
+    })
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 2, stdout: '', stderr: `${message}\n` })
+  })
+
   it('runs a first agent test through it, with no warning about source maps', () => {
     mkdirSync(join(dir, 'test'))
     writeFileSync(
