@@ -42,27 +42,29 @@ const STORES: Array<{ store: string; start: StartLedger; skip: boolean }> = [
 type RunReply = { run: { metadata: Record<string, unknown> } }
 type ListReply = { runs: Array<{ run_id: string; metadata: Record<string, unknown> }> }
 
-describe.each(STORES)('the $store store', ({ start, skip }) => {
-  it.skipIf(skip)("keeps the run's test file, full test name and the CI's commit and branch, and run.get and run.list return them", async () => {
-    const ledger = await start()
-    outsideCi()
-    vi.stubEnv('GITHUB_SHA', '4b825dc642cb6eb9a060e54bf8d69288fbee4904')
-    vi.stubEnv('GITHUB_REF_NAME', '812/merge')
-    vi.stubEnv('GITHUB_HEAD_REF', 'fix/refund-rounding')
-    const s = await session('refund-agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { goal: 'Refund order 42' } }, () => 'ok')
+for (const { store, start, skip } of STORES) {
+  describe(`the ${store} store`, () => {
+    it.skipIf(skip)("keeps the run's test file, full test name and the CI's commit and branch, and run.get and run.list return them", async () => {
+      const ledger = await start()
+      outsideCi()
+      vi.stubEnv('GITHUB_SHA', '4b825dc642cb6eb9a060e54bf8d69288fbee4904')
+      vi.stubEnv('GITHUB_REF_NAME', '812/merge')
+      vi.stubEnv('GITHUB_HEAD_REF', 'fix/refund-rounding')
+      const s = await session('refund-agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { goal: 'Refund order 42' } }, () => 'ok')
 
-    const origin = {
-      goal: 'Refund order 42',
-      test_file: 'test/ledger/run-origin.test.ts',
-      test_name: expect.getState().currentTestName, // `the directory store > keeps ...`
-      git_commit: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
-      git_branch: 'fix/refund-rounding',
-    }
-    expect((await ledger.call<RunReply>('run.get', { run_id: s.traceId })).body.run.metadata).toEqual(origin)
-    const listed = await ledger.call<ListReply>('run.list', { fields: ['run_id', 'metadata'] })
-    expect(listed.body.runs).toEqual([{ run_id: s.traceId, metadata: origin }])
+      const origin = {
+        goal: 'Refund order 42',
+        test_file: 'test/ledger/run-origin.test.ts',
+        test_name: expect.getState().currentTestName, // `the directory store > keeps ...`
+        git_commit: '4b825dc642cb6eb9a060e54bf8d69288fbee4904',
+        git_branch: 'fix/refund-rounding',
+      }
+      expect((await ledger.call<RunReply>('run.get', { run_id: s.traceId })).body.run.metadata).toEqual(origin)
+      const listed = await ledger.call<ListReply>('run.list', { fields: ['run_id', 'metadata'] })
+      expect(listed.body.runs).toEqual([{ run_id: s.traceId, metadata: origin }])
+    })
   })
-})
+}
 
 describe('the directory store, of the runs session() writes into it', () => {
   it('gives their test file and full test name in their metadata, as a session reporting to a ledger sends them', async () => {
