@@ -2,7 +2,7 @@
  * Optional peer dependencies (the server's framework, `pg`, the MCP SDK),
  * checked when a command needs them, and only then: `import 'reagent-flow'`
  * never reaches here, so installing reagent-flow to record stays small. A
- * missing package is a one-line `UsageError` naming the `npm i` that fixes it.
+ * missing package is a one-line `UsageError` naming the `npm i -D` that fixes it.
  *
  * The modules that use these packages import them statically; callers
  * `requirePackages` first, then `import()` those modules.
@@ -30,9 +30,17 @@ function isNotFound(error: unknown): boolean {
 /** The entry module of a package that has no root export (the MCP SDK exports subpaths only). */
 const PROBE: Readonly<Record<string, string>> = { '@modelcontextprotocol/sdk': '@modelcontextprotocol/sdk/types.js' }
 
+/** `a`, `a and b`, `a, b and c`. */
+function listOf(names: readonly string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
 /**
- * Throws `UsageError` when one of `packages` cannot be imported:
- * "reagent-flow serve needs hono, which is not installed: npm i hono@^4 @hono/node-server@^2".
+ * Throws `UsageError` when one of `packages` cannot be imported, naming what
+ * is missing and the one `npm i` that installs all of `packages` at the
+ * ranges we test (as the docs install them, beside reagent-flow: `-D`):
+ * "the trace viewer needs hono and @hono/node-server, optional peer
+ * dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2".
  */
 export async function requirePackages(feature: string, packages: readonly OptionalPackage[]): Promise<void> {
   const missing: string[] = []
@@ -45,6 +53,11 @@ export async function requirePackages(feature: string, packages: readonly Option
     }
   }
   if (missing.length === 0) return
-  const install = packages.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')
-  throw new UsageError(`${feature} needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed: npm i ${install}`)
+  const what = missing.length === 1 ? 'an optional peer dependency of reagent-flow that is' : 'optional peer dependencies of reagent-flow that are'
+  throw new UsageError(`${feature} needs ${listOf(missing)}, ${what} not installed: ${installCommand(packages)}`)
+}
+
+/** The `npm i` that installs `packages` at the ranges we test. */
+export function installCommand(packages: readonly OptionalPackage[]): string {
+  return `npm i -D ${packages.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')}`
 }

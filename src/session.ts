@@ -149,8 +149,8 @@ export class Session<T = unknown> extends TraceAssertions {
     if (parent !== undefined) parent.#children.push(this as Session<unknown>)
     this.#recorder = new Recorder(traceId, onIssue)
     this.trace.turns = this.#recorder.turns
-    // Before any file is opened: a bad `ledger` option is a TypeError.
-    this.#ledger = startLedgerReport(this.trace, options.ledger, options.redact)
+    // Before any file is opened: a bad `ledger` option is a TypeError. Git is asked for the revision at the vitest root (else the working directory).
+    this.#ledger = startLedgerReport(this.trace, options.ledger, options.redact, this.#testScope?.root)
     if (options.save !== false) {
       this.#files = new RunFiles(this.trace, this.trace.turns, {
         runPath: this.#location.runPath,

@@ -3,7 +3,10 @@
  * `REAGENT_LEDGER_URL` and `REAGENT_LEDGER_TOKEN`): run.begin when the
  * session opens (sent at once, not waited for), then, when it closes and its
  * trace is written, run.complete and trace.put, so tests on many machines
- * land in one ledger. The run id is the trace id.
+ * land in one ledger. The run id is the trace id. Where the run came from
+ * goes into the run's metadata (the specification's place for what has no
+ * field of its own): its test file and test name inside vitest, and the git
+ * commit and branch, so a CI build's runs can be grouped.
  *
  * A ledger that is down or refuses never fails the test: the first failure
  * in the process is one REAGENT_LEDGER warning, later ones are silent, and
@@ -16,6 +19,7 @@ import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import type { JsonObject, Trace } from '../trace/types.js'
 import { warn } from '../warnings.js'
 import { createLedgerClient, type LedgerClient } from './client.js'
+import { gitRevision } from './git-revision.js'
 import type { RunCompleteInput } from './input-types.js'
 
 export const LEDGER_URL_ENV = 'REAGENT_LEDGER_URL'
@@ -77,8 +81,32 @@ export interface LedgerReport {
   finish(trace: Trace, redact: RedactOption | undefined): Promise<void>
 }
 
-/** Starts reporting the run of `trace` (just opened) to the ledger `option` resolves to; undefined when there is none. */
-export function startLedgerReport(trace: Trace, option: LedgerOption | undefined, redact: RedactOption | undefined): LedgerReport | undefined {
+/**
+ * What the run row's metadata says about where the run came from: the test
+ * (file relative to the vitest root, full name) and the git revision. The
+ * session's own metadata wins a clash: a key its author set is theirs.
+ */
+function originOf(trace: Trace, root: string): JsonObject {
+  const origin: JsonObject = {}
+  if (typeof trace.test_file === 'string') origin.test_file = trace.test_file
+  if (typeof trace.test_name === 'string') origin.test_name = trace.test_name
+  const { commit, branch } = gitRevision(root)
+  if (commit !== undefined) origin.git_commit = commit
+  if (branch !== undefined) origin.git_branch = branch
+  return origin
+}
+
+/**
+ * Starts reporting the run of `trace` (just opened) to the ledger `option`
+ * resolves to; undefined when there is none. `root` is where git is asked
+ * for the revision: the vitest root inside a test, else the working directory.
+ */
+export function startLedgerReport(
+  trace: Trace,
+  option: LedgerOption | undefined,
+  redact: RedactOption | undefined,
+  root: string = process.cwd(),
+): LedgerReport | undefined {
   const ledger = resolveLedger(option)
   if (ledger === undefined) return undefined
   const timeoutMs = ledger.timeoutMs ?? 5000
@@ -91,7 +119,8 @@ export function startLedgerReport(trace: Trace, option: LedgerOption | undefined
         'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
     )
   // What reaches the ledger is redacted as the trace file is: the name, the goal and the metadata here, the rest in finish().
-  const { agent, metadata } = redactForDisk({ agent: trace.name, metadata: trace.metadata }, redact) as { agent: string; metadata: JsonObject }
+  const shown = { agent: trace.name, metadata: { ...originOf(trace, root), ...trace.metadata } }
+  const { agent, metadata } = redactForDisk(shown, redact) as { agent: string; metadata: JsonObject }
   const budgetUsd = amount(metadata.budget_usd)
   const begun = client
     .begin({

@@ -6,9 +6,9 @@
  * test run through it — the README's 60-second start.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -34,10 +34,49 @@ describe('the packed package, installed in a fresh folder', () => {
   }, 60_000)
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('ships no install script, only built files with their sources inlined in the maps', () => {
+  it('ships no install script, only built files and the TypeScript sources their maps name', () => {
     const { scripts } = JSON.parse(readFileSync(join(dir, 'node_modules', 'reagent-flow', 'package.json'), 'utf8')) as { scripts: Record<string, string> }
     expect(Object.keys(scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([])
-    expect(readdirSync(join(dir, 'node_modules', 'reagent-flow')).sort()).toEqual(['README.md', 'dist', 'package.json'])
+    expect(readdirSync(join(dir, 'node_modules', 'reagent-flow')).sort()).toEqual(['README.md', 'adapters', 'dist', 'package.json', 'src'])
+  })
+
+  it('names in every source map only files the package ships, so a stack frame is a file the user can open', () => {
+    const pkg = join(dir, 'node_modules', 'reagent-flow')
+    const maps = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js.map'))
+    expect(maps.length).toBeGreaterThan(100)
+    const missing = maps.flatMap((file) => {
+      const map = join(pkg, 'dist', file)
+      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }
+      return sources.map((source) => resolve(dirname(map), source)).filter((source) => !existsSync(source))
+    })
+    expect(missing).toEqual([])
+  })
+
+  it('points the stack of an error thrown inside it at its TypeScript sources, which are there (node --enable-source-maps)', () => {
+    const script = join(dir, 'throw.mjs')
+    writeFileSync(script, "import { session } from 'reagent-flow'\ntry { await session('', () => 1) } catch (error) { console.log(error.stack) }\n")
+    const stack = execFileSync(process.execPath, ['--enable-source-maps', script], { cwd: dir, encoding: 'utf8' })
+    const frames = [...stack.matchAll(/\(?(\/[^\s()]+\/node_modules\/reagent-flow\/[^\s():]+):\d+:\d+\)?/g)].map((match) => match[1]!)
+    expect(frames.length).toBeGreaterThan(1)
+    expect(frames.filter((file) => !file.endsWith('.ts') || !existsSync(file))).toEqual([])
+    expect(frames[0]).toBe(join(dir, 'node_modules', 'reagent-flow', 'src', 'storage', 'paths.ts'))
+  })
+
+  it.each([
+    [
+      'view',
+      'reagent-flow view: the trace viewer needs hono and @hono/node-server, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2',
+    ],
+    [
+      'serve',
+      'reagent-flow serve: the run ledger server needs hono, @hono/node-server and @modelcontextprotocol/sdk, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2 @modelcontextprotocol/sdk@^1.32',
+    ],
+  ])('says, for reagent-flow %s without its server packages, exactly what to install', (command, message) => {
+    const run = spawnSync(process.execPath, [join(dir, 'node_modules', 'reagent-flow', 'dist', 'src', 'cli', 'index.js'), command], {
+      cwd: dir,
+      encoding: 'utf8',
+    })
+    expect({ status: run.status, stdout: run.stdout, stderr: run.stderr }).toEqual({ status: 2, stdout: '', stderr: `${message}\n` })
   })
 
   it('runs a first agent test through it, with no warning about source maps', () => {

@@ -115,6 +115,8 @@ describe('reagent-flow serve', () => {
         { name: 'hono', range: '^4.11' },
         { name: 'no-such-package-reagent', range: '^1' },
       ]),
-    ).rejects.toThrow('reagent-flow serve needs no-such-package-reagent, which is not installed: npm i hono@^4.11 no-such-package-reagent@^1')
+    ).rejects.toThrow(
+      'reagent-flow serve needs no-such-package-reagent, an optional peer dependency of reagent-flow that is not installed: npm i -D hono@^4.11 no-such-package-reagent@^1',
+    )
   })
 })

@@ -1,5 +1,5 @@
 /** `reagent-flow mcp`: the run ledger's tools for a coding agent, over stdio. */
-import { MCP_PACKAGES, requirePackages } from '../../optional-dependency.js'
+import { installCommand, MCP_PACKAGES, requirePackages } from '../../optional-dependency.js'
 import type { Command } from '../command.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
 
@@ -12,13 +12,13 @@ export const mcpCommand: Command = {
     'It opens the store itself (the trace directory, or PostgreSQL with --store), as the single user of',
     '--org and --namespace. While `reagent-flow serve` holds the same directory, point the agent at its',
     'MCP endpoint (http://127.0.0.1:4319/mcp) instead. Logs go to stderr; stdout is the protocol.',
-    `Needs: npm i ${MCP_PACKAGES.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')} (and pg@^8 for PostgreSQL)`,
+    `Needs an optional peer dependency of reagent-flow: ${installCommand(MCP_PACKAGES)} (and pg@^8 for PostgreSQL)`,
   ],
   options: LEDGER_OPTIONS,
   positionals: { min: 0, max: 0, names: '' },
   examples: ['reagent-flow mcp', 'reagent-flow mcp --store postgres://ledger@db.internal/ledger --namespace ci'],
   async run(input, ctx) {
-    await requirePackages('reagent-flow mcp', MCP_PACKAGES)
+    await requirePackages("the run ledger's MCP tools", MCP_PACKAGES)
     const settings = ledgerSettings(input, ctx)
     const { serveMcpStdio } = await import('../serve-mcp-stdio.js')
     return serveMcpStdio(settings, ctx)

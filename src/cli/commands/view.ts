@@ -1,5 +1,5 @@
 /** `reagent-flow view`: the trace viewer, a local web app over the trace directory, until SIGINT or SIGTERM. */
-import { requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
+import { installCommand, requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
 import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
 import { loadPriceTable } from '../../trace/prices.js'
 import { intOption, stringOption } from '../args.js'
@@ -19,7 +19,7 @@ export const viewCommand: Command = {
     'Without --token-file it answers loopback addresses only. With one, open the page once as',
     '/?token=<token> (a cookie keeps it); tokens of --org/--namespace narrowed to no agent or session may view.',
     'Run it beside the run ledger in one process with: reagent-flow serve --view',
-    `Needs: npm i ${SERVER_PACKAGES.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')}`,
+    `Needs its server's packages, optional peer dependencies of reagent-flow: ${installCommand(SERVER_PACKAGES)}`,
   ],
   options: {
     host: { type: 'string', value: '<address>', default: '127.0.0.1', description: 'the address to listen on; other than loopback needs --token-file' },
@@ -33,7 +33,7 @@ export const viewCommand: Command = {
   positionals: { min: 0, max: 0, names: '' },
   examples: ['reagent-flow view --open', 'reagent-flow view --dir test/.traces --port 0', 'reagent-flow serve --view'],
   async run(input, ctx) {
-    await requirePackages('reagent-flow view', SERVER_PACKAGES)
+    await requirePackages('the trace viewer', SERVER_PACKAGES)
     const { serveViewer } = await import('../serve-viewer.js')
     return serveViewer(
       {

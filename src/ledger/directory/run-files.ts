@@ -6,7 +6,8 @@
  * goal `metadata.goal` (else the name), budgets `metadata.budget_usd` and
  * `budget_seconds`. Our recorder's five statuses map onto the
  * specification's four: `interrupted` is reported as `failed`, with
- * `metadata.interruption_reason`.
+ * `metadata.interruption_reason`. A run recorded in a vitest test has its
+ * `test_file` and `test_name` in its metadata, as a reporting session sends them.
  *
  * A run of the ledger (begun over HTTP, or given a trace with trace.put) is
  * a trace file of its own, `<dir>/ledger/<org>/<namespace>/<run_id>.trace.json`:
@@ -40,6 +41,10 @@ export function recordedRun(fields: TraceFields, identity: { org: string; namesp
   const status = ledgerStatusOf(raw.status)
   const metadata: JsonObject = { ...fields.metadata }
   if (typeof raw.interruption_reason === 'string') metadata.interruption_reason = raw.interruption_reason
+  // Where the run came from, as a session reporting to a ledger sends it (its own metadata wins a clash).
+  for (const key of ['test_file', 'test_name'] as const) {
+    if (typeof raw[key] === 'string' && !(key in metadata)) metadata[key] = raw[key]
+  }
   const closed = status !== 'active' && fields.ended_at !== null
   const grade = fields.grade
   return {
