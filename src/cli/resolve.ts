@@ -19,6 +19,7 @@ import { isFile, resolveTraceFile, type TraceDirectory } from '../storage.js'
 import { AmbiguousRunError } from './ambiguous-run-error.js'
 import { closestNames } from './closest-names.js'
 import { runsOf, scanOnce, type RunFile } from './ledger.js'
+import { fullNameOf as fullName } from './run-facts.js'
 
 /** Shorter prefixes would match too many ids to be worth guessing. */
 const MIN_ID_PREFIX = 4
@@ -34,11 +35,7 @@ function pathByName(ref: string, dir: string): string | undefined {
   }
 }
 
-/** A run's full name: inside vitest its test key (`<test name>` or `<test name> > <session name>`), else its trace name. */
-export function fullNameOf(run: RunFile): string {
-  const key = (run.fields as { test_key?: unknown }).test_key
-  return typeof key === 'string' && key !== '' ? key : run.fields.name
-}
+const fullNameOf = (run: RunFile): string => fullName(run.fields)
 
 function byTraceId(ref: string, runs: readonly RunFile[]): RunFile[] {
   const exact = runs.filter((run) => run.fields.trace_id === ref)
