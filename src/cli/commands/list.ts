@@ -91,8 +91,9 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
 function printTable(out: ListOutput, ctx: CommandContext): void {
   const { c } = ctx
   const rows = out.runs.map((run) => [
-    // Inside vitest, the test with the session: `refund agent > refunds order 42 > billing`, not a bare `billing`.
-    run.repeat === null ? c.bold(run.test_key ?? run.name) : `  ${c.bold(run.test_key ?? run.name)}`,
+    // Inside vitest, the test with the session: `refund agent > refunds order 42 > billing`, not a bare `billing`;
+    // a run set's runs by their own names, under the line that names the set by its test.
+    run.repeat === null ? c.bold(run.test_key ?? run.name) : `  ${c.bold(run.name)}`,
     run.trace_id,
     formatStatus(run.status, c),
     formatTime(run.started_at),
