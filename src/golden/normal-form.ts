@@ -68,14 +68,7 @@ export function normalizeTrace(trace: Trace): Trace {
     return out
   })
 
-  const {
-    grade: _grade,
-    variants: _variants,
-    resumed_from: _resumedFrom,
-    replayed_steps: _replayedSteps,
-    golden: _golden,
-    ...rest
-  } = asGoldenIdentity(trace)
+  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, golden: _golden, ...rest } = asGoldenIdentity(trace)
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,
