@@ -10,6 +10,7 @@ import type { RedactOption } from './trace/redact.js'
 import {
   JournalWriter,
   journalPath,
+  peekTraceFields,
   pieceRedactor,
   removeQuietly,
   sweepDirectory,
@@ -88,6 +89,16 @@ export class RunFiles {
     if (trace.interruption_reason !== undefined) close.interruption_reason = trace.interruption_reason
     journal.finish(close)
     rememberKept(this.runPath, journal.path)
+  }
+
+  /**
+   * Writes the closed run's trace file again, for a field set after it was
+   * written (`golden`, when a matcher compared the run with its golden);
+   * not when a later run of the same name has replaced the file since.
+   */
+  rewrite(trace: Trace): void {
+    if (peekTraceFields(this.runPath)?.trace_id !== trace.trace_id) return
+    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
   }
 
   /** Ends the journal without a trace file (the trace could not be written): kept as the record of the run. */

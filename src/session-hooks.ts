@@ -49,4 +49,10 @@ export interface SessionHooks {
   explainFailureInTest(): void
   /** The failed `golden: true` comparison, if any (session() rejects with it). */
   goldenFailure(): AgentAssertionError | undefined
+  /**
+   * The run was compared with its golden (`toMatchGolden()`): its trace
+   * says so (`golden: true`), in its file too once closed, so that
+   * `reagent-flow approve --all` approves it.
+   */
+  askGolden(): void
 }

@@ -111,6 +111,7 @@ export class Session<T = unknown> extends TraceAssertions {
     closeNow: (status, reason) => this.#closeNow(status, reason),
     explainFailureInTest: () => this.#explainFailureInTest(),
     goldenFailure: () => this.#goldenFailure,
+    askGolden: () => this.#askGolden(),
   }
 
   /** `traceFields`: extra top-level fields of the trace (a repeated run's `repeat`), there before any file is written. */
@@ -420,12 +421,31 @@ export class Session<T = unknown> extends TraceAssertions {
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
     stepsOf(this)?.close(trace, end.status)
+    const isGoldenRun = this.#options.golden === true && end.status === 'completed'
+    // In the file from the start: `approve --all` approves the runs that asked for their golden.
+    if (isGoldenRun) trace.golden = true
     this.#writeFiles(trace)
     // After the local file: a ledger that is slow or down never costs the trace. Never throws; before
     // the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.
     this.#ledgerDone = this.#ledger?.finish(trace, this.#options.redact)
     // Only a run that finished is a baseline: a failed or cut-short one is never compared or written.
-    if (this.#options.golden === true && end.status === 'completed') this.#matchGolden()
+    if (isGoldenRun) this.#matchGolden()
+  }
+
+  /** See SessionHooks.askGolden: marked once; a closed run's file is written again with the mark. */
+  #askGolden(): void {
+    if (this.trace.golden === true) return
+    this.trace.golden = true
+    if (!this.#closed || this.#path === undefined) return
+    try {
+      this.#files?.rewrite(this.trace)
+    } catch (error) {
+      warn(
+        'REAGENT_WRITE',
+        `session "${this.trace.name}": its trace file could not be marked as compared with its golden (${error instanceof Error ? error.message : String(error)}); ` +
+          `reagent-flow approve --all approves it only once it has a golden.`,
+      )
+    }
   }
 
   /**
@@ -490,6 +510,7 @@ export class Session<T = unknown> extends TraceAssertions {
    * s.assertMatchesBaseline({ ignoreFields: ['response_text'], args: { tools: { search: 'ignore' } } })
    */
   assertMatchesBaseline(options: BaselineOptions = {}): this {
+    this.#askGolden()
     assertMatchesBaseline(this.trace, { traceDir: this.#location.traceDir, redact: this.#options.redact, ...options })
     return this
   }

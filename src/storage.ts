@@ -23,7 +23,7 @@ export { resolveTraceFile } from './storage/naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './storage/atomic-write.js'
 export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from './storage/trace-writer.js'
 export { readTraceFile } from './storage/trace-reader.js'
-export { readTraceFields, readTraceFieldsOrUndefined } from './storage/trace-fields.js'
+export { readTraceFields, readTraceFieldsOrUndefined, peekTraceFields } from './storage/trace-fields.js'
 export { loadTrace, readRun } from './storage/runs.js'
 export { updateGrade } from './storage/grade.js'
 export {

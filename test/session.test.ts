@@ -86,6 +86,16 @@ describe('session()', () => {
     expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).toContain('"trace_id": "golden"')
   })
 
+  it('says in the run file of a golden: true run that it asked for its golden (golden: true, for approve --all); its golden never holds the mark', async () => {
+    const traceDir = tempDir()
+    const s = await session('baseline', { traceDir, golden: true }, (s) => void s.logLlmCall({ responseText: 'ok' }))
+    const run = readFileSync(s.path!, 'utf8')
+    expect(run.endsWith('  "golden": true\n}\n')).toBe(true)
+    expect(readFileSync(join(traceDir, 'golden', 'baseline.trace.json'), 'utf8')).not.toContain('"golden":')
+    const plain = await session('plain', { traceDir }, (s) => void s.logLlmCall({ responseText: 'ok' }))
+    expect(loadTrace(plain.path!).golden).toBeUndefined()
+  })
+
   it("marks a run cancelled when the agent stops on the SDK's user abort (APIUserAbortError)", async () => {
     const traceDir = tempDir()
     const abort = new APIUserAbortError()

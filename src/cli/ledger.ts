@@ -9,7 +9,7 @@ import { TraceNotFoundError } from '../errors.js'
 import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage.js'
 import { durationMs, statusOf } from '../trace/facts.js'
 import type { CommandContext } from './command.js'
-import { goalOf } from './run-facts.js'
+import { goalOf, testKeyOf } from './run-facts.js'
 import { shellCommand } from '../report/shell.js'
 
 export type RunFile = TraceFieldsFile
@@ -26,7 +26,7 @@ export const STATUSES = ['active', 'completed', 'failed', 'cancelled', 'interrup
 
 export interface RunQuery {
   status?: (typeof STATUSES)[number] | undefined
-  /** Case-insensitive text in the name, the trace_id or `metadata.goal`. */
+  /** Case-insensitive text in the name (inside vitest, the test key too), the trace_id or `metadata.goal`. */
   q?: string | undefined
   grade?: (typeof GRADE_FILTERS)[number] | undefined
   orderBy: (typeof ORDERS)[number]
@@ -76,7 +76,7 @@ function matches(run: RunFile, query: RunQuery, needle: string | undefined): boo
     }
   }
   if (needle === undefined) return true
-  return [fields.name, fields.trace_id, goalOf(fields) ?? ''].some((text) => text.toLowerCase().includes(needle))
+  return [fields.name, testKeyOf(fields) ?? '', fields.trace_id, goalOf(fields) ?? ''].some((text) => text.toLowerCase().includes(needle))
 }
 
 /** Runs without an end (duration null) come last in both duration orders. */

@@ -19,6 +19,8 @@
  *   shares, and the `repeat` field is dropped;
  * - `variants` (the other accepted variants a golden file holds) is dropped:
  *   each variant is normalised on its own (see variants.ts);
+ * - `golden` (the run asked for its golden) is dropped: a fact about the
+ *   run, not behaviour;
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
 import { stringifyStable } from '../trace/serialize.js'
@@ -66,7 +68,7 @@ export function normalizeTrace(trace: Trace): Trace {
     return out
   })
 
-  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, ...rest } = asGoldenIdentity(trace)
+  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, golden: _golden, ...rest } = asGoldenIdentity(trace)
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,

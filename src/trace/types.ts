@@ -137,5 +137,11 @@ export interface Trace {
   resumed_from?: string
   /** Ours: how many steps of a resumed run were answered from the run it resumed. */
   replayed_steps?: number
+  /**
+   * Ours: the run was compared with its golden baseline, or wrote it
+   * (`golden: true`, `toMatchGolden()`, `assertMatchesBaseline()`);
+   * `reagent-flow approve --all` approves such runs. Never in a golden.
+   */
+  golden?: boolean
   [extra: string]: unknown
 }

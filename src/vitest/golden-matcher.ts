@@ -16,6 +16,8 @@ import type { MatcherState } from 'vitest'
 import { currentTestScope } from '../context.js'
 import { resolveDiffOptions } from '../diff/options.js'
 import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden/index.js'
+import { Session } from '../session.js'
+import { hooks } from '../session-hooks.js'
 import { DEFAULT_TRACE_DIR } from '../storage.js'
 import type { RedactOption } from '../trace/redact.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
@@ -57,6 +59,8 @@ export function toMatchGolden(this: MatcherState, received: unknown, options: Go
   }
   const trace = receivedTrace(name, received)
   resolveDiffOptions(options, `${name}()`, OWN_OPTIONS)
+  // The run's file says it has a golden (`golden: true`), for `reagent-flow approve --all`.
+  if (received instanceof Session) received[hooks].askGolden()
   const session = sessionSettings(received)
   const scope = currentTestScope()
   const given = options.traceDir ?? session.traceDir ?? DEFAULT_TRACE_DIR

@@ -66,7 +66,8 @@ describe('a trace nested 100,000 levels deep', () => {
   })
 
   it.each([false, true])('is skipped by approve --all, which approves every other run (deep metadata: %s)', (inMetadata) => {
-    const cwd = directory({ inMetadata })
+    const cwd = traceDirWith(sampleRuns().map((run) => ({ ...run, golden: true })))
+    writeDeepTrace(join(cwd, FILE), 'deep', { inMetadata, golden: true })
     const result = runCli(['approve', '--all'], cwd)
     expect(result.code).toBe(2)
     expect(result.stdout).toContain('3 goldens: 3 created, 0 updated, 0 unchanged')

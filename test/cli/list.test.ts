@@ -49,6 +49,7 @@ describe('reagent-flow list', () => {
         {
           file: join('.reagent', 'search-agent.trace.json'),
           name: 'search-agent',
+          test_key: null,
           trace_id: 'trace-search-agent',
           status: 'failed',
           goal: 'Find the refund policy',
@@ -106,6 +107,38 @@ describe('reagent-flow list', () => {
         '',
       ].join('\n'),
     )
+  })
+
+  it('names a run recorded inside a vitest test by its test, and a session of its own in the test as test > session', () => {
+    const inTest = (name: string, key: string, startedAt: number): Trace =>
+      buildTrace(name, [{ text: 'Refunded.' }], {
+        trace_id: `trace-${startedAt - T0}`,
+        started_at: startedAt,
+        ended_at: startedAt + 1,
+        test_file: 'test/support.test.ts',
+        test_name: 'support agent (langgraph) > refunds order 42',
+        test_key: key,
+      })
+    const cwd = traceDirWith([
+      inTest('support agent (langgraph) > refunds order 42', 'support agent (langgraph) > refunds order 42', T0),
+      inTest('billing', 'support agent (langgraph) > refunds order 42 > billing', T0 + 1),
+      buildTrace('search-agent', [{ text: 'Found it.' }], { started_at: T0 + 2, ended_at: T0 + 3 }),
+    ])
+    expect(runCli(['list'], cwd).stdout).toBe(
+      [
+        'NAME                                                    TRACE ID            STATUS     STARTED (UTC)        DURATION  TURNS  CALLS  TOKENS  GRADE',
+        'search-agent                                            trace-search-agent  completed  2027-01-15 08:00:02      1.0s      1      0       —  —',
+        'support agent (langgraph) > refunds order 42 > billing  trace-1             completed  2027-01-15 08:00:01      1.0s      1      0       —  —',
+        'support agent (langgraph) > refunds order 42            trace-0             completed  2027-01-15 08:00:00      1.0s      1      0       —  —',
+        '3 runs match · showing 1–3',
+        '',
+      ].join('\n'),
+    )
+    const { json } = runJson<ListJson>(['list', '--q', 'refunds order'], cwd)
+    expect(json.runs.map((run) => [run.name, run.test_key])).toEqual([
+      ['billing', 'support agent (langgraph) > refunds order 42 > billing'],
+      ['support agent (langgraph) > refunds order 42', 'support agent (langgraph) > refunds order 42'],
+    ])
   })
 
   it('filters by status, by text in the name, trace_id or goal, and by grade, and counts the matches', () => {

@@ -65,7 +65,71 @@ describe('reagent-flow show', () => {
     expect(runCli(['show', 'trace-'], cwd)).toEqual({
       code: 2,
       stdout: '',
-      stderr: `reagent-flow show: "trace-" is the start of the trace_id of 4 runs (${['billing-agent', 'orphan', 'refund-agent', 'search-agent'].map((n) => join('.reagent', `${n}.trace.json`)).join(', ')}); give more of the id.\n`,
+      stderr: `reagent-flow show: "trace-" starts the trace_id of 4 runs: ${['billing-agent', 'orphan', 'refund-agent', 'search-agent'].map((n) => `"${n}" (${join('.reagent', `${n}.trace.json`)})`).join(', ')}. Give more of the id.\n`,
+    })
+  })
+
+  describe('runs recorded inside vitest tests', () => {
+    /** Runs of two test files: a test with a session of its own (billing), the same test name in both files, and another test. */
+    function testRuns(): string {
+      const run = (file: string, key: string, name = key) =>
+        buildTrace(name, [{ text: `answer of ${key}` }], {
+          trace_id: `trace-${key}`,
+          started_at: T0,
+          ended_at: T0 + 1,
+          test_file: file,
+          test_name: key,
+          test_key: key,
+        })
+      const billing = run('test/langgraph.test.ts', 'support agent (langgraph) > refunds order 42 > billing', 'billing')
+      billing.test_name = 'support agent (langgraph) > refunds order 42'
+      return traceDirWith([
+        run('test/langgraph.test.ts', 'support agent (langgraph) > refunds order 42'),
+        billing,
+        run('test/langgraph.test.ts', 'support agent (langgraph) > cancels order 7'),
+        run('test/openai.test.ts', 'support agent (openai) > refunds order 42'),
+      ])
+    }
+    const fileOf = (key: string): string => join('.reagent', `${key.replace(/[^\w.-]/g, '_')}.trace.json`)
+    const header = (key: string): string => `${key}  completed · 1 turn · 0 tool calls · 1.0s\n`
+
+    it('finds a run by its full name, its session name, or the end of its name from a word on', () => {
+      const cwd = testRuns()
+      const headOf = (ref: string): string => runCli(['show', ref], cwd).stdout.split('\n')[0]!.concat('\n')
+      expect(headOf('support agent (langgraph) > refunds order 42')).toBe(header('support agent (langgraph) > refunds order 42'))
+      expect(headOf('cancels order 7')).toBe(header('support agent (langgraph) > cancels order 7'))
+      expect(headOf('order 7')).toBe(header('support agent (langgraph) > cancels order 7'))
+      expect(headOf('billing')).toBe(header('billing'))
+      expect(headOf('refunds order 42 > billing')).toBe(header('billing'))
+      expect(runCli(['get', 'cancels order 7', '--json'], cwd).stdout).toContain(
+        `"file": ${JSON.stringify(fileOf('support agent (langgraph) > cancels order 7'))}`,
+      )
+    })
+
+    it('lists the candidates when the end of a name fits several runs, and says how to pick one', () => {
+      const cwd = testRuns()
+      const langgraph = fileOf('support agent (langgraph) > refunds order 42')
+      const openai = fileOf('support agent (openai) > refunds order 42')
+      expect(runCli(['show', 'refunds order 42'], cwd)).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          `reagent-flow show: "refunds order 42" ends the names of 2 runs: "support agent (langgraph) > refunds order 42" (${langgraph}), ` +
+          `"support agent (openai) > refunds order 42" (${openai}). Pass more of the name (the whole of it, in quotes), the file or the trace_id of the one you mean.\n`,
+      })
+      expect(runCli(['show', 'der 42'], cwd).code).toBe(2)
+    })
+
+    it('says when no run fits, suggesting the closest names', () => {
+      expect(runCli(['show', 'refund order 42'], testRuns())).toEqual({
+        code: 2,
+        stdout: '',
+        stderr:
+          'reagent-flow show: No trace file at .reagent/refund_order_42.trace.json. "refund order 42" is not a trace file, nor the name (or the end of the name), ' +
+          'session name or trace_id of any of the 4 runs in .reagent. The closest: "support agent (langgraph) > refunds order 42", ' +
+          '"support agent (langgraph) > refunds order 42 > billing", "support agent (openai) > refunds order 42". ' +
+          'Run "reagent-flow list --dir .reagent" to see them.\n',
+      })
     })
   })
 

@@ -80,8 +80,8 @@ describe('reagent-flow usage', () => {
   it('exits 2 with a one-line reason for a run that does not exist, also under --json', () => {
     const cwd = traceDirWith(sampleRuns())
     const reason =
-      'reagent-flow show: No trace file at .reagent/refund-agnet.trace.json. "refund-agnet" is not a trace file, a trace name, ' +
-      `a test's run name, or the trace_id of any of the 3 runs in .reagent. Run "reagent-flow list --dir .reagent" to see them.\n`
+      'reagent-flow show: No trace file at .reagent/refund-agnet.trace.json. "refund-agnet" is not a trace file, nor the name (or the end of the name), ' +
+      'session name or trace_id of any of the 3 runs in .reagent. The closest: "refund-agent". Run "reagent-flow list --dir .reagent" to see them.\n'
     expect(runCli(['show', 'refund-agnet'], cwd)).toEqual({ code: 2, stdout: '', stderr: reason })
     expect(runCli(['show', 'refund-agnet', '--json'], cwd)).toEqual({ code: 2, stdout: '', stderr: reason })
   })

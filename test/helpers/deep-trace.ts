@@ -11,8 +11,8 @@ export const DEEP = 100_000
 
 const nested = (depth: number, leaf: string): string => `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}`
 
-/** The text of a trace named `name` whose tool result (and, with `inMetadata`, metadata) nests `depth` levels. */
-export function deepTraceText(name: string, { depth = DEEP, inMetadata = false } = {}): string {
+/** The text of a trace named `name` whose tool result (and, with `inMetadata`, metadata) nests `depth` levels; `golden`: it asked for its golden. */
+export function deepTraceText(name: string, { depth = DEEP, inMetadata = false, golden = false } = {}): string {
   const deep = nested(depth, '"bottom"')
   return JSON.stringify(
     {
@@ -39,13 +39,14 @@ export function deepTraceText(name: string, { depth = DEEP, inMetadata = false }
       format_version: '1',
       parent_trace_id: null,
       handoff_context: null,
+      ...(golden ? { golden: true } : {}),
     },
     null,
     2,
   ).replaceAll('"@DEEP@"', deep)
 }
 
-export function writeDeepTrace(path: string, name: string, options: { depth?: number; inMetadata?: boolean } = {}): void {
+export function writeDeepTrace(path: string, name: string, options: { depth?: number; inMetadata?: boolean; golden?: boolean } = {}): void {
   mkdirSync(dirname(path), { recursive: true })
   writeFileSync(path, deepTraceText(name, options))
 }

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync, statSync, utimesSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import '../../src/vitest/index.js'
-import { session, type Trace } from '../../src/index.js'
+import { loadTrace, session, type Trace } from '../../src/index.js'
 import { renderGolden } from '../../src/golden/index.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -145,6 +145,22 @@ describe('toMatchGolden()', () => {
     const elsewhere = tempDir()
     await expect(s).toMatchGolden({ traceDir: elsewhere })
     expect(existsSync(inTestFile(elsewhere))).toBe(true)
+  })
+
+  it("marks the session's run file as compared with its golden (golden: true, for approve --all), once; the golden never holds the mark", async () => {
+    const traceDir = tempDir()
+    const s = await session('refund-agent', { traceDir }, (s) => void s.logLlmCall({ responseText: 'Refunded.' }))
+    expect(loadTrace(s.path!).golden).toBeUndefined()
+    await expect(s).toMatchGolden()
+    const marked = readFileSync(s.path!, 'utf8')
+    expect(marked.endsWith('  "golden": true\n}\n')).toBe(true)
+    expect(loadTrace(s.path!)).toEqual({ ...loadTrace(s.path!), golden: true, trace_id: s.traceId, status: 'completed' })
+    const goldens = readdirSync(join(traceDir, 'golden'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.trace.json'))
+    expect(goldens).toHaveLength(1)
+    expect(readFileSync(join(traceDir, 'golden', goldens[0]!), 'utf8')).not.toContain('"golden":')
+    utimesSync(s.path!, new Date(1_000_000), new Date(1_000_000))
+    await expect(s).toMatchGolden()
+    expect(statSync(s.path!).mtimeMs).toBe(1_000_000)
   })
 
   it('cannot be negated', () => {

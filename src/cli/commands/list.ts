@@ -7,7 +7,7 @@ import { intOption, stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatTable, formatTime, formatVerdict } from '../format.js'
 import { GRADE_FILTERS, noteUnreadable, ORDERS, queryRuns, scanRuns, STATUSES, type RunQuery, type UnreadableFile } from '../ledger.js'
-import { goalOf, tokenTotals, type TokenTotals } from '../run-facts.js'
+import { goalOf, testKeyOf, tokenTotals, type TokenTotals } from '../run-facts.js'
 import { describeRunSet, groupRunSets, runSetPlaceOf, type RunSetPlace, type RunSetRow } from '../run-sets.js'
 
 export const DEFAULT_LIMIT = 50
@@ -17,6 +17,8 @@ export const MAX_LIMIT = 200
 export interface RunRow {
   file: string
   name: string
+  /** Inside vitest, the run's test key: `<test name>`, or `<test name> > <session name>` for a session of its own in the test; null outside. */
+  test_key: string | null
   trace_id: string
   status: TraceStatus
   goal: string | null
@@ -59,6 +61,7 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
     rows.push({
       file: run.path,
       name: fields.name,
+      test_key: testKeyOf(fields),
       trace_id: fields.trace_id,
       status: statusOf(fields),
       goal: goalOf(fields),
@@ -88,7 +91,9 @@ export function listRuns(dir: string, query: RunQuery): ListOutput {
 function printTable(out: ListOutput, ctx: CommandContext): void {
   const { c } = ctx
   const rows = out.runs.map((run) => [
-    run.repeat === null ? c.bold(run.name) : `  ${c.bold(run.name)}`,
+    // Inside vitest, the test with the session: `refund agent > refunds order 42 > billing`, not a bare `billing`;
+    // a run set's runs by their own names, under the line that names the set by its test.
+    run.repeat === null ? c.bold(run.test_key ?? run.name) : `  ${c.bold(run.name)}`,
     run.trace_id,
     formatStatus(run.status, c),
     formatTime(run.started_at),
@@ -140,7 +145,7 @@ export const listCommand: Command = {
   ],
   options: {
     status: { type: 'string', value: '<status>', choices: STATUSES, description: 'only runs with this status' },
-    q: { type: 'string', value: '<text>', description: 'only runs with <text> in the name, trace_id or metadata.goal (any case)' },
+    q: { type: 'string', value: '<text>', description: "only runs with <text> in the name (a test's too), trace_id or metadata.goal (any case)" },
     grade: { type: 'string', value: '<grade>', choices: GRADE_FILTERS, description: 'only runs with this grade (see reagent-flow grade)' },
     'order-by': { type: 'string', value: '<order>', choices: ORDERS, default: 'started_desc', description: 'the order' },
     limit: { type: 'string', value: '<n>', default: String(DEFAULT_LIMIT), description: `runs per page, 1 to ${MAX_LIMIT}` },

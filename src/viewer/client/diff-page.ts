@@ -7,15 +7,15 @@
  */
 import { diffWords } from 'diff'
 import type { TraceChange, TurnPair } from '../../diff/types.js'
-import type { Trace, Turn } from '../../trace/types.js'
+import type { Trace } from '../../trace/types.js'
 import type { DiffPayload, DiffRequest } from '../types.js'
+import { totalsOf, traceDeltas, turnDeltas, type TraceTotals } from './deltas.js'
 import { fill, h, type Child } from './dom.js'
-import { formatCount, formatDelta, formatDuration, oneLineJson } from './format.js'
+import { formatCount, formatDuration, oneLineJson } from './format.js'
 import { jsonBlock } from './json-view.js'
 import type { PageHandle } from './page.js'
 import { diffHref, runHref, runsHref } from './router.js'
 import type { RunStore } from './store.js'
-import { turnLatency, turnTokens } from './trace-facts.js'
 import { VirtualList } from './virtual-list.js'
 
 const MODES = ['strict', 'unordered', 'subset', 'superset'] as const
@@ -26,19 +26,10 @@ function requestOf(params: URLSearchParams): DiffRequest {
   return { actual: params.get('actual') ?? '', expected: get('expected'), mode: get('mode'), args: get('args'), ignore: get('ignore') }
 }
 
-function tokensOf(turn: Turn | undefined): number {
-  const tokens = turn === undefined ? null : turnTokens(turn)
-  return tokens === null ? 0 : tokens.input + tokens.output
-}
-
-function totals(trace: Trace): { tokens: number; latency: number } {
-  let tokens = 0
-  let latency = 0
-  for (const turn of trace.turns) {
-    tokens += tokensOf(turn)
-    latency += turnLatency(turn)
-  }
-  return { tokens, latency }
+/** ` · 3 turns · 1,200 tokens · 1.2s`: a side's sizes, its latency only when it measured one (a golden has none). */
+function sideFacts(trace: Trace, totals: TraceTotals): string {
+  const latency = totals.latency === null ? '' : ` · ${formatDuration(totals.latency)}`
+  return ` · ${formatCount(trace.turns.length)} turns · ${formatCount(totals.tokens)} tokens${latency}`
 }
 
 function valueView(value: unknown, label: string): Child {
@@ -98,10 +89,7 @@ function pairRow(payload: DiffPayload, pair: TurnPair, changes: readonly TraceCh
   const { expected, actual } = payload
   const before = pair.expected === null ? undefined : expected.trace.turns[pair.expected]
   const after = pair.actual === null ? undefined : actual.trace.turns[pair.actual]
-  const deltas: string[] = []
-  if (before !== undefined && after !== undefined) {
-    deltas.push(`tokens ${formatDelta(tokensOf(after) - tokensOf(before))}`, `latency ${formatDelta(turnLatency(after) - turnLatency(before), 'ms')}`)
-  }
+  const deltas = before === undefined || after === undefined ? '' : turnDeltas(before, after)
   return h(
     'div',
     { class: `pair pair-${pair.status}` },
@@ -128,7 +116,7 @@ function pairRow(payload: DiffPayload, pair: TurnPair, changes: readonly TraceCh
           ? sideSummary(actual.trace, null)
           : h('a', { href: runHref(actual.id, pair.actual), aria: { label: `open actual turn ${pair.actual}` } }, sideSummary(actual.trace, pair.actual)),
       ),
-      deltas.length === 0 ? null : h('span', { class: 'muted deltas' }, deltas.join(' · ')),
+      deltas === '' ? null : h('span', { class: 'muted deltas' }, deltas),
     ),
     changes.length === 0 ? null : h('ul', { class: 'changes' }, changes.map(changeItem)),
   )
@@ -252,8 +240,8 @@ export function renderDiffPage(root: HTMLElement, store: RunStore, params: URLSe
       const key = `${change.turn.expected}:${change.turn.actual}`
       byPair.set(key, [...(byPair.get(key) ?? []), change])
     }
-    const before = totals(expected.trace)
-    const after = totals(actual.trace)
+    const before = totalsOf(expected.trace)
+    const after = totalsOf(actual.trace)
     let onlyChanges = false
     const list = new VirtualList<TurnPair>({
       label: 'Aligned turns',
@@ -288,21 +276,10 @@ export function renderDiffPage(root: HTMLElement, store: RunStore, params: URLSe
             null,
             h('span', { class: 'label' }, 'expected '),
             h('a', { href: runHref(expected.id) }, expected.kind === 'golden' ? `golden ${expected.id}` : expected.id),
-            ` · ${formatCount(expected.trace.turns.length)} turns · ${formatCount(before.tokens)} tokens · ${formatDuration(before.latency)}`,
+            sideFacts(expected.trace, before),
           ),
-          h(
-            'li',
-            null,
-            h('span', { class: 'label' }, 'actual '),
-            h('a', { href: runHref(actual.id) }, actual.id),
-            ` · ${formatCount(actual.trace.turns.length)} turns · ${formatCount(after.tokens)} tokens · ${formatDuration(after.latency)}`,
-          ),
-          h(
-            'li',
-            null,
-            h('span', { class: 'label' }, 'deltas '),
-            `tokens ${formatDelta(after.tokens - before.tokens)} · latency ${formatDelta(after.latency - before.latency, 'ms')}`,
-          ),
+          h('li', null, h('span', { class: 'label' }, 'actual '), h('a', { href: runHref(actual.id) }, actual.id), sideFacts(actual.trace, after)),
+          h('li', null, h('span', { class: 'label' }, 'deltas '), traceDeltas(before, after)),
         ),
       ),
       payload.approve_command === null || diff.equal ? null : approveBox(payload.approve_command),
