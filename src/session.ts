@@ -419,7 +419,9 @@ export class Session<T = unknown> extends TraceAssertions {
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
-    stepsOf(this)?.close(trace, end.status)
+    const steps = stepsOf(this)
+    steps?.close(trace, end.status)
+    if (steps?.pruned !== undefined) this.#testScope?.recordPruned(steps.pruned)
     this.#writeFiles(trace)
     // After the local file: a ledger that is slow or down never costs the trace. Never throws; before
     // the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.

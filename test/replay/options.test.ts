@@ -14,6 +14,9 @@ describe('the replay mode', () => {
     ['off', { REAGENT_REPLAY: 'auto', CI: 'true' }, 'replay'],
     ['replay', { REAGENT_REPLAY: 'record', CI: 'true' }, 'record'],
     ['replay', { REAGENT_REPLAY: '' }, 'replay'],
+    ['prune', {}, 'prune'],
+    ['prune', { CI: 'true' }, 'replay'],
+    ['replay', { REAGENT_REPLAY: 'prune', CI: '1' }, 'replay'],
   ] as const)('option %s with %j is %s', (option, env, expected) => {
     expect(resolveReplayMode(option, env)).toBe(expected)
   })
@@ -22,7 +25,8 @@ describe('the replay mode', () => {
     expect(() => resolveReplayMode(undefined, { REAGENT_REPLAY: 'on' })).toThrow(
       new TypeError(
         'REAGENT_REPLAY="on" is not a replay mode. Use one of: off (call the model), record (call it and save the calls), ' +
-          'replay (answer every call from the recording), auto (answer what is recorded, record the rest).',
+          'replay (answer every call from the recording), auto (answer what is recorded, record the rest), ' +
+          'prune (as auto, and drop the recorded calls no longer made).',
       ),
     )
   })
@@ -30,8 +34,8 @@ describe('the replay mode', () => {
 
 describe('session() options of record and replay', () => {
   it.each([
-    ['replay', 'always', `session() option "replay" must be 'off', 'record', 'replay' or 'auto', got the string "always".`],
-    ['replay', true, `session() option "replay" must be 'off', 'record', 'replay' or 'auto', got boolean.`],
+    ['replay', 'always', `session() option "replay" must be 'off', 'record', 'replay', 'auto' or 'prune', got the string "always".`],
+    ['replay', true, `session() option "replay" must be 'off', 'record', 'replay', 'auto' or 'prune', got boolean.`],
     ['strict', 'yes', 'session() option "strict" must be true or false, got string.'],
     ['replayTools', 1, 'session() option "replayTools" must be true or false, got the number 1.'],
   ])('refuses %s: %j', async (option, value, message) => {
