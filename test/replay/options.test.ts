@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { resolveReplayMode } from '../../src/replay/mode.js'
-import { session } from '../../src/index.js'
+import { setProjectDefaultsReader } from '../../src/replay/project-defaults.js'
+import { session, traceTool } from '../../src/index.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 describe('the replay mode', () => {
   it.each([
@@ -41,6 +43,33 @@ describe('session() options of record and replay', () => {
   ])('refuses %s: %j', async (option, value, message) => {
     let ran = false
     await expect(session('x', { [option]: value } as never, () => (ran = true))).rejects.toThrow(new TypeError(message))
+    expect(ran).toBe(false)
+  })
+})
+
+describe("the project's defaults (the vitest config's test.provide.reagentFlow)", () => {
+  afterEach(() => setProjectDefaultsReader(() => undefined))
+
+  it('apply to a session that sets none; its own option comes first', async () => {
+    setProjectDefaultsReader(() => ({ replay: 'replay', replayTools: true }))
+    const dir = tempDir()
+    let runs = 0
+    const stamp = traceTool('stamp', () => `run ${++runs}`)
+    await session('stamps', { traceDir: dir, replay: 'record' }, () => stamp())
+
+    expect((await session('stamps', { traceDir: dir }, () => stamp())).output).toBe('run 1')
+    expect((await session('stamps', { traceDir: dir, replayTools: false }, () => stamp())).output).toBe('run 2')
+  })
+
+  it.each([
+    [{ replayTool: true }, 'Unknown key "replayTool" in the vitest config\'s test.provide.reagentFlow. Valid keys: replay, replayTools, strict.'],
+    [{ replay: 'always' }, "the vitest config's test.provide.reagentFlow.replay must be one of 'off', 'record', 'replay', 'auto', 'prune', got \"always\"."],
+    [{ strict: 'yes' }, 'the vitest config\'s test.provide.reagentFlow.strict must be true or false, got "yes".'],
+    ['auto', "the vitest config's test.provide.reagentFlow must be an object such as { replay: 'auto' }, got \"auto\"."],
+  ])('refuses %j before the session runs', async (defaults, message) => {
+    setProjectDefaultsReader(() => defaults)
+    let ran = false
+    await expect(session('x', { save: false }, () => (ran = true))).rejects.toThrow(new TypeError(message))
     expect(ran).toBe(false)
   })
 })
