@@ -92,7 +92,7 @@ export class SessionSteps {
   #journal: StepListener | undefined
   readonly #resumed: StepBook | undefined
   readonly #store: RecordingStore
-  /** The recorded steps of this session's scope, in `replay` and `auto`. */
+  /** The recorded steps of this session's scope, in `replay`, `auto` and `prune`. */
   readonly #book: StepBook | undefined
   /** This run's steps in call order, for the recording (see `#slot`). */
   readonly #slots: Slot[] = []
