@@ -173,10 +173,18 @@ export class SessionSteps {
   #take(key: string, fromRecording: boolean): StepRecord | undefined {
     const resumed = this.#resumed?.take(key)
     if (resumed !== undefined) this.#replayedSteps++
+    // In `prune`, a step the resumed run answers still uses its recorded twin, which keeps its place in the recording.
+    const twin = resumed !== undefined && this.options.mode === 'prune' ? this.#book?.take(key) : undefined
     const entry = resumed ?? (fromRecording ? this.#book?.take(key) : undefined)
     if (entry === undefined) return undefined
     const { step } = entry
-    this.#complete(this.#slot(step.kind, resumed === undefined ? 'recording' : 'resumed'), () => step)
+    if (twin !== undefined)
+      this.#complete(
+        this.#slot(step.kind, 'recording'),
+        () => step,
+        () => twin.step,
+      )
+    else this.#complete(this.#slot(step.kind, resumed === undefined ? 'recording' : 'resumed'), () => step)
     return step
   }
 
