@@ -48,6 +48,8 @@ export interface TestScope {
   update(): 'all' | undefined
   /** Tells the test runner how a golden of this test ended (the run's summary and obsolete goldens come from these). */
   recordGolden(entry: GoldenEntry): void
+  /** Tells the test runner that a session of this test pruned its recording (`replay: 'prune'`), for the run's summary. */
+  recordPruned(entry: PrunedEntry): void
   /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it). */
   explainFailure(explain: () => string): void
 }
@@ -57,6 +59,14 @@ export interface GoldenEntry {
   /** The golden file, absolute. */
   path: string
   outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
+}
+
+/** A recording a session of a test pruned: the recorded calls its run no longer made were dropped. */
+export interface PrunedEntry {
+  /** The recording file, absolute. */
+  path: string
+  /** How many recorded calls were dropped. */
+  calls: number
 }
 
 /** Runs `fn` (a test) with `scope` as the test every session opened inside it belongs to. */

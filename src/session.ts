@@ -420,7 +420,9 @@ export class Session<T = unknown> extends TraceAssertions {
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
-    stepsOf(this)?.close(trace, end.status)
+    const steps = stepsOf(this)
+    steps?.close(trace, end.status)
+    if (steps?.pruned !== undefined) this.#testScope?.recordPruned(steps.pruned)
     const isGoldenRun = this.#options.golden === true && end.status === 'completed'
     // In the file from the start: `approve --all` approves the runs that asked for their golden.
     if (isGoldenRun) trace.golden = true

@@ -16,7 +16,7 @@ export type ReagentWarningCode =
   | 'REAGENT_READ' // a file in a trace directory is not a readable trace and was skipped
   | 'REAGENT_ASSERTION' // an assertion skipped part of the trace (no token usage, unpriced model)
   | 'REAGENT_LEDGER' // a session could not report its run to the run ledger (its trace is still written)
-  | 'REAGENT_REPLAY' // a replayed session left recorded calls unused, or a request could not be recorded
+  | 'REAGENT_REPLAY' // a replayed session left recorded calls unused (or prune dropped them), or a request could not be recorded
   | 'REAGENT_RESUME' // resume() found no failed, cancelled or interrupted run to resume, and ran fresh
   | 'REAGENT_LIMITS' // a run's limits could not count a call (no token usage, an unpriced model)
   | 'REAGENT_TEST_SCOPE' // a session opened in a vitest test file whose tests reagent-flow/vitest does not wrap

@@ -1,12 +1,14 @@
 /**
  * How a session gets its steps (see session-steps.ts): opened with the
  * session, from its options (a session opened inside another takes the
- * replay options of the outer one unless it sets its own), found by the
+ * replay options of the outer one unless it sets its own, and else the
+ * project's defaults, project-defaults.ts), found by the
  * adapters through `stepsOf(session)`, closed with it.
  */
 import type { SessionOptions } from '../session-options.js'
 import type { Trace } from '../trace/types.js'
 import { resolveReplayMode } from './mode.js'
+import { projectDefaults } from './project-defaults.js'
 import { findResumable, warnFresh } from './resume-source.js'
 import { SessionSteps } from './session-steps.js'
 import { recordingPath, type StepRecord } from '../storage.js'
@@ -35,7 +37,9 @@ export function stepsOf(session: object): SessionSteps | undefined {
  */
 export function openSteps(session: object, trace: Trace, options: StepsOptions, runPath: string, parent: object | undefined): SessionSteps | undefined {
   const outer = parent === undefined ? undefined : registry.get(parent)?.options
-  const mode = resolveReplayMode(options.replay ?? outer?.mode)
+  // The session's own option, else the outer session's, else the project's (REAGENT_REPLAY overrides the mode).
+  const defaults = projectDefaults()
+  const mode = resolveReplayMode(options.replay ?? outer?.mode ?? defaults.replay)
   const sessionId = options.sessionId ?? null
   const userId = options.userId ?? null
   let resumed: { traceId: string; steps: readonly StepRecord[] } | undefined
@@ -52,8 +56,8 @@ export function openSteps(session: object, trace: Trace, options: StepsOptions, 
   const steps = new SessionSteps({
     name: trace.name,
     mode,
-    strict: options.strict ?? outer?.strict ?? false,
-    replayTools: options.replayTools ?? outer?.replayTools ?? false,
+    strict: options.strict ?? outer?.strict ?? defaults.strict ?? false,
+    replayTools: options.replayTools ?? outer?.replayTools ?? defaults.replayTools ?? false,
     recordingPath: recordingPath(runPath),
     redact: options.redact,
     sessionId,

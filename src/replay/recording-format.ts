@@ -18,10 +18,16 @@
  *     ]
  *   }
  *
- * Written deterministically, for review in a pull request: keys sorted,
- * 2-space indent, scopes in order, no times; a stream's events (and a
- * model's chunks) one per line. Steps have the shapes of the journal's
- * `exchange` and `tool` records.
+ * Written deterministically, for review in a pull request: the keys of the
+ * file's own objects (the envelope: file, scope, step, response, event)
+ * sorted, and the request and input in normal form (keys sorted), 2-space
+ * indent, scopes in order, no times; a stream's events (and a model's
+ * chunks) one per line. What a replay hands back (a response's body, value,
+ * chunks and events' data, a tool's result) keeps the key order it was
+ * recorded with: a replayed value is the value the model or tool gave,
+ * `JSON.stringify` of it included. (Recordings written before sorted those
+ * too; they load and replay as they are.) Steps have the shapes of the
+ * journal's `exchange` and `tool` records.
  */
 import { sortKeys } from '../trace/serialize.js'
 import type { JsonValue } from '../trace/types.js'
@@ -118,6 +124,28 @@ function compareIds(a: string | null, b: string | null): number {
 /** Arrays whose items are written one per line: a stream's events, a model's chunks. */
 const ONE_PER_LINE: ReadonlySet<string> = new Set(['events', 'chunks'])
 
+/** Recorded values, kept in the key order they came with (see the top of this file). */
+const AS_RECORDED: ReadonlySet<string> = new Set(['body', 'value', 'chunks', 'data', 'result'])
+
+/** Values whose keys are sorted all the way down: the normal form (already sorted when a session writes it). */
+const NORMAL_FORM: ReadonlySet<string> = new Set(['request', 'input'])
+
+/**
+ * A copy of the file's tree with the envelope's keys sorted, the normal form
+ * sorted throughout and recorded values left as they are. `events` items
+ * are envelopes (`event`, `data` or `text`) around their recorded data.
+ */
+function sortEnvelope(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map(sortEnvelope)
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>
+  for (const key of Object.keys(value).sort()) {
+    const item = (value as Record<string, unknown>)[key]
+    out[key] = AS_RECORDED.has(key) ? item : NORMAL_FORM.has(key) ? sortKeys(item as JsonValue) : sortEnvelope(item)
+  }
+  return out
+}
+
 function write(value: unknown, indent: string, compactItems: boolean): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value)
   const inner = `${indent}  `
@@ -134,5 +162,5 @@ function write(value: unknown, indent: string, compactItems: boolean): string {
 
 /** The file's text: deterministic, reviewable (see the top of this file). */
 export function renderRecording(recording: Recording): string {
-  return `${write(sortKeys(recording as unknown as JsonValue), '', false)}\n`
+  return `${write(sortEnvelope(recording), '', false)}\n`
 }

@@ -3,8 +3,9 @@
  * makes is answered, where it can be, from the run it resumes (`resume()`)
  * or from its recording (modes `replay`, `auto`; tools with `replayTools`),
  * and otherwise made for real; every step that completes is written to the
- * journal (any mode: so any failed run can be resumed) and, in `record` and
- * `auto`, to the recording when the session closes.
+ * journal (any mode: so any failed run can be resumed) and, by the rule of
+ * `#slot` (`record` all, `auto` and `prune` only what the recording lacked),
+ * to the recording when the session closes.
  *
  * Adapters reach it through the call lifecycle (`ModelCall.send`) and an
  * instrumented client's `fetch`: `answerCall` says how a call is answered.
@@ -23,7 +24,7 @@ import { RecordingStore } from './recording-store.js'
 import { StepBook } from './step-book.js'
 import { liveKey, toolEndpoint, type StepKey } from './step-key.js'
 import { replayedTool } from './tool-replay.js'
-import { reportUnused, type UnusedRecordingError } from './unused.js'
+import { reportPruned, reportUnused, type PrunedRecording, type UnusedRecordingError } from './unused.js'
 
 /** How a model call is answered. */
 export type CallAnswer =
@@ -59,7 +60,12 @@ export interface SessionStepsOptions {
 /** A step of this run, in call order: filled once it completes. */
 interface Slot {
   step: (() => StepRecord) | undefined
+  /** Made by this run and not in the recording: what `auto` adds to it. */
+  isNew: boolean
 }
+
+/** Where a step's answer came from. */
+type StepSource = 'live' | 'recording' | 'resumed'
 
 /** A thunk that computes its value once. */
 function once<T>(compute: () => T): () => T {
@@ -86,23 +92,22 @@ export class SessionSteps {
   #journal: StepListener | undefined
   readonly #resumed: StepBook | undefined
   readonly #store: RecordingStore
-  /** The recorded steps of this session's scope, in `replay` and `auto`. */
+  /** The recorded steps of this session's scope, in `replay`, `auto` and `prune`. */
   readonly #book: StepBook | undefined
-  /** This run's steps in call order, for the recording (`record`, `auto`). */
+  /** This run's steps in call order, for the recording (see `#slot`). */
   readonly #slots: Slot[] = []
-  readonly #isWriting: boolean
   #calls = 0
   #replayedSteps = 0
   #failure: UnusedRecordingError | undefined
+  #pruned: PrunedRecording | undefined
 
   constructor(options: SessionStepsOptions) {
     this.options = options
     const { mode, resumed } = options
     this.#resumed = resumed === undefined ? undefined : new StepBook(resumed.steps.filter(isCompleted))
     this.#store = new RecordingStore(options.recordingPath, options.name, options.sessionId, options.userId, options.redact)
-    const scope = mode === 'replay' || mode === 'auto' ? this.#store.load() : undefined
+    const scope = mode === 'replay' || isLearning(mode) ? this.#store.load() : undefined
     this.#book = scope === undefined ? undefined : new StepBook(scope.steps)
-    this.#isWriting = mode === 'record' || mode === 'auto'
   }
 
   /** Where completed steps go (the session's journal), once it exists. */
@@ -125,7 +130,7 @@ export class SessionSteps {
       if (answered !== undefined) return { kind: 'recorded', response: (answered as Extract<StepRecord, { kind: 'exchange' }>).response }
       if (this.options.mode === 'replay') return { kind: 'failed', error: this.#miss(step, key) }
     }
-    const slot = this.#slot()
+    const slot = this.#slot('exchange', 'live')
     const written = key?.request
     return {
       kind: 'live',
@@ -143,12 +148,15 @@ export class SessionSteps {
   answerTool(name: string, input: unknown): ToolAnswer {
     // Before the tool runs: a tool may change the arguments it was given, and the next run's key is taken before it runs.
     const normal = normalizeRequest(input, { renumberIds: false })
-    if (this.#resumed !== undefined || (this.options.replayTools && this.#book !== undefined)) {
-      const key = liveKey(toolEndpoint(name), normal, this.options.redact)
-      const answered = this.#take(key.key, this.options.replayTools)
+    const { mode, replayTools, redact } = this.options
+    const key = once(() => liveKey(toolEndpoint(name), normal, redact).key)
+    if (this.#resumed !== undefined || (replayTools && this.#book !== undefined)) {
+      const answered = this.#take(key(), replayTools)
       if (answered !== undefined) return { kind: 'recorded', run: replayedTool(answered as ToolRecord) }
     }
-    const slot = this.#slot()
+    // Run for real. `prune` keeps the recorded run of a tool the recording does not answer (no replayTools): the agent still makes it.
+    const kept = mode === 'prune' && !replayTools ? this.#book?.take(key()) : undefined
+    const slot = kept === undefined ? this.#slot('tool', 'live') : this.#slot('tool', 'recording')
     return {
       kind: 'live',
       done: (outcome, isAsync) => {
@@ -156,7 +164,7 @@ export class SessionSteps {
         const record: ToolRecord = { kind: 'tool', name, input: normal, async: isAsync }
         if ('error' in outcome) record.error = errorOf(outcome.error)
         else if (outcome.result !== undefined) record.result = toJsonValue(outcome.result)
-        this.#complete(slot, () => record)
+        this.#complete(slot, () => record, kept === undefined ? undefined : () => kept.step)
       },
     }
   }
@@ -165,23 +173,54 @@ export class SessionSteps {
   #take(key: string, fromRecording: boolean): StepRecord | undefined {
     const resumed = this.#resumed?.take(key)
     if (resumed !== undefined) this.#replayedSteps++
+    // In `prune`, a step the resumed run answers still uses its recorded twin, which keeps its place in the recording.
+    const twin = resumed !== undefined && this.options.mode === 'prune' ? this.#book?.take(key) : undefined
     const entry = resumed ?? (fromRecording ? this.#book?.take(key) : undefined)
     if (entry === undefined) return undefined
     const { step } = entry
-    // In `auto`, a step answered by the recording is in it already.
-    this.#complete(resumed === undefined && this.options.mode === 'auto' ? undefined : this.#slot(), () => step)
+    if (twin !== undefined)
+      this.#complete(
+        this.#slot(step.kind, 'recording'),
+        () => step,
+        () => twin.step,
+      )
+    else this.#complete(this.#slot(step.kind, resumed === undefined ? 'recording' : 'resumed'), () => step)
     return step
   }
 
-  #slot(): Slot | undefined {
-    if (!this.#isWriting) return undefined
-    const slot: Slot = { step: undefined }
+  /**
+   * The place of a step in what the session writes to the recording, taken
+   * when the step starts (so the recording keeps the call order), or none:
+   *
+   * - `record`: every step; the recording becomes this run's steps.
+   * - `auto`: only what the recording lacked and this run made live: model
+   *   calls, and tool runs when tools are recorded on purpose (`replayTools`).
+   *   A step answered from the recording is in it already, and a resumed one
+   *   was made by another run: a run that changes nothing writes nothing.
+   * - `prune`: as `auto`, and the steps this run used from the recording (or
+   *   a resumed run) keep their place, not new: a completed run rewrites its
+   *   scope to exactly them and the new ones (see `close`).
+   */
+  #slot(kind: StepRecord['kind'], source: StepSource): Slot | undefined {
+    const { mode, replayTools } = this.options
+    let isNew: boolean
+    if (mode === 'record') isNew = true
+    else if (!isLearning(mode)) return undefined
+    else if (source === 'live') {
+      if (kind === 'tool' && !replayTools) return undefined
+      isNew = true
+    } else {
+      if (mode !== 'prune' || (source === 'resumed' && kind === 'tool' && !replayTools)) return undefined
+      isNew = false
+    }
+    const slot: Slot = { step: undefined, isNew }
     this.#slots.push(slot)
     return slot
   }
 
-  #complete(slot: Slot | undefined, step: () => StepRecord): void {
-    if (slot !== undefined) slot.step = step
+  /** A step completed: into its slot (`kept` in its place when the recording's step is kept instead), and into the journal. */
+  #complete(slot: Slot | undefined, step: () => StepRecord, kept: () => StepRecord = step): void {
+    if (slot !== undefined) slot.step = kept
     this.#journal?.onStep(step)
   }
 
@@ -195,22 +234,48 @@ export class SessionSteps {
     return this.#failure
   }
 
+  /** What closing pruned (`prune`), if anything. */
+  get pruned(): PrunedRecording | undefined {
+    return this.#pruned
+  }
+
   /**
    * The session closed with `status`: the trace gets what resuming did, the
-   * recording is written (`record`, and `auto` when it learnt something) or
-   * marked used, and unused recorded calls are reported.
+   * recording is written or marked used, and unused recorded calls are
+   * reported. What is written:
+   *
+   * - `record`: this run's steps, in place of the scope's;
+   * - `prune`, when the run completed and left recorded steps unused: the
+   *   scope becomes the steps this run used or made, in call order (a failed
+   *   run may have stopped before the steps it did not use: nothing is dropped);
+   * - `auto` (and `prune` otherwise): the new steps after the scope's, when there are any;
+   * - otherwise nothing: a replay never rewrites the file, it only marks it used.
    */
   close(trace: Trace, status: Exclude<TraceStatus, 'active'>): void {
     const { mode, resumed } = this.options
     if (resumed !== undefined) trace.replayed_steps = this.#replayedSteps
-    const steps = this.#slots.flatMap((slot) => (slot.step === undefined ? [] : [slot.step()]))
-    if (mode === 'record') this.#store.save(steps, 'replace')
-    else if (mode === 'auto' && steps.length > 0) this.#store.save(steps, 'append')
-    else if (this.#book !== undefined) this.#store.markUsed()
-    if (this.#book !== undefined && status === 'completed') {
-      this.#failure = reportUnused(this.#book, this.options)
+    const filled = this.#slots.filter((slot) => slot.step !== undefined)
+    const book = this.#book
+    const prunable = mode === 'prune' && status === 'completed' && book !== undefined ? book.unused() : []
+    if (mode === 'record') this.#store.save(stepsOf(filled), 'replace')
+    else if (prunable.length > 0) {
+      this.#store.save(stepsOf(filled), 'replace')
+      this.#pruned = reportPruned(prunable.length, this.options)
+    } else if (filled.some((slot) => slot.isNew)) this.#store.save(stepsOf(filled.filter((slot) => slot.isNew)), 'append')
+    else if (book !== undefined) this.#store.markUsed()
+    if (book !== undefined && status === 'completed' && mode !== 'prune') {
+      this.#failure = reportUnused(book, this.options)
     }
   }
+}
+
+/** The modes that add what the recording lacks. */
+function isLearning(mode: ReplayMode): boolean {
+  return mode === 'auto' || mode === 'prune'
+}
+
+function stepsOf(slots: readonly Slot[]): StepRecord[] {
+  return slots.map((slot) => slot.step!())
 }
 
 function errorOf(error: unknown): { name: string; message: string } {

@@ -2,13 +2,21 @@
  * Recorded calls a replayed session never used: the agent no longer makes
  * them, so the recording says something the agent does not. Reported when a
  * session that completed closes: a warning, or with `strict: true` an error
- * session() rejects with.
+ * session() rejects with; in `prune`, they are dropped, and that is said.
  */
 import { warn } from '../warnings.js'
 import { UnusedRecordingError } from './errors.js'
 import type { BookEntry, StepBook } from './step-book.js'
 
 export { UnusedRecordingError }
+
+/** A recording a `prune` session rewrote without the recorded calls the run no longer made. */
+export interface PrunedRecording {
+  /** The recording file. */
+  path: string
+  /** How many recorded calls (model calls and tool runs) were dropped. */
+  calls: number
+}
 
 function describe(entry: BookEntry): string {
   const { step } = entry
@@ -58,10 +66,16 @@ export function reportUnused(
   const what = unused.length === 1 ? '1 recorded call was' : `${unused.length} recorded calls were`
   const message =
     `session "${options.name}": ${what} not used: ${summarize(unused)} in ${options.recordingPath}. ` +
-    `The agent no longer makes ${unused.length === 1 ? 'it' : 'them'}: record again with REAGENT_REPLAY=record (or the session option replay: 'record') to drop ${unused.length === 1 ? 'it' : 'them'}.`
+    `The agent no longer makes ${unused.length === 1 ? 'it' : 'them'}: run again with REAGENT_REPLAY=prune (or record again with REAGENT_REPLAY=record) to drop ${unused.length === 1 ? 'it' : 'them'}.`
   if (!options.strict) {
     warn('REAGENT_REPLAY', message)
     return undefined
   }
   return new UnusedRecordingError(message, { sessionName: options.name, recordingPath: options.recordingPath, unused: unused.map(describe) })
+}
+
+/** Says (a warning) that a `prune` session dropped `calls` recorded calls its run no longer made. */
+export function reportPruned(calls: number, options: { name: string; recordingPath: string }): PrunedRecording {
+  warn('REAGENT_REPLAY', `session "${options.name}": pruned ${calls} recorded call${calls === 1 ? '' : 's'} no longer made from ${options.recordingPath}.`)
+  return { path: options.recordingPath, calls }
 }

@@ -1,5 +1,7 @@
 import './register.js'
 import './types.js'
+import { inject } from 'vitest'
+import { setProjectDefaultsReader } from '../replay/project-defaults.js'
 import { registerTestScope } from './test-scope.js'
 
 export { test, it } from './fixture.js'
@@ -10,7 +12,10 @@ export type { GoldenMatcherOptions } from './golden-matcher.js'
 export type { MatcherOutcome } from './outcome.js'
 export type { AnswerExpectation } from './answer-matchers.js'
 export type { CostMatcherOptions } from './budget-matchers.js'
+export type { ProjectDefaults } from '../replay/project-defaults.js'
 
 // Here, in the entry: vitest evaluates a setup file again for every test file (also with `isolate: false`),
 // but the modules it imports once per worker, and the test scope is a hook of the file being collected.
 registerTestScope()
+// The project's record and replay defaults (`provide: { reagentFlow }` in the vitest config), read each time a session opens.
+setProjectDefaultsReader(() => inject('reagentFlow'))

@@ -18,6 +18,9 @@
  *   but only for test files that ran in full, and for deleted test files
  *   only when the run was not filtered to some files.
  *
+ * It also sums up the recordings sessions pruned (`replay: 'prune'`), from
+ * the same task meta, with the recorded calls each one dropped.
+ *
  * Without this reporter everything else works (setupFiles alone): there is
  * just no summary line and no obsolete report.
  */
@@ -102,11 +105,14 @@ export default class ReagentReporter implements Reporter {
     const counts = new Map<string, number>()
     const add = (key: string, n = 1): void => void counts.set(key, (counts.get(key) ?? 0) + n)
     const byModule = new Map<string, ModuleGoldens>()
+    /** Calls dropped, per pruned recording. */
+    const pruned = new Map<string, number>()
     for (const module of modules) {
       const goldens: ModuleGoldens = { used: new Set(), unranStems: [], ranInFull: true }
       for (const test of module.children.allTests()) {
         const meta = test.meta() as Record<string, unknown>
         const ours = meta[META_KEY] as ReagentTaskMeta | undefined
+        for (const { path, calls } of ours?.pruned ?? []) pruned.set(path, (pruned.get(path) ?? 0) + calls)
         const state = test.result().state
         for (const entry of goldenOutcomes(ours?.goldens ?? [], state === 'passed')) {
           goldens.used.add(resolve(entry.path))
@@ -151,9 +157,9 @@ export default class ReagentReporter implements Reporter {
     add('obsolete', obsolete.length)
     add('removed', removed.length)
     const parts = SUMMARY_ORDER.filter(([key]) => (counts.get(key) ?? 0) > 0).map(([key, word]) => `${counts.get(key)} ${word}`)
-    if (parts.length === 0) return
     const log = (line: string): void => vitest.logger.log(line)
-    log(`     Goldens  ${parts.join(' | ')}`)
+    if (parts.length > 0) log(`     Goldens  ${parts.join(' | ')}`)
+    if (pruned.size > 0) logPruned(log, pruned)
     if (obsolete.length > 0) {
       log('')
       log(`Obsolete goldens (no test asks for them; run vitest -u to remove them):`)
@@ -161,6 +167,13 @@ export default class ReagentReporter implements Reporter {
     }
     for (const file of removed) log(`  removed obsolete golden ${shownPath(file)}`)
   }
+}
+
+/** The summary line of pruned recordings (aligned with vitest's own), and each one with the calls it dropped. */
+function logPruned(log: (line: string) => void, pruned: ReadonlyMap<string, number>): void {
+  const calls = [...pruned.values()].reduce((sum, n) => sum + n, 0)
+  log(`  Recordings  ${pruned.size} pruned (${calls} recorded call${calls === 1 ? '' : 's'} no longer made)`)
+  for (const [path, n] of pruned) log(`  pruned ${n} recorded call${n === 1 ? '' : 's'} from ${shownPath(path)}`)
 }
 
 /** The first of these a golden had in a test is how it is counted. */

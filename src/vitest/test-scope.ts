@@ -10,7 +10,7 @@
  * when their function settles.
  */
 import * as vitest from 'vitest'
-import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type TestScope } from '../context.js'
+import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type PrunedEntry, type TestScope } from '../context.js'
 import { hooks } from '../session-hooks.js'
 import { warn } from '../warnings.js'
 
@@ -32,6 +32,8 @@ interface ContextLike {
 /** What a test scope leaves in its task's meta, for the reporter (reporter.ts) in vitest's main process. */
 export interface ReagentTaskMeta {
   goldens: GoldenEntry[]
+  /** Recordings the test's sessions pruned; absent when none was. */
+  pruned?: PrunedEntry[]
 }
 
 export const META_KEY = 'reagentFlow'
@@ -40,6 +42,12 @@ export const META_KEY = 'reagentFlow'
 function vitestUpdate(): 'all' | undefined {
   const state = vitest.expect.getState() as { snapshotState?: { snapshotUpdateState?: string } }
   return state.snapshotState?.snapshotUpdateState === 'all' ? 'all' : undefined
+}
+
+/** The reagent-flow part of a task's meta, made when first written. */
+function metaOf(task: TaskLike): ReagentTaskMeta {
+  const meta = (task.meta ??= {})
+  return (meta[META_KEY] ??= { goldens: [] }) as ReagentTaskMeta
 }
 
 type AroundEach = (fn: (runTest: () => Promise<void>, context: ContextLike) => Promise<void>) => void
@@ -144,9 +152,10 @@ export function registerTestScope(): void {
         keys: new Map(),
         update: vitestUpdate,
         recordGolden(entry) {
-          const meta = (task.meta ??= {})
-          const ours = (meta[META_KEY] ??= { goldens: [] }) as ReagentTaskMeta
-          ours.goldens.push(entry)
+          metaOf(task).goldens.push(entry)
+        },
+        recordPruned(entry) {
+          ;(metaOf(task).pruned ??= []).push(entry)
         },
         explainFailure(explain) {
           onTestFailed?.(() => console.error(explain()))

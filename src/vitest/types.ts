@@ -43,6 +43,17 @@ export type NotARunSet = 'expect() was given something that is not a RunSet: pas
 export type RunSetArgs<T, P extends unknown[]> = T extends RunSet<any> | MatcherState ? P : [expect_value_must_be_a_RunSet: NotARunSet, ...rest: unknown[]]
 
 declare module 'vitest' {
+  /** What the vitest config's `test.provide` may give reagent-flow, and `inject('reagentFlow')` reads. */
+  interface ProvidedContext {
+    /**
+     * The record and replay defaults of every session of the project (a
+     * session's own option, and REAGENT_REPLAY for the mode, come first).
+     * Spelled out rather than named: a second copy of these declarations (the
+     * sources and the built package in one program) must declare the same type.
+     * @example provide: { reagentFlow: { replay: 'auto', replayTools: true } }
+     */
+    reagentFlow?: { replay?: 'off' | 'record' | 'replay' | 'auto' | 'prune'; replayTools?: boolean; strict?: boolean }
+  }
   // Declared with the same type parameter as vitest's, or the interfaces would not merge.
   // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>
   interface Matchers<T = any> {

@@ -13,7 +13,7 @@ function ask(server: CannedServer, content: string): () => Promise<unknown> {
 }
 
 describe('the recording file', () => {
-  it('is written in a reviewable form: keys sorted, a stream one event per line, no times', () => {
+  it('is written in a reviewable form: its own keys and the request sorted, recorded values in their order, a stream one event per line, no times', () => {
     const text = renderRecording({
       recording: 1,
       name: 'support',
@@ -28,7 +28,7 @@ describe('the recording file', () => {
               request: { model: 'gpt-4o', stream: true },
               response: { status: 200, events: [{ data: { id: 'c1', choices: [] } }, { text: '[DONE]' }] },
             },
-            { kind: 'tool', name: 'lookup_order', input: { id: '42' }, result: { status: 'shipped' }, async: true },
+            { kind: 'tool', name: 'lookup_order', input: { id: '42' }, result: { status: 'shipped', eta: '2026-05-09' }, async: true },
           ],
         },
       ],
@@ -51,7 +51,7 @@ describe('the recording file', () => {
         '          },',
         '          "response": {',
         '            "events": [',
-        '              {"data":{"choices":[],"id":"c1"}},',
+        '              {"data":{"id":"c1","choices":[]}},',
         '              {"text":"[DONE]"}',
         '            ],',
         '            "status": 200',
@@ -65,7 +65,8 @@ describe('the recording file', () => {
         '          "kind": "tool",',
         '          "name": "lookup_order",',
         '          "result": {',
-        '            "status": "shipped"',
+        '            "status": "shipped",',
+        '            "eta": "2026-05-09"',
         '          }',
         '        }',
         '      ],',

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, it, onTestFinished } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { resume, session, traceTool } from '../../src/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -140,5 +140,26 @@ describe('resume()', () => {
     expect(s.output).toBe('done')
     expect(readdirSync(join(dir, '.reagent'))).toEqual(['no-options.trace.json'])
     await expect(resume('bad', 'options' as never, () => 1)).rejects.toThrow(new TypeError('session() options must be an object, got string.'))
+  })
+
+  it('in prune, a step the resumed run answers keeps its recorded twin: a run that changes nothing leaves the recording as it was', async () => {
+    vi.stubEnv('CI', '')
+    const dir = tempDir()
+    const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
+    const tools = { runs: 0 }
+    await session('weather-job', { traceDir: dir, replay: 'record' }, weatherAgent(server, tools))
+    await server.close()
+    const path = join(dir, 'weather-job.recording.json')
+    const text = readFileSync(path, 'utf8')
+    await expect(session('weather-job', { traceDir: dir, replay: 'auto' }, weatherAgent(server, tools, { failAfterTool: true }))).rejects.toThrow(
+      'the billing service is down',
+    )
+    const warnings = captureWarnings()
+
+    const s = await resume('weather-job', { traceDir: dir, replay: 'prune' }, weatherAgent(server, tools))
+
+    expect(s.trace).toMatchObject({ status: 'completed', replayed_steps: 2 })
+    expect(readFileSync(path, 'utf8')).toBe(text)
+    expect(await warnings.seen()).toEqual([])
   })
 })

@@ -96,7 +96,7 @@ describe('recorded calls a replayed session never used', () => {
 
     expect((await warnings.seen()).filter((warning) => warning.code === 'REAGENT_REPLAY').map((warning) => warning.message)).toEqual([
       `reagent-flow: session "support": 1 recorded call was not used: openai POST /chat/completions (call 2 of the recording) in ${join(dir, 'support.recording.json')}. ` +
-        "The agent no longer makes it: record again with REAGENT_REPLAY=record (or the session option replay: 'record') to drop it.",
+        'The agent no longer makes it: run again with REAGENT_REPLAY=prune (or record again with REAGENT_REPLAY=record) to drop it.',
     ])
   })
 
