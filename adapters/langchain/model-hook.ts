@@ -19,15 +19,19 @@ import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager
 import { currentSession, markInstrumented, patchMethod } from '../../src/adapter-support.js'
 import { generateExchange, streamExchange } from './exchange.js'
 import { modelRunOf } from './runs.js'
+import { noteModelCall } from './unrecorded-calls.js'
 
 const HOOKED = Symbol.for('reagent-flow.langchain.model-hook')
 
 type Method = (this: unknown, messages: BaseMessage[], options: never, runManager?: CallbackManagerForLLMRun) => unknown
 
-/** The run's ModelCall, when this call is recorded in a session. */
-function callOf(runManager: CallbackManagerForLLMRun | undefined) {
-  if (currentSession() === undefined || runManager === undefined) return undefined
-  return modelRunOf(runManager.runId)
+/** The run's ModelCall, when this call is recorded in a session (a call made in a session and not recorded is noted, for its warning). */
+function callOf(model: BaseChatModel, runManager: CallbackManagerForLLMRun | undefined) {
+  const session = currentSession()
+  if (session === undefined || runManager === undefined) return undefined
+  const call = modelRunOf(runManager.runId)
+  noteModelCall(session, runManager.runId, model.getName(), call !== undefined)
+  return call
 }
 
 function hookInstance(model: BaseChatModel): void {
@@ -37,7 +41,7 @@ function hookInstance(model: BaseChatModel): void {
     '_generate',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(runManager)
+        const call = callOf(this as BaseChatModel, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, generateExchange(this as BaseChatModel, messages, options))
       },
@@ -49,7 +53,7 @@ function hookInstance(model: BaseChatModel): void {
     '_streamResponseChunks',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(runManager)
+        const call = callOf(this as BaseChatModel, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, streamExchange(this as BaseChatModel, messages, options))
       },
