@@ -25,12 +25,18 @@ const HOOKED = Symbol.for('reagent-flow.langchain.model-hook')
 
 type Method = (this: unknown, messages: BaseMessage[], options: never, runManager?: CallbackManagerForLLMRun) => unknown
 
-/** The run's ModelCall, when this call is recorded in a session (a call made in a session and not recorded is noted, for its warning). */
-function callOf(model: BaseChatModel, runManager: CallbackManagerForLLMRun | undefined) {
+/**
+ * The run's ModelCall, when this call is recorded in a session. A call made
+ * in a session is noted, recorded or not, for the warning about calls no
+ * handler saw (one with no run manager at all ran with no callbacks); it is
+ * known by its run, else by its messages (a model's `_generate` may hand them
+ * to its own `_streamResponseChunks`, both hooked).
+ */
+function callOf(model: BaseChatModel, messages: BaseMessage[], runManager: CallbackManagerForLLMRun | undefined) {
   const session = currentSession()
-  if (session === undefined || runManager === undefined) return undefined
-  const call = modelRunOf(runManager.runId)
-  noteModelCall(session, runManager.runId, model.getName(), call !== undefined)
+  if (session === undefined) return undefined
+  const call = runManager === undefined ? undefined : modelRunOf(runManager.runId)
+  noteModelCall(session, runManager?.runId ?? messages, model.getName(), call !== undefined)
   return call
 }
 
@@ -41,7 +47,7 @@ function hookInstance(model: BaseChatModel): void {
     '_generate',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(this as BaseChatModel, runManager)
+        const call = callOf(this as BaseChatModel, messages, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, generateExchange(this as BaseChatModel, messages, options))
       },
@@ -53,7 +59,7 @@ function hookInstance(model: BaseChatModel): void {
     '_streamResponseChunks',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(this as BaseChatModel, runManager)
+        const call = callOf(this as BaseChatModel, messages, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, streamExchange(this as BaseChatModel, messages, options))
       },

@@ -10,10 +10,10 @@
 import { hooks, warn, type Session } from '../../src/adapter-support.js'
 
 interface Seen {
-  /** Run ids of the chat model calls made inside the session. */
-  readonly calls: Set<string>
+  /** The chat model calls made inside the session, each by its run id (or its messages, when it ran with no callbacks). */
+  readonly calls: Set<unknown>
   /** Those no handler recorded. */
-  readonly unrecorded: Set<string>
+  readonly unrecorded: Set<unknown>
   /** The chat model classes of the unrecorded ones, for the warning. */
   readonly models: Set<string>
 }
@@ -30,12 +30,12 @@ function seenOf(session: Session): Seen {
   return seen
 }
 
-/** A chat model call (LangChain run `runId` of `model`) was made inside `session`; `recorded` when a handler started its run. */
-export function noteModelCall(session: Session, runId: string, model: string, recorded: boolean): void {
+/** A chat model call (`call`: its run id, or its messages) of `model` was made inside `session`; `recorded` when a handler started its run. */
+export function noteModelCall(session: Session, call: unknown, model: string, recorded: boolean): void {
   const seen = seenOf(session)
-  seen.calls.add(runId)
+  seen.calls.add(call)
   if (recorded) return
-  seen.unrecorded.add(runId)
+  seen.unrecorded.add(call)
   seen.models.add(model)
 }
 

@@ -23,6 +23,12 @@ const issueRefund = tool(async ({ order_id, amount }) => `Refunded $${amount} on
   schema: z.object({ order_id: z.string(), amount: z.number() }),
 })
 
+/** An OpenAI answer whose usage has only the three counts, as many OpenAI-compatible servers send it. */
+function withoutTokenDetails(payload: { usage: Record<string, unknown> }): unknown {
+  const { prompt_tokens_details: _prompt, completion_tokens_details: _completion, ...usage } = payload.usage
+  return { ...payload, usage }
+}
+
 function chatOpenAI(url: string): ChatOpenAI {
   return new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-test-not-a-key', maxRetries: 0, configuration: { baseURL: `${url}/v1` } })
 }
@@ -147,6 +153,56 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         error: { name: 'Error', message: SESSION_CLOSED },
       },
     ])
+  })
+
+  it('records the token usage of an answer that names no token details as it is, with no warning about the undefined details LangChain fills in', async () => {
+    const warnings = captureWarnings()
+    const server = await startCannedServer(inOrder({ json: withoutTokenDetails(fixtureJson('langchain/openai-chat-final-answer.json')) }))
+    const usages: unknown[] = []
+    const s = await session('no-details', { save: false }, async () => {
+      usages.push((await chatOpenAI(server.url).invoke('Refund order 42, please.')).usage_metadata)
+    })
+
+    // What LangChain hands the handler: every detail it knows of, undefined.
+    expect(usages[0]).toMatchObject({ input_token_details: { audio: undefined, cache_read: undefined } })
+    expect(s.trace.turns[0]!.llm_call.token_usage).toEqual({ input_tokens: 222, output_tokens: 19, total_tokens: 241 })
+    expect(await warnings.seen()).toEqual([])
+  })
+
+  it('records the error LangGraph answers a call of a tool the agent does not have with, on that call', async () => {
+    const server = await startCannedServer(
+      inOrder({ json: fixtureJson('langchain/openai-chat-tool-call.json') }, { json: fixtureJson('langchain/openai-chat-final-answer.json') }),
+    )
+    // The model calls lookup_order; the agent only has issue_refund.
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [issueRefund] })
+    const s = await session('unknown-tool', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    expect(s.trace.turns.map((turn) => turn.tool_results)).toEqual([
+      [
+        {
+          call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e',
+          result: null,
+          error: 'Error: Tool "lookup_order" not found.\n Please fix your mistakes.',
+          duration_ms: expect.any(Number),
+        },
+      ],
+      [],
+    ])
+    expect(() => s.assertToolSucceeded('lookup_order')).toThrow()
+  })
+
+  it('records a tool-call argument that does not fit the tool schema as the error LangGraph answers it with', async () => {
+    const badArguments = fixtureJson<{ choices: Array<{ message: { tool_calls: Array<{ function: { name: string; arguments: string } }> } }> }>(
+      'langchain/openai-chat-tool-call.json',
+    )
+    badArguments.choices[0]!.message.tool_calls[0]!.function.arguments = '{"order_id":42}'
+    const server = await startCannedServer(inOrder({ json: badArguments }, { json: fixtureJson('langchain/openai-chat-final-answer.json') }))
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [lookupOrder] })
+    const s = await session('bad-arguments', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    const [result] = s.trace.turns[0]!.tool_results
+    expect(result).toMatchObject({ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: null })
+    expect(result!.error).toMatch(/^Error: Received tool input did not match expected schema/)
   })
 
   it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {
