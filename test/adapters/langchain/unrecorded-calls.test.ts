@@ -18,13 +18,16 @@ const HOW_TO_FIX =
   "(at the top of the test file or in a vitest setup file), or pass a ReagentCallbackHandler in the run's callbacks."
 
 describe('a session whose LangChain chat model calls were not recorded', () => {
-  it('warns when it closes, naming the session, LangChain and the model', async () => {
+  it('warns when it closes, naming the session, LangChain and the model; a session that recorded its calls, or called no LangChain model, says nothing', async () => {
     const warnings = captureWarnings()
     const model = new FakeListChatModel({ responses: ['Order 42 is on its way.', 'It ships tomorrow.'] })
     const s = await session('support agent', { save: false }, async () => {
       await model.invoke('Where is order 42?')
       return (await model.invoke('When does it ship?')).text
     })
+    await session('all seen', { save: false }, () => model.invoke('Hi', { callbacks: [new ReagentCallbackHandler()] }))
+    await session('no langchain', { save: false }, (s) => void s.logLlmCall({ responseText: 'Hello.' }))
+    await session('nothing at all', { save: false }, () => 'idle')
 
     expect(s.output).toBe('It ships tomorrow.')
     expect(s.trace.turns).toEqual([])
@@ -48,15 +51,5 @@ describe('a session whose LangChain chat model calls were not recorded', () => {
     expect((await warnings.seen()).map((warning) => warning.message)).toEqual([
       `reagent-flow: session "half seen" called LangChain chat models 2 times (FakeListChatModel) and did not record 1 of them: ${HOW_TO_FIX}`,
     ])
-  })
-
-  it('says nothing about a session that recorded every call, or called no LangChain model', async () => {
-    const warnings = captureWarnings()
-    const model = new FakeListChatModel({ responses: ['Recorded.'] })
-    await session('all seen', { save: false }, () => model.invoke('Hi', { callbacks: [new ReagentCallbackHandler()] }))
-    await session('no langchain', { save: false }, (s) => void s.logLlmCall({ responseText: 'Hello.' }))
-    await session('nothing at all', { save: false }, () => 'idle')
-
-    expect(await warnings.seen()).toEqual([])
   })
 })
