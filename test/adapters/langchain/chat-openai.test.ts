@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages'
 import { tool } from '@langchain/core/tools'
 import { createReactAgent } from '@langchain/langgraph/prebuilt'
 import { ChatOpenAI } from '@langchain/openai'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { z } from 'zod'
 import { instrumentLangChain } from '../../../adapters/langchain/index.js'
 import { SESSION_CLOSED } from '../../../src/adapter-support.js'
@@ -203,6 +203,28 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
     const [result] = s.trace.turns[0]!.tool_results
     expect(result).toMatchObject({ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: null })
     expect(result!.error).toMatch(/^Error: Received tool input did not match expected schema/)
+  })
+
+  it('records a tool call whose arguments did not parse, which no tool runs for, with the parse error as its result', async () => {
+    const unparsable = fixtureJson<{ choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }> }>(
+      'langchain/openai-chat-tool-call.json',
+    )
+    unparsable.choices[0]!.message.tool_calls[0]!.function.arguments = '{"order_id": "42"'
+    // LangChain's own console advice about a message with invalid tool calls only: not this test's subject.
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    onTestFinished(() => quiet.mockRestore())
+    const server = await startCannedServer(inOrder({ json: unparsable }))
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [lookupOrder] })
+    const s = await session('unparsable', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    expect(s.trace.turns[0]!.llm_call.tool_calls).toMatchObject([{ name: 'lookup_order', call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }])
+    expect(s.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: null, error: expect.any(String), duration_ms: expect.any(Number) },
+    ])
+    // LangChain's parse error, whose last lines are the JSON parser's (Node's own wording).
+    expect(s.trace.turns[0]!.tool_results[0]!.error).toMatch(
+      /^InvalidToolCall: Function "lookup_order" arguments:\n\n\{"order_id": "42"\n\nare not valid JSON\.\nError: /,
+    )
   })
 
   it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {
