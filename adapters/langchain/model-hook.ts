@@ -16,8 +16,9 @@
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { BaseMessage } from '@langchain/core/messages'
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
-import { currentSession, markInstrumented, patchMethod } from '../../src/adapter-support.js'
+import { currentSession, markInstrumented, patchMethod, recordSafely } from '../../src/adapter-support.js'
 import { generateExchange, streamExchange } from './exchange.js'
+import { ADAPTER } from './model-calls.js'
 import { modelRunOf } from './runs.js'
 import { noteModelCall } from './unrecorded-calls.js'
 
@@ -36,7 +37,7 @@ function callOf(model: BaseChatModel, messages: BaseMessage[], runManager: Callb
   const session = currentSession()
   if (session === undefined) return undefined
   const call = runManager === undefined ? undefined : modelRunOf(runManager.runId)
-  noteModelCall(session, runManager?.runId ?? messages, model.getName(), call !== undefined)
+  recordSafely(ADAPTER, 'a chat model call', () => noteModelCall(session, runManager?.runId ?? messages, model.getName(), call !== undefined))
   return call
 }
 
