@@ -76,6 +76,19 @@ describe('record and replay with LangChain chat models (instrumentLangChain), of
     expect(await warnings.seen()).toEqual([])
   })
 
+  it('writes the same golden bytes live and replayed for a stream whose usage names no token details', async () => {
+    const warnings = captureWarnings()
+    const sse = fixtureText('langchain/openai-chat-stream-answer.sse').replace(/,"prompt_tokens_details":\{[^}]*\},"completion_tokens_details":\{[^}]*\}/, '')
+    const { recorded, replayed } = await recordThenReplay('stream-no-details', inOrder({ sse }), async (server) => {
+      let text = ''
+      for await (const chunk of await chatOpenAI(server.url).stream('When does order 42 ship?')) text += chunk.text
+      return text
+    })
+    expect(renderTrace(replayed.trace, { golden: true })).toBe(renderTrace(recorded.trace, { golden: true }))
+    expect(replayed.trace.turns[0]!.llm_call.token_usage).toEqual({ input_tokens: 38, output_tokens: 6, total_tokens: 44 })
+    expect(await warnings.seen()).toEqual([])
+  })
+
   it('replays ChatOpenAI.stream() chunk for chunk, with the usage of the recorded stream', async () => {
     const { replayed } = await recordThenReplay(
       'chat-openai-stream',
