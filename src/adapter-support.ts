@@ -15,7 +15,8 @@
  * - recordFetch: the instrumented `fetch` of those clients, where their
  *   requests are recorded, replayed and resumed (ModelExchange is the same
  *   for the SDKs answered at a model's own layer, through `ModelCall.send`).
- * - recordSafely: a recording failure never breaks the user's call.
+ * - recordSafely: a recording failure never breaks the user's call; warn: any
+ *   other warning an adapter gives (src/warnings.ts owns them).
  * - toolOutputValue: a tool's output sent back to the model, as its value.
  * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
  *   client instance, once.
@@ -41,6 +42,7 @@ export { fromRecordedValue, toRecordedValue } from './adapter-support/recorded-v
 export { failingChunks, keepIterated, keepResolved, replayChunks } from './adapter-support/keep-made.js'
 export { normalizeRecordedRequest } from './adapter-support/recorded-request.js'
 export { recordSafely, resetAdapterWarnings } from './adapter-support/record-safely.js'
+export { warn } from './warnings.js'
 export { toolOutputValue } from './adapter-support/tool-output.js'
 export { markNotRetryable, responseFailingWith } from './adapter-support/failing-response.js'
 export { openCall, SESSION_CLOSED } from './adapter-support/open-calls.js'

@@ -117,6 +117,34 @@ function toolCallsOf(message: AiMessageLike): ToolCallInput[] {
 }
 
 /**
+ * Token usage without the entries LangChain fills with nothing: its
+ * `usage_metadata` names every detail it knows (`input_token_details: { audio:
+ * undefined, cache_read: undefined }` when the provider sent none), and a
+ * recording keeps no undefined, so a replayed run would read `{}` where the
+ * live one read `undefined`s. Dropping undefined and null entries (and detail
+ * objects left empty) gives one form, live and replayed, and no warning about
+ * LangChain's own undefineds.
+ */
+function withoutEmptyEntries(usage: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(usage)) {
+    if (value === undefined || value === null) continue
+    if (typeof value !== 'object' || Array.isArray(value)) {
+      kept[key] = value
+      continue
+    }
+    const details = withoutEmptyEntries(value as Record<string, unknown>)
+    if (Object.keys(details).length > 0) kept[key] = details
+  }
+  return kept
+}
+
+function tokenUsageOf(message: AiMessageLike | undefined, output: LLMResult): Record<string, unknown> | null {
+  const usage = message?.usage_metadata ?? (output.llmOutput?.['tokenUsage'] as Record<string, unknown> | undefined)
+  return usage === undefined || usage === null || typeof usage !== 'object' ? null : withoutEmptyEntries(usage)
+}
+
+/**
  * What the model answered, from the first generation of an LLM result
  * (streamed results arrive aggregated). The model is the one the provider
  * says answered (a dated snapshot), when it says.
@@ -124,12 +152,11 @@ function toolCallsOf(message: AiMessageLike): ToolCallInput[] {
 export function responseOf(output: LLMResult): ModelResponse {
   const generation = output.generations[0]?.[0] as { text?: unknown; message?: AiMessageLike; generationInfo?: Record<string, unknown> } | undefined
   const message = generation?.message
-  const tokenUsage = message?.usage_metadata ?? (output.llmOutput?.['tokenUsage'] as Record<string, unknown> | undefined) ?? null
   const metadata = message?.response_metadata ?? {}
   return {
     responseText: message === undefined ? textOf(generation?.text) : textOf(message.content),
     toolCalls: message === undefined ? [] : toolCallsOf(message),
-    tokenUsage,
+    tokenUsage: tokenUsageOf(message, output),
     stopReason: firstString(metadata['finish_reason'], metadata['stop_reason'], generation?.generationInfo?.['finish_reason']),
     model: firstString(metadata['model_name'], metadata['model']),
   }

@@ -10,8 +10,9 @@
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
 import { consumeCallback } from '@langchain/core/callbacks/promises'
-import type { ModelApi } from '../../src/adapter-support.js'
+import type { ModelApi, RequestToolResult } from '../../src/adapter-support.js'
 import { modelNameOf, providerOf, responseOf, toRecordedMessages } from './messages.js'
+import { unwrapToolOutput } from './tool-output.js'
 
 export const ADAPTER = 'reagent-flow/langchain'
 
@@ -33,6 +34,24 @@ export function drainBackgroundCallbacks(): Promise<void> {
   return new Promise((resolve) => void consumeCallback(() => resolve(), false))
 }
 
+/**
+ * The tool results the call's messages carry back: every `ToolMessage`, each
+ * on its tool-call id. A tool run records its own result when it ends; these
+ * are the ones no tool run made, which the framework wrote itself: LangGraph's
+ * ToolNode answering a call of a tool it does not have (`Tool "x" not
+ * found`), arguments that did not fit the tool's schema, an error caught by
+ * `handleToolErrors`. The session records those of its own calls that have
+ * no result yet, and leaves the rest (history from before it) alone.
+ */
+function toolResultsOf(messages: readonly unknown[]): RequestToolResult[] {
+  const results: RequestToolResult[] = []
+  for (const message of messages) {
+    const callId = (message as { tool_call_id?: unknown } | null)?.tool_call_id
+    if (typeof callId === 'string' && callId !== '') results.push({ callId, outcome: () => unwrapToolOutput(message) })
+  }
+  return results
+}
+
 export const chatModelCalls: ModelApi<ModelStart, LLMResult> = {
   adapter: ADAPTER,
   operation: 'a chat model call',
@@ -40,6 +59,7 @@ export const chatModelCalls: ModelApi<ModelStart, LLMResult> = {
     provider: providerOf(llm, metadata),
     model: modelNameOf(llm, extraParams, metadata),
     messages: toRecordedMessages(messages),
+    toolResults: toolResultsOf(messages),
   }),
   response: responseOf,
   settle: drainBackgroundCallbacks,

@@ -16,18 +16,29 @@
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { BaseMessage } from '@langchain/core/messages'
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
-import { currentSession, markInstrumented, patchMethod } from '../../src/adapter-support.js'
+import { currentSession, markInstrumented, patchMethod, recordSafely } from '../../src/adapter-support.js'
 import { generateExchange, streamExchange } from './exchange.js'
+import { ADAPTER } from './model-calls.js'
 import { modelRunOf } from './runs.js'
+import { noteModelCall } from './unrecorded-calls.js'
 
 const HOOKED = Symbol.for('reagent-flow.langchain.model-hook')
 
 type Method = (this: unknown, messages: BaseMessage[], options: never, runManager?: CallbackManagerForLLMRun) => unknown
 
-/** The run's ModelCall, when this call is recorded in a session. */
-function callOf(runManager: CallbackManagerForLLMRun | undefined) {
-  if (currentSession() === undefined || runManager === undefined) return undefined
-  return modelRunOf(runManager.runId)
+/**
+ * The run's ModelCall, when this call is recorded in a session. A call made
+ * in a session is noted, recorded or not, for the warning about calls no
+ * handler saw (one with no run manager at all ran with no callbacks); it is
+ * known by its run, else by its messages (a model's `_generate` may hand them
+ * to its own `_streamResponseChunks`, both hooked).
+ */
+function callOf(model: BaseChatModel, messages: BaseMessage[], runManager: CallbackManagerForLLMRun | undefined) {
+  const session = currentSession()
+  if (session === undefined) return undefined
+  const call = runManager === undefined ? undefined : modelRunOf(runManager.runId)
+  recordSafely(ADAPTER, 'a chat model call', () => noteModelCall(session, runManager?.runId ?? messages, model.getName(), call !== undefined))
+  return call
 }
 
 function hookInstance(model: BaseChatModel): void {
@@ -37,7 +48,7 @@ function hookInstance(model: BaseChatModel): void {
     '_generate',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(runManager)
+        const call = callOf(this as BaseChatModel, messages, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, generateExchange(this as BaseChatModel, messages, options))
       },
@@ -49,7 +60,7 @@ function hookInstance(model: BaseChatModel): void {
     '_streamResponseChunks',
     (original) =>
       function (this: unknown, messages, options, runManager) {
-        const call = callOf(runManager)
+        const call = callOf(this as BaseChatModel, messages, runManager)
         if (call === undefined) return original.call(this, messages, options, runManager)
         return call.send(() => original.call(this, messages, options, runManager) as never, streamExchange(this as BaseChatModel, messages, options))
       },

@@ -11,6 +11,7 @@ import { currentSession, ModelCall, recordSafely, startModelCall, type Session }
 import { ADAPTER, chatModelCalls, drainBackgroundCallbacks, type ModelStart } from './model-calls.js'
 import { addRun, hasRun, takeRun, takeUnfinishedRuns, type Run, type ToolRun } from './runs.js'
 import { unwrapToolOutput } from './tool-output.js'
+import { answerInvalidToolCallsAtClose } from './invalid-tool-calls.js'
 import { hooks } from '../../src/adapter-support.js'
 
 function unfinishedError(session: Session): Error {
@@ -77,8 +78,10 @@ export function startToolRun(runId: string, name: string, input: unknown, toolCa
 /** Records the run as ended with `value` (an LLMResult, or a tool's output). */
 export function endRun(runId: string, value: unknown): void {
   const run = takeRun(runId)
-  if (run instanceof ModelCall) run.receive(value as LLMResult)
-  else if (run !== undefined) recordToolRun(run, { ok: true, value })
+  if (run instanceof ModelCall) {
+    run.receive(value as LLMResult)
+    recordSafely(ADAPTER, 'the invalid tool calls of a response', () => answerInvalidToolCallsAtClose(run.session, value as LLMResult))
+  } else if (run !== undefined) recordToolRun(run, { ok: true, value })
 }
 
 /** Records the run as failed with `error`. */

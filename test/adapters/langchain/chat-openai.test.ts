@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages'
 import { tool } from '@langchain/core/tools'
 import { createReactAgent } from '@langchain/langgraph/prebuilt'
 import { ChatOpenAI } from '@langchain/openai'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { z } from 'zod'
 import { instrumentLangChain } from '../../../adapters/langchain/index.js'
 import { SESSION_CLOSED } from '../../../src/adapter-support.js'
@@ -22,6 +22,12 @@ const issueRefund = tool(async ({ order_id, amount }) => `Refunded $${amount} on
   description: 'Refund an order.',
   schema: z.object({ order_id: z.string(), amount: z.number() }),
 })
+
+/** An OpenAI answer whose usage has only the three counts, as many OpenAI-compatible servers send it. */
+function withoutTokenDetails(payload: { usage: Record<string, unknown> }): unknown {
+  const { prompt_tokens_details: _prompt, completion_tokens_details: _completion, ...usage } = payload.usage
+  return { ...payload, usage }
+}
 
 function chatOpenAI(url: string): ChatOpenAI {
   return new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-test-not-a-key', maxRetries: 0, configuration: { baseURL: `${url}/v1` } })
@@ -147,6 +153,78 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         error: { name: 'Error', message: SESSION_CLOSED },
       },
     ])
+  })
+
+  it('records the token usage of an answer that names no token details as it is, with no warning about the undefined details LangChain fills in', async () => {
+    const warnings = captureWarnings()
+    const server = await startCannedServer(inOrder({ json: withoutTokenDetails(fixtureJson('langchain/openai-chat-final-answer.json')) }))
+    const usages: unknown[] = []
+    const s = await session('no-details', { save: false }, async () => {
+      usages.push((await chatOpenAI(server.url).invoke('Refund order 42, please.')).usage_metadata)
+    })
+
+    // What LangChain hands the handler: every detail it knows of, undefined.
+    expect(usages[0]).toMatchObject({ input_token_details: { audio: undefined, cache_read: undefined } })
+    expect(s.trace.turns[0]!.llm_call.token_usage).toEqual({ input_tokens: 222, output_tokens: 19, total_tokens: 241 })
+    expect(await warnings.seen()).toEqual([])
+  })
+
+  it('records the error LangGraph answers a call of a tool the agent does not have with, on that call', async () => {
+    const server = await startCannedServer(
+      inOrder({ json: fixtureJson('langchain/openai-chat-tool-call.json') }, { json: fixtureJson('langchain/openai-chat-final-answer.json') }),
+    )
+    // The model calls lookup_order; the agent only has issue_refund.
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [issueRefund] })
+    const s = await session('unknown-tool', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    expect(s.trace.turns.map((turn) => turn.tool_results)).toEqual([
+      [
+        {
+          call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e',
+          result: null,
+          error: 'Error: Tool "lookup_order" not found.\n Please fix your mistakes.',
+          duration_ms: expect.any(Number),
+        },
+      ],
+      [],
+    ])
+    expect(() => s.assertToolSucceeded('lookup_order')).toThrow()
+  })
+
+  it('records a tool-call argument that does not fit the tool schema as the error LangGraph answers it with', async () => {
+    const badArguments = fixtureJson<{ choices: Array<{ message: { tool_calls: Array<{ function: { name: string; arguments: string } }> } }> }>(
+      'langchain/openai-chat-tool-call.json',
+    )
+    badArguments.choices[0]!.message.tool_calls[0]!.function.arguments = '{"order_id":42}'
+    const server = await startCannedServer(inOrder({ json: badArguments }, { json: fixtureJson('langchain/openai-chat-final-answer.json') }))
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [lookupOrder] })
+    const s = await session('bad-arguments', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    const [result] = s.trace.turns[0]!.tool_results
+    expect(result).toMatchObject({ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: null })
+    expect(result!.error).toMatch(/^Error: Received tool input did not match expected schema/)
+  })
+
+  it('records a tool call whose arguments did not parse, which no tool runs for, with the parse error as its result', async () => {
+    const unparsable = fixtureJson<{ choices: Array<{ message: { tool_calls: Array<{ function: { arguments: string } }> } }> }>(
+      'langchain/openai-chat-tool-call.json',
+    )
+    unparsable.choices[0]!.message.tool_calls[0]!.function.arguments = '{"order_id": "42"'
+    // LangChain's own console advice about a message with invalid tool calls only: not this test's subject.
+    const quiet = vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+    onTestFinished(() => quiet.mockRestore())
+    const server = await startCannedServer(inOrder({ json: unparsable }))
+    const agent = createReactAgent({ llm: chatOpenAI(server.url), tools: [lookupOrder] })
+    const s = await session('unparsable', { save: false }, () => agent.invoke({ messages: [new HumanMessage('Refund order 42, please.')] }))
+
+    expect(s.trace.turns[0]!.llm_call.tool_calls).toMatchObject([{ name: 'lookup_order', call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }])
+    expect(s.trace.turns[0]!.tool_results).toEqual([
+      { call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: null, error: expect.any(String), duration_ms: expect.any(Number) },
+    ])
+    // LangChain's parse error, whose last lines are the JSON parser's (Node's own wording).
+    expect(s.trace.turns[0]!.tool_results[0]!.error).toMatch(
+      /^InvalidToolCall: Function "lookup_order" arguments:\n\n\{"order_id": "42"\n\nare not valid JSON\.\nError: /,
+    )
   })
 
   it('records the same canned OpenAI responses the OpenAI adapter is tested with (fixtures/openai)', async () => {
