@@ -48,8 +48,8 @@ export interface TestScope {
   update(): 'all' | undefined
   /** Tells the test runner how a golden of this test ended (the run's summary and obsolete goldens come from these). */
   recordGolden(entry: GoldenEntry): void
-  /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it). */
-  explainFailure(explain: () => string): void
+  /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it); `explain` gets the messages of the test's errors, which vitest shows. */
+  explainFailure(explain: (testErrors: readonly string[]) => string): void
 }
 
 /** One golden compared or written in a test. */
