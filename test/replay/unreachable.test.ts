@@ -1,9 +1,14 @@
 import { join } from 'node:path'
 import { createOpenAI } from '@ai-sdk/openai'
+import Anthropic from '@anthropic-ai/sdk'
+import { HumanMessage } from '@langchain/core/messages'
+import { ChatOpenAI } from '@langchain/openai'
 import { generateText, wrapLanguageModel } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { reagentMiddleware } from '../../adapters/ai-sdk/index.js'
+import { instrumentAnthropic } from '../../adapters/anthropic/index.js'
+import { instrumentLangChain } from '../../adapters/langchain/index.js'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
 import { session, type Session } from '../../src/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
@@ -11,6 +16,8 @@ import { watchSockets } from '../helpers/sockets.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { json } from '../adapters/openai/helpers.js'
 import { runChatAgent } from '../adapters/openai/weather-agent.js'
+
+instrumentLangChain()
 
 /** The SDK as a user sets it up: its own retries on (2, the default). */
 function retryingClient(server: CannedServer): OpenAI {
@@ -102,5 +109,26 @@ describe("replay: 'auto' with the model unreachable", () => {
       `session "ai": call 1 (ai-sdk openai.chat doGenerate) has no recorded answer in ${join(dir, 'ai.recording.json')}, ` +
         `and the model could not be reached to record it (${refused(offline)}): there is no recording. ${REACH}`,
     )
+  })
+
+  it('fails the same way for Anthropic (at the first attempt) and LangChain (after its model retried)', async () => {
+    const offline = await stoppedServer()
+    const dir = tempDir('reagent-unreachable-')
+    const noRecording = (name: string, endpoint: string): string =>
+      `session "${name}": call 1 (${endpoint}) has no recorded answer in ${join(dir, `${name}.recording.json`)}, ` +
+      `and the model could not be reached to record it (${refused(offline)}): there is no recording. ${REACH}`
+    const anthropic = instrumentAnthropic(new Anthropic({ baseURL: offline.url, apiKey: 'sk-test-key' }))
+    const sockets = watchSockets()
+    const claude = await failure(
+      session('claude', { traceDir: dir, replay: 'auto' }, () =>
+        anthropic.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 64, messages: [{ role: 'user', content: 'Paris?' }] }),
+      ),
+    )
+    expect(sockets.opened()).toBe(1)
+    expect(claude.message).toBe(noRecording('claude', 'anthropic POST /v1/messages'))
+
+    const model = new ChatOpenAI({ model: 'gpt-4o-mini', apiKey: 'sk-test-key', maxRetries: 0, configuration: { baseURL: `${offline.url}/v1` } })
+    const chain = await failure(session('chain', { traceDir: dir, replay: 'auto' }, () => model.invoke([new HumanMessage('Paris?')])))
+    expect(chain.message).toBe(noRecording('chain', 'langchain ChatOpenAI _generate'))
   })
 })
