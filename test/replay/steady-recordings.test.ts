@@ -1,6 +1,10 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { fixtureJson, fixtureText } from '../helpers/canned-server.js'
+import { session } from '../../src/index.js'
+import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../helpers/canned-server.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { instrumentedClient, MODEL, weatherTool } from '../adapters/anthropic/helpers.js'
 import { json, openaiClient, sse } from '../adapters/openai/helpers.js'
 import { runChatAgent, runResponsesAgent } from '../adapters/openai/weather-agent.js'
@@ -95,5 +99,23 @@ describe('re-recording unchanged behaviour changes no byte of the recording', ()
     expect(streamed.second).toBe(streamed.first)
     expectSameOutcome(streamed, { sameOutput: false })
     expect(streamed.replayed.output).toEqual({ id: expect.stringMatching(/^msg_\d{6}_1$/), blocks: ['text', expect.stringMatching(/^toolu_\d{6}_1$/)] })
+  })
+
+  it('replays a recording written before, with the raw ids of the provider, giving the agent those ids', async () => {
+    const dir = tempDir('reagent-steady-')
+    const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
+    await session('raw', { traceDir: dir, replay: 'record' }, () => runChatAgent(openaiClient(server), 'What is the weather in Paris?'))
+    await server.close()
+    const file = join(dir, 'raw.recording.json')
+    // The recording as an earlier version wrote it: the provider's ids as they came.
+    const raw = readFileSync(file, 'utf8')
+      .replace(/"call_\d{6}_1"/g, '"call_Wk3nq1UdFpYH3gL7f9rEoZ2c"')
+      .replace(/"chatcmpl-\d{6}-(\d)"/g, '"chatcmpl-Raw$1"')
+    writeFileSync(file, raw)
+    const replayed = await session('raw', { traceDir: dir, replay: 'replay' }, () => runChatAgent(openaiClient(server), 'What is the weather in Paris?'))
+    expect(replayed.status).toBe('completed')
+    expect(replayed.output).toBe('It is 18°C and sunny in Paris.')
+    expect(replayed.trace.turns[0]!.llm_call.tool_calls[0]!.call_id).toBe('call_Wk3nq1UdFpYH3gL7f9rEoZ2c')
+    expect(readFileSync(file, 'utf8')).toBe(raw)
   })
 })
