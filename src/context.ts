@@ -50,8 +50,8 @@ export interface TestScope {
   recordGolden(entry: GoldenEntry): void
   /** Tells the test runner that a session of this test pruned its recording (`replay: 'prune'`), for the run's summary. */
   recordPruned(entry: PrunedEntry): void
-  /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it). */
-  explainFailure(explain: () => string): void
+  /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it); `explain` gets the messages of the test's errors, which vitest shows. */
+  explainFailure(explain: (testErrors: readonly string[]) => string): void
 }
 
 /** One golden compared or written in a test. */

@@ -479,9 +479,11 @@ export class Session<T = unknown> extends TraceAssertions {
    * rethrown untouched).
    */
   #explainFailureInTest(): void {
-    this.#testScope?.explainFailure(() => {
+    this.#testScope?.explainFailure((testErrors) => {
       const where = this.#path === undefined ? 'the trace was not written (see the warning above)' : `trace: ${shownPath(this.#path)}`
-      return `reagent-flow: session "${this.trace.name}" ended ${this.trace.status}. What the agent did:\n${formatStackTrace(this.trace, { color: false })}\n${where}`
+      // The test's own error (the run's, most often) is vitest's to print: named here, not printed twice more.
+      const stack = formatStackTrace(this.trace, { color: false, shownElsewhere: testErrors })
+      return `reagent-flow: session "${this.trace.name}" ended ${this.trace.status}. What the agent did:\n${stack}\n${where}`
     })
   }
 

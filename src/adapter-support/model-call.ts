@@ -35,9 +35,11 @@ import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session.js'
 import { epochSeconds } from '../trace/ids.js'
 import { sendWithFaults } from './faulted-send.js'
+import { markNotRetryable } from './failing-response.js'
 import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
+import { unreachableAsMiss } from './unreachable.js'
 import { recordSafely, reportRecordingFailure } from './record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
 import { hooks } from '../session-hooks.js'
@@ -169,7 +171,8 @@ export class ModelCall<Response = unknown, Event = unknown> {
       return exchange.rebuild(answer.response)
     }
     if (answer.kind === 'failed') return exchange.fail(answer.error)
-    return exchange.capture(make(), answer.done)
+    const { unreachable } = answer
+    return exchange.capture(unreachable === undefined ? make() : unreachableAsMiss(make(), (failure) => markNotRetryable(unreachable(failure))), answer.done)
   }
 
   /** The HTTP layer answered the call from a recording (or a resumed run): its LLM call says `replayed: true`. */

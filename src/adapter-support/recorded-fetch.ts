@@ -17,6 +17,10 @@
  * the live run raised the SDK's error: we cannot tell a last attempt from one
  * the SDK will retry when it comes in.
  *
+ * In `auto`, a call the recording missed whose model cannot be reached
+ * (refused, no such host) gets the miss, delivered as a replay's miss is,
+ * at its first attempt (unreachable.ts).
+ *
  * Injected model faults (the `faults` option) answer first, before a
  * recording or the network: a failed attempt is never a step, so it is
  * neither in a recording nor in what `resume()` replays.
@@ -30,6 +34,7 @@ import { eventStreamBody, eventText, parseEventStream } from './event-stream.js'
 import { responseFailingWith } from './failing-response.js'
 import { answerFault } from './fault-response.js'
 import { readFetchRequest, type FetchRequest } from './request-body.js'
+import { unreachableBecause } from './unreachable.js'
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
@@ -106,7 +111,10 @@ async function answer(steps: Steps, original: Fetch, provider: string, request: 
     response = await original.call(undefined, request.input, request.init)
   } catch (error) {
     answer.done(undefined)
-    throw error
+    const { unreachable } = answer
+    const failure = unreachable === undefined ? undefined : unreachableBecause(error)
+    if (unreachable === undefined || failure === undefined) throw error
+    return responseFailingWith(unreachable(failure), { stream: request.isStream() })
   }
   return kept(response, answer.done)
 }

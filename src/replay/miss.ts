@@ -2,7 +2,9 @@
  * The error a call in `replay` mode gets when the recording cannot answer it:
  * which call of which session, why nothing matched, and, when the recording
  * has calls to the same endpoint, the nearest recorded request with the
- * difference between the two (`-` recorded, `+` this call).
+ * difference between the two (`-` recorded, `+` this call). In `auto`, the
+ * same error for a call that missed and could not be recorded because the
+ * model was unreachable.
  */
 import { diffLines, structuredPatch } from 'diff'
 import type { JsonValue } from '../trace/types.js'
@@ -17,6 +19,10 @@ const MAX_DIFF_LINES = 60
 
 const FIX = "Record again with REAGENT_REPLAY=record (or the session option replay: 'record'), or use replay: 'auto' to record only the calls that changed."
 
+/** `auto` could not record the call: what to do instead. */
+const REACH =
+  "Recording a call needs the model reachable: run again where it is, or use replay: 'replay' (REAGENT_REPLAY=replay) to fail at once on calls the recording lacks."
+
 export interface MissContext {
   sessionName: string
   /** Which model call of the session this is (1 for the first). */
@@ -29,6 +35,8 @@ export interface MissContext {
   userId: string | null
   /** The steps of this session's scope; undefined when the file has none for it. */
   book: StepBook | undefined
+  /** `auto`: why the model could not be reached to record the call (`connect ECONNREFUSED 127.0.0.1:9`). */
+  unreachable?: string
 }
 
 function pretty(value: JsonValue): string {
@@ -79,24 +87,28 @@ export function formatLineDiff(recorded: string, current: string): string {
 
 function why(context: MissContext): string {
   const { key, book, scopes } = context
-  if (scopes === undefined) return `there is no recording. Record the run first with REAGENT_REPLAY=record (or the session option replay: 'record').`
+  const fix = context.unreachable === undefined ? FIX : REACH
+  if (scopes === undefined) {
+    if (context.unreachable !== undefined) return `there is no recording. ${REACH}`
+    return `there is no recording. Record the run first with REAGENT_REPLAY=record (or the session option replay: 'record').`
+  }
   if (book === undefined) {
     const others = scopes.map((scope) => scopeName(scope.session_id, scope.user_id))
     return (
       `the recording has no calls for ${scopeName(context.sessionId, context.userId)}` +
-      `${others.length === 0 ? '' : ` (it has calls for ${others.join('; ')})`}: a recording answers only the session and user it was recorded for. ${FIX}`
+      `${others.length === 0 ? '' : ` (it has calls for ${others.join('; ')})`}: a recording answers only the session and user it was recorded for. ${fix}`
     )
   }
   const recorded = book.countOf(key.key)
   if (recorded > 0) {
-    return `all ${recorded} recorded answer${recorded === 1 ? ' to this request was' : 's to this request were'} used; the agent made it a ${ordinal(recorded + 1)} time. ${FIX}`
+    return `all ${recorded} recorded answer${recorded === 1 ? ' to this request was' : 's to this request were'} used; the agent made it a ${ordinal(recorded + 1)} time. ${fix}`
   }
   const text = pretty(key.request)
   const near = nearest(book, key, text)
-  if (near === undefined) return `the recording has no call to ${key.endpoint}. ${FIX}`
+  if (near === undefined) return `the recording has no call to ${key.endpoint}. ${fix}`
   return (
     `the nearest recorded request (call ${near.entry.ordinal} of the recording${near.entry.used ? ', already used' : ''}) differs (- recorded, + this call):\n` +
-    `${formatLineDiff(near.text, text)}\n${FIX}`
+    `${formatLineDiff(near.text, text)}\n${fix}`
   )
 }
 
@@ -104,6 +116,7 @@ function why(context: MissContext): string {
 export function replayMiss(context: MissContext): ReplayMissError {
   const { sessionName, step, key, recordingPath } = context
   const scope = context.sessionId === null && context.userId === null ? '' : ` (${scopeName(context.sessionId, context.userId)})`
-  const message = `session "${sessionName}"${scope}: call ${step} (${key.endpoint}) has no recorded answer in ${recordingPath}: ${why(context)}`
+  const live = context.unreachable === undefined ? '' : `, and the model could not be reached to record it (${context.unreachable})`
+  const message = `session "${sessionName}"${scope}: call ${step} (${key.endpoint}) has no recorded answer in ${recordingPath}${live}: ${why(context)}`
   return new ReplayMissError(message, { sessionName, endpoint: key.endpoint, step, recordingPath })
 }

@@ -29,7 +29,7 @@ export const NOT_THE_ANSWER: ReadonlySet<string> = new Set([
 ])
 
 /** Keys whose string values are generated ids. */
-const ID_KEYS: ReadonlySet<string> = new Set([
+export const ID_KEYS: ReadonlySet<string> = new Set([
   'id',
   'call_id',
   'tool_call_id',
@@ -45,7 +45,7 @@ const ID_KEYS: ReadonlySet<string> = new Set([
 ])
 
 /** Keys whose object values are data (a tool's input, a JSON schema): ids inside them are the user's. */
-const DATA_KEYS: ReadonlySet<string> = new Set([
+export const DATA_KEYS: ReadonlySet<string> = new Set([
   'input',
   'arguments',
   'args',

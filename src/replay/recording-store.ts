@@ -6,11 +6,13 @@
  * matched in that same redacted form). The file is read again
  * just before it is written (in the same tick: sessions of one process
  * sharing a file never lose each other's scopes), written atomically, and
- * only when its text changes.
+ * only when its text changes. The provider's volatile fields (ids, times,
+ * fingerprints) are made steady as the scope is written (volatile-fields.ts).
  */
 import { markRecordingUsed, readRecordingText, writeRecordingText, type StepRecord } from '../storage.js'
 import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import { warn } from '../warnings.js'
+import { steadySteps } from './volatile-fields.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'
 
 export class RecordingStore {
@@ -58,7 +60,11 @@ export class RecordingStore {
       const before = how === 'append' ? (scopeOf(current, this.#sessionId, this.#userId)?.steps ?? []) : []
       if (how === 'replace' && steps.length === 0 && scopeOf(current, this.#sessionId, this.#userId) === undefined) return
       const written = steps.map((step) => redactForDisk(step, this.#redact))
-      const scope: RecordingScope = { session_id: this.#sessionId, user_id: this.#userId, steps: [...before, ...written] }
+      const scope: RecordingScope = {
+        session_id: this.#sessionId,
+        user_id: this.#userId,
+        steps: steadySteps([...before, ...written], [this.#name, this.#sessionId, this.#userId]),
+      }
       if (!writeRecordingText(this.path, renderRecording(withScope(current, this.#name, scope)))) markRecordingUsed(this.path)
     } catch (error) {
       warn(

@@ -36,8 +36,11 @@ export type CallAnswer =
    * By the model: `done` gets what came back once it is whole, as a function
    * building its recorded form (called when it is written, off the call's
    * path), or undefined when there is nothing worth keeping (a failure).
+   * In `auto`, `unreachable` gives the error for a call the recording missed
+   * whose model could not be reached (`failure` says how): a miss, as
+   * `replay` fails it, that says so.
    */
-  | { kind: 'live'; done: (response: (() => RecordedResponse) | undefined) => void }
+  | { kind: 'live'; done: (response: (() => RecordedResponse) | undefined) => void; unreachable?: (failure: string) => Error }
 
 /** How a `traceTool` execution is answered. */
 export type ToolAnswer = { kind: 'recorded'; run: () => unknown } | { kind: 'live'; done: (outcome: ToolOutcome, isAsync: boolean) => void }
@@ -132,7 +135,7 @@ export class SessionSteps {
     }
     const slot = this.#slot('exchange', 'live')
     const written = key?.request
-    return {
+    const live: CallAnswer = {
       kind: 'live',
       done: (response) => {
         if (response === undefined) return
@@ -142,6 +145,8 @@ export class SessionSteps {
         )
       },
     }
+    if (this.options.mode === 'auto') live.unreachable = (failure) => this.#miss(step, key ?? liveKey(endpoint, request(), this.options.redact), failure)
+    return live
   }
 
   /** How the session's next run of tool `name` with `input` (its first argument) is answered. */
@@ -224,9 +229,10 @@ export class SessionSteps {
     this.#journal?.onStep(step)
   }
 
-  #miss(step: number, key: StepKey) {
+  #miss(step: number, key: StepKey, unreachable?: string) {
     const { name, recordingPath, sessionId, userId } = this.options
-    return replayMiss({ sessionName: name, step, key, recordingPath, scopes: this.#store.scopes, sessionId, userId, book: this.#book })
+    const context = { sessionName: name, step, key, recordingPath, scopes: this.#store.scopes, sessionId, userId, book: this.#book }
+    return replayMiss(unreachable === undefined ? context : { ...context, unreachable })
   }
 
   /** What closing found wrong (`strict: true` and unused recorded calls), for session() to reject with. */

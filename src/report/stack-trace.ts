@@ -20,7 +20,7 @@ import { statusOf } from '../trace/facts.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { colors, type Colors } from './colors.js'
 import { oneLine } from './format-value.js'
-import { formatHeader, formatTurnLines } from './summary.js'
+import { errorText, formatHeader, formatTurnLines } from './summary.js'
 
 export interface StackTraceOptions {
   /**
@@ -36,6 +36,12 @@ export interface StackTraceOptions {
   facts?: readonly string[]
   /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset (FORCE_COLOR forces it). */
   color?: boolean
+  /**
+   * Messages of errors shown in full next to this output (a failed test's own
+   * errors, which vitest prints): an error of the trace with one of them is
+   * named, not printed again.
+   */
+  shownElsewhere?: readonly string[]
 }
 
 /** Traces longer than this show their first and last turns, and the turns that matter, only. */
@@ -133,17 +139,19 @@ export function formatStackTrace(trace: Trace, options: StackTraceOptions = {}):
   const lines = [formatHeader(trace, c)]
   if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
   if (trace.turns.length === 0) lines.push(c.dim('  (no turns recorded)'))
+  const shownElsewhere = new Set(options.shownElsewhere)
   const style = {
     callPrefix: `${c.cyan('LLM ->')} `,
     textPrefix: `${c.cyan('LLM ->')} `,
     textWidth: 80,
+    shownElsewhere,
     ...(options.tool === undefined ? {} : { highlight: options.tool }),
   }
   for (const row of visibleTurns(trace, options.tool)) {
     if ('turn' in row) lines.push(...formatTurnLines(row.turn, c, style))
     else lines.push(c.dim(`  … ${row.hidden} turns not shown (turns ${row.from}–${row.to})`))
   }
-  if (trace.error) lines.push(`  ${c.red(`✗ ${trace.error.name}: ${trace.error.message}`)}`)
+  if (trace.error) lines.push(`  ${c.red(`✗ ${errorText(trace.error, shownElsewhere)}`)}`)
   const stopped = stoppedLine(trace)
   if (stopped !== undefined) lines.push(`  ${c.yellow(stopped)}`)
   if (options.assertion !== undefined) {

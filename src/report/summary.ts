@@ -28,6 +28,13 @@ export interface TurnStyle {
   textWidth?: number
   /** A tool name to make stand out (the one an assertion is about). */
   highlight?: string
+  /** Messages of errors shown in full elsewhere (a failed test's own): named only (see errorText). */
+  shownElsewhere?: ReadonlySet<string>
+}
+
+/** `name: message`, or for an error whose message is shown in full elsewhere (the test's own error, which vitest prints) its name alone, saying so. */
+export function errorText(error: { name: string; message: string }, shownElsewhere: ReadonlySet<string> | undefined): string {
+  return shownElsewhere?.has(error.message) === true ? `${error.name} (the test's error, shown in full below)` : `${error.name}: ${error.message}`
 }
 
 /** `name  status · N turns · N tool calls (N failed) · tokens · duration` */
@@ -47,7 +54,7 @@ export function formatHeader(trace: Trace, c: Colors): string {
 
 /** The lines of one turn. */
 export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): string[] {
-  const { indent = '  ', callPrefix = `${c.cyan('→')} `, textPrefix = '', textWidth = 100, highlight } = style
+  const { indent = '  ', callPrefix = `${c.cyan('→')} `, textPrefix = '', textWidth = 100, highlight, shownElsewhere } = style
   const call = turn.llm_call
   const failed = call.error !== undefined || turn.tool_results.some((r) => r.error !== null)
   const mark = failed ? c.red('✗') : c.green('✓')
@@ -58,7 +65,7 @@ export function formatTurnLines(turn: Turn, c: Colors, style: TurnStyle = {}): s
   const inner = `${indent}    `
   const injectedMark = ` ${c.yellow('(injected)')}`
   if (call.error !== undefined)
-    lines.push(`${inner}${c.red(`LLM error: ${call.error.name}: ${call.error.message}`)}${call.injected === true ? injectedMark : ''}`)
+    lines.push(`${inner}${c.red(`LLM error: ${errorText(call.error, shownElsewhere)}`)}${call.injected === true ? injectedMark : ''}`)
   const injectedResults = Array.isArray(turn.injected_results) ? turn.injected_results : []
   for (const toolCall of call.tool_calls) {
     const name = toolCall.name === highlight ? c.yellow(c.bold(toolCall.name)) : c.bold(toolCall.name)

@@ -29,6 +29,11 @@ interface ContextLike {
   onTestFailed?: ((handler: () => void) => void) | undefined
 }
 
+/** The messages of a failed test's errors, as vitest shows them. */
+function errorMessagesOf(task: TaskLike): string[] {
+  return (task.result?.errors ?? []).flatMap((error) => (typeof error.message === 'string' ? [error.message] : []))
+}
+
 /** What a test scope leaves in its task's meta, for the reporter (reporter.ts) in vitest's main process. */
 export interface ReagentTaskMeta {
   goldens: GoldenEntry[]
@@ -158,7 +163,7 @@ export function registerTestScope(): void {
           ;(metaOf(task).pruned ??= []).push(entry)
         },
         explainFailure(explain) {
-          onTestFailed?.(() => console.error(explain()))
+          onTestFailed?.(() => console.error(explain(errorMessagesOf(task))))
         },
       }
       const onAbort = (): void => closeOpen(scope, cancelReason(signal?.reason))

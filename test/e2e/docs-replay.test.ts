@@ -43,6 +43,21 @@ describe('the examples of record, replay and resume', () => {
     expect(server.requests).toHaveLength(2)
   })
 
+  it('fails a call the recording lacks with the miss printed once, in replay and in auto with the model unreachable', async () => {
+    const dir = project()
+    const offline = await startCannedServer(inOrder())
+    await offline.close()
+    const env = { OPENAI_BASE_URL: `${offline.url}/v1`, OPENAI_API_KEY: 'sk-test-key' }
+    const named = "LLM error: ReplayMissError (the test's error, shown in full below)\n  ✗ ReplayMissError (the test's error, shown in full below)\n"
+    for (const mode of ['replay', 'auto']) {
+      const { exitCode, output } = await runVitest(dir, { args: ['test/weather-agent.test.ts'], env: { ...env, REAGENT_REPLAY: mode } })
+      expect(exitCode).toBe(1)
+      expect(output.split('has no recorded answer').length - 1).toBe(1)
+      expect(output).toContain(named)
+      expect(output.includes('the model could not be reached to record it')).toBe(mode === 'auto')
+    }
+  })
+
   it('resumes the nightly script after it failed: the sales fetched and the summary written are not paid for twice', async () => {
     const dir = project()
     const openai = await startCannedServer(inOrder({ json: fixtureJson('openai/chat/final-answer.json') }))

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { session, type JsonValue, type Session, type Trace } from '../../src/index.js'
 import { normalizeTrace } from '../../src/public/golden.js'
+import { normalizeRequest } from '../../src/replay/normalize.js'
 import { canonicalJson } from '../../src/replay/step-key.js'
 import { startCannedServer, type CannedServer, type Handler } from '../helpers/canned-server.js'
 import { watchSockets } from '../helpers/sockets.js'
@@ -24,11 +25,16 @@ export interface RoundTrip<T> {
 
 /**
  * The trace without what differs between two runs of the same behaviour
- * (golden normal form, which leaves `replayed` out). `anyOrder`: turns of
- * calls that ran side by side are recorded as they end, in either order.
+ * (golden normal form, which leaves `replayed` out; the provider's ids in
+ * the messages renumbered, as a recording keeps its own steady ids).
+ * `anyOrder`: turns of calls that ran side by side are recorded as they
+ * end, in either order.
  */
 export function behaviour(trace: Trace, { anyOrder = false } = {}): unknown {
-  const turns = normalizeTrace(trace).turns.map(({ index: _index, ...turn }) => turn)
+  const turns = normalizeTrace(trace).turns.map(({ index: _index, ...turn }) => ({
+    ...turn,
+    llm_call: { ...turn.llm_call, messages: normalizeRequest(turn.llm_call.messages) },
+  }))
   return anyOrder ? turns.map((turn) => canonicalJson(turn as unknown as JsonValue)).sort() : turns
 }
 

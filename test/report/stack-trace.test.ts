@@ -66,6 +66,14 @@ describe('formatStackTrace()', () => {
     expect(text).not.toContain('PROBABLE CAUSE')
   })
 
+  it("names an error shown in full elsewhere (the test's own) instead of printing it again, and prints the others", () => {
+    const text = formatStackTrace(trace, { color: false, shownElsewhere: ['budget exceeded'] })
+    expect(text).toContain('\n      LLM error: APIError: 529 overloaded\n')
+    expect(text.endsWith("\n  ✗ RangeError (the test's error, shown in full below)")).toBe(true)
+    const both = formatStackTrace(trace, { color: false, shownElsewhere: ['529 overloaded', 'budget exceeded'] })
+    expect(both).toContain("\n      LLM error: APIError (the test's error, shown in full below)\n")
+  })
+
   it("puts the assertion's own findings first, then what the trace says, then background facts, three at most", () => {
     const text = formatStackTrace(trace, { assertion: 'x', causes: ['a typo'], facts: ['what ran instead'], color: false })
     expect(text.split('\n').slice(-3)).toEqual([
