@@ -56,7 +56,7 @@ export interface TestScope {
 export interface GoldenEntry {
   /** The golden file, absolute. */
   path: string
-  outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
+  outcome: 'matched' | 'written' | 'updated' | 'reformatted' | 'unchanged' | 'failed' | 'missing'
 }
 
 /** Runs `fn` (a test) with `scope` as the test every session opened inside it belongs to. */
