@@ -9,15 +9,15 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readVariants, variantsText } from '../../src/golden/variants.js'
+import { readVariants, variantOf, variantsText } from '../../src/golden/variants.js'
 import { codeBlocks, docPages, REPO } from '../helpers/doc-examples.js'
 
 /** Goldens the Python reagent-flow 0.5 wrote: kept as it wrote them, since reading them is what they test. */
 const WRITTEN_BY_PYTHON = 'fixtures/reagent-flow-py-0.5/'
 
-/** A golden's text as the current normal form writes what it holds. */
+/** A golden's text as the current normal form writes what it holds: each variant's text made again, never the file's own. */
 function renormalised(path: string, text: string): string {
-  return variantsText(readVariants({ path, text })).text
+  return variantsText(readVariants({ path, text }).map((variant) => variantOf(variant.trace))).text
 }
 
 /** The golden files git tracks (in a `golden/` folder), by path from the repository's root. */
