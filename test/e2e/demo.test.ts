@@ -95,6 +95,12 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     expect(stdout).toContain('  ✓ the same agent, run again: matches its golden\n')
   })
 
+  it('says in its help where it writes without --dir', () => {
+    const help = execFileSync(process.execPath, [CLI, 'demo', '--help'], { encoding: 'utf8' })
+    expect(help).toContain('where <dir> is a new temporary folder unless --dir is given: the demo leaves nothing in your project.\n')
+    expect(help).toContain('\n  --dir <path>  the trace directory (default: a new temporary folder)\n')
+  })
+
   it('prints { file, answer } with --json', () => {
     const dir = tempDir()
     const stdout = execFileSync(process.execPath, [CLI, 'demo', '--dir', dir, '--json'], { encoding: 'utf8' })

@@ -17,7 +17,9 @@ export const demoCommand: Command = {
     'where <dir> is a new temporary folder unless --dir is given: the demo leaves nothing in your project.',
     'Exits 1 if an assertion on the run fails. With --json it records the run only, and prints { file, answer }.',
   ],
-  options: {},
+  options: {
+    dir: { type: 'string', value: '<path>', description: 'the trace directory (default: a new temporary folder)' },
+  },
   positionals: { min: 0, max: 0, names: '' },
   examples: ['npx reagent-flow demo', 'npx reagent-flow demo --dir /tmp/traces && npx reagent-flow show demo-refund-agent --dir /tmp/traces'],
   async run(input, ctx) {
