@@ -53,9 +53,10 @@ export function variantOf(trace: Trace): GoldenVariant {
 /**
  * The accepted variants of a golden file, in file order, each in normal
  * form with every call's full messages, and with the text the current
- * normal form gives it (whatever form the file was written in). A file that is not a valid trace,
- * or whose `variants` are not, is a TraceFormatError naming the file (and
- * the JSON path, `variants[0].turns[2]...`).
+ * normal form gives it (whatever form the file was written in). A file
+ * that is not a valid trace, or whose `variants` are not, is a
+ * TraceFormatError naming the file (and the JSON path,
+ * `variants[0].turns[2]...`).
  */
 export function readVariants(golden: GoldenFile): GoldenVariant[] {
   // The schema checks the nested variants as traces too.
