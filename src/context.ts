@@ -58,7 +58,7 @@ export interface TestScope {
 export interface GoldenEntry {
   /** The golden file, absolute. */
   path: string
-  outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
+  outcome: 'matched' | 'written' | 'updated' | 'reformatted' | 'unchanged' | 'failed' | 'missing'
 }
 
 /** A recording a session of a test pruned: the recorded calls its run no longer made were dropped. */

@@ -464,7 +464,7 @@ export class Session<T = unknown> extends TraceAssertions {
       runPath: this.#path,
     })
     scope?.recordGolden({ path: result.path, outcome: result.outcome })
-    if (result.written === 'created' || result.written === 'updated') console.info(result.message)
+    if (result.written !== null && result.written !== 'unchanged') console.info(result.message)
     if (!result.pass) {
       this.#goldenFailure = new AgentAssertionError(result.message, {
         traceName: this.trace.name,

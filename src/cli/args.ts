@@ -22,9 +22,11 @@ export interface ParsedCommandLine {
   help: boolean
 }
 
-/** Every option `command` takes: its own, then the common ones. */
+/** Every option `command` takes: its own, then the common ones (a command may say what a common one means for it: `demo`'s --dir). */
 export function optionSpecs(command: Command): Readonly<Record<string, OptionSpec>> {
-  return { ...command.options, ...COMMON_OPTIONS }
+  const own = Object.entries(command.options).filter(([name]) => !Object.hasOwn(COMMON_OPTIONS, name))
+  const common = Object.entries(COMMON_OPTIONS).map(([name, spec]) => [name, command.options[name] ?? spec] as const)
+  return Object.fromEntries([...own, ...common])
 }
 
 function optionNames(command: Command): string {

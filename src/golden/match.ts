@@ -28,10 +28,10 @@ export interface MatchGoldenOptions extends DiffOptions {
 
 export interface MatchGoldenResult {
   pass: boolean
-  /** What was written: a new golden, a rewritten one, one left as it was (mode `all`), or nothing (null). */
-  written: 'created' | 'updated' | 'unchanged' | null
-  /** How it ended: `matched`, `written` (created), `updated`, `unchanged` (mode `all`, same bytes), `failed` (differs), `missing` (none, and none written). */
-  outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
+  /** What was written: a new golden, a rewritten one, one rewritten in the current form only (`reformatted`), one left as it was (mode `all`), or nothing (null). */
+  written: 'created' | 'updated' | 'reformatted' | 'unchanged' | null
+  /** How it ended: `matched`, `written` (created), `updated`, `reformatted` (mode `all`, same behaviour, older form), `unchanged` (mode `all`, same bytes), `failed` (differs), `missing` (none, and none written). */
+  outcome: 'matched' | 'written' | 'updated' | 'reformatted' | 'unchanged' | 'failed' | 'missing'
   path: string
   update: UpdateMode
   /** The comparison with the existing golden; null when none was made. */

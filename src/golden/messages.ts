@@ -52,6 +52,9 @@ function writeMessage(name: string, at: string, decision: WriteDecision): string
   const { before, after } = decision.variants
   if (decision.written === 'created') return `Golden baseline for "${name}" written to ${at}. Review and commit it.`
   if (decision.written === 'unchanged') return `Golden baseline for "${name}" at ${at} is up to date.`
+  if (decision.written === 'reformatted') {
+    return `Golden baseline for "${name}" at ${at}: golden format updated (update mode "all"): the same behaviour, rewritten from an older form in the current one. Review and commit it.`
+  }
   if (after > 1) return `Golden baseline for "${name}" at ${at}: variant ${decision.variant} of ${after} rewritten (update mode "all"). Review and commit it.`
   if (before > 1) {
     return (

@@ -21,8 +21,14 @@
  *   each variant is normalised on its own (see variants.ts);
  * - `golden` (the run asked for its golden) is dropped: a fact about the
  *   run, not behaviour;
+ * - every model call holds its whole message list: a `messages_base` (how a
+ *   run file stores a history shared with an earlier call, decision note 016)
+ *   is expanded, and the golden writer never writes one (trace-text.ts). A
+ *   golden is read in review, and the same behaviour must give the same bytes
+ *   whichever form the run it came from was stored in (decision note 049);
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
+import { expandMessages } from '../trace/messages.js'
 import { stringifyStable } from '../trace/serialize.js'
 import type { JsonValue, LlmCall, RecordedError, Trace, Turn } from '../trace/types.js'
 import { asGoldenIdentity } from './identity.js'
@@ -67,6 +73,8 @@ export function normalizeTrace(trace: Trace): Trace {
     }
     return out
   })
+  // A trace parsed from a file without the loader (a run file, an older golden) may still say `messages_base`.
+  expandMessages(turns, `trace "${trace.name}"`)
 
   const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, golden: _golden, ...rest } = asGoldenIdentity(trace)
   const out: Trace = {

@@ -22,10 +22,13 @@ export type { GoldenFile } from './variants.js'
  */
 export type Acceptance = 'refresh' | 'add' | 'replace'
 
-/** What update mode `all` (or an approval) decides: write the golden, unless its bytes would not change. */
+/**
+ * What update mode `all` (or an approval) decides: write the golden, unless its bytes would not change.
+ * `reformatted`: the golden holds the same behaviour, written in an older form (decision note 049).
+ */
 export interface WriteDecision {
   action: 'write'
-  written: 'created' | 'updated' | 'unchanged'
+  written: 'created' | 'updated' | 'reformatted' | 'unchanged'
   /** The golden file's new text (its text as it was, when unchanged). */
   text: string
   /** How many accepted variants it had before (0: none), and has now. */
@@ -71,7 +74,8 @@ function keptVariants(golden: GoldenFile, accept: Acceptance): GoldenVariant[] {
 
 /** The golden written with the run `recorded`, accepted as `accept` says. */
 function written(recorded: GoldenRecording, golden: GoldenFile, accept: Acceptance, options: ResolvedDiffOptions): WriteDecision {
-  const before = accept === 'replace' ? [] : keptVariants(golden, accept)
+  const existing = keptVariants(golden, accept)
+  const before = accept === 'replace' ? [] : existing
   let after: GoldenVariant[]
   if (accept === 'add') after = [...before, recorded]
   else {
@@ -82,11 +86,20 @@ function written(recorded: GoldenRecording, golden: GoldenFile, accept: Acceptan
   const { text, order } = variantsText(after)
   return {
     action: 'write',
-    written: text === golden.text ? 'unchanged' : 'updated',
+    written: text === golden.text ? 'unchanged' : sameContent(text, existing) ? 'reformatted' : 'updated',
     text,
     variants: { before: accept === 'replace' ? keptCount(golden) : before.length, after: order.length },
     variant: order.findIndex((variant) => variant.text === recorded.text) + 1,
   }
+}
+
+/**
+ * Whether the golden's new `text` holds what its variants `before` held: its
+ * bytes change only because they were written in an older form (such as
+ * `messages_base`), each variant's text being the one the current form gives it.
+ */
+function sameContent(text: string, before: readonly GoldenVariant[]): boolean {
+  return before.length > 0 && variantsText(before).text === text
 }
 
 /** How many variants a golden holds, for a message; 1 for one that cannot be read. */
@@ -122,7 +135,8 @@ export function reconcile(
   // 2. `all` takes the recorded behaviour as the new truth: the variant it
   //    matches is refreshed (or, approving, it is added, or replaces them
   //    all). Identical bytes are left alone, so re-recording the same
-  //    behaviour changes no file.
+  //    behaviour changes no file; a golden of the same behaviour in an older
+  //    form is rewritten in the current one, and said to be (`reformatted`).
   if (mode === 'all') {
     if (golden.text === recorded.text) return { action: 'write', written: 'unchanged', text: golden.text, variants: { before: 1, after: 1 }, variant: 1 }
     return written(recorded, golden, accept, options)

@@ -40,8 +40,8 @@ export interface GoldenFile {
 }
 
 /** A variant with its text made once, when first read. */
-export function variantOf(trace: Trace, text?: string): GoldenVariant {
-  let made = text
+export function variantOf(trace: Trace): GoldenVariant {
+  let made: string | undefined
   return {
     trace,
     get text() {
@@ -52,9 +52,11 @@ export function variantOf(trace: Trace, text?: string): GoldenVariant {
 
 /**
  * The accepted variants of a golden file, in file order, each in normal
- * form with every call's full messages. A file that is not a valid trace,
- * or whose `variants` are not, is a TraceFormatError naming the file (and
- * the JSON path, `variants[0].turns[2]...`).
+ * form with every call's full messages, and with the text the current
+ * normal form gives it (whatever form the file was written in). A file
+ * that is not a valid trace, or whose `variants` are not, is a
+ * TraceFormatError naming the file (and the JSON path,
+ * `variants[0].turns[2]...`).
  */
 export function readVariants(golden: GoldenFile): GoldenVariant[] {
   // The schema checks the nested variants as traces too.
@@ -62,8 +64,9 @@ export function readVariants(golden: GoldenFile): GoldenVariant[] {
   const traces = [first as Trace, ...((nested as Trace[] | undefined) ?? [])]
   return traces.map((trace, at) => {
     expandMessages(trace.turns, at === 0 ? golden.path : `${golden.path} (${VARIANTS_KEY}[${at - 1}])`)
-    // The one variant of a plain golden is the file itself: its text is known.
-    return variantOf(normalizeTrace(trace), traces.length === 1 ? golden.text : undefined)
+    // Its text is made again, not taken from the file: a golden written in an older form
+    // (`messages_base`, decision note 049) then reads as the file the current form would write.
+    return variantOf(normalizeTrace(trace))
   })
 }
 

@@ -8,8 +8,10 @@
  *   runFileChunks(trace)       a run: key order kept, 2-space indent, trailing newline
  *   goldenFileChunks(trace)    a golden (already in normal form): keys sorted, times as floats
  *
- * Message histories are written as what is new since an earlier call (see
- * messages.ts). Each piece can go through a redactor before it is written.
+ * A run's message histories are written as what is new since an earlier call
+ * (see messages.ts); a golden's are written in full, every call's whole list,
+ * since a golden is read in review and its bytes must depend on behaviour
+ * only. Each piece can go through a redactor before it is written.
  */
 import { encodeMessages } from './messages.js'
 import { sortKeys, writeFloats } from './serialize.js'
@@ -123,8 +125,9 @@ export function runFileChunks(trace: Trace, redactor?: PieceRedactor): Generator
 
 const TIMESTAMP = new Set(['timestamp'])
 
+/** A golden's turn: its call's messages in full, never `messages_base` (the run file's compression). */
 function goldenTurn(turns: readonly Turn[], at: number): unknown {
-  const turn = runTurn(turns, at)
+  const turn = turns[at]!
   const floats = new WeakMap<object, ReadonlySet<string>>([[turn.llm_call, TIMESTAMP]])
   for (const call of turn.llm_call.tool_calls) floats.set(call, TIMESTAMP)
   return sortKeys(turn as unknown as JsonValue, floats)

@@ -73,7 +73,7 @@ export function toMatchGolden(this: MatcherState, received: unknown, options: Go
   })
   scope?.recordGolden({ path: result.path, outcome: result.outcome })
   // A written golden passes, but someone has to review and commit it: say so in the test's output.
-  if (result.written === 'created' || result.written === 'updated') console.info(result.message)
+  if (result.written !== null && result.written !== 'unchanged') console.info(result.message)
   // No actual/expected: our aligned diff is the whole story; vitest's would show messages and renumbered ids.
   return { pass: result.pass, message: () => result.message }
 }

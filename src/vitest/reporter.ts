@@ -65,6 +65,7 @@ const SUMMARY_ORDER: ReadonlyArray<[Outcome | 'obsolete' | 'removed', string]> =
   ['unchanged', 'unchanged'],
   ['written', 'written'],
   ['updated', 'updated'],
+  ['reformatted', 'format updated'],
   ['obsolete', 'obsolete'],
   ['removed', 'removed'],
   ['failed', 'failed'],
@@ -177,7 +178,7 @@ function logPruned(log: (line: string) => void, pruned: ReadonlyMap<string, numb
 }
 
 /** The first of these a golden had in a test is how it is counted. */
-const OUTCOME_WEIGHT: readonly Outcome[] = ['written', 'updated', 'missing', 'failed', 'unchanged', 'matched']
+const OUTCOME_WEIGHT: readonly Outcome[] = ['written', 'updated', 'reformatted', 'missing', 'failed', 'unchanged', 'matched']
 
 /**
  * One outcome per golden file of a test. A test may compare several runs

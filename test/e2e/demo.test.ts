@@ -1,12 +1,29 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, statSync, utimesSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { loadTrace } from 'reagent-flow'
 import { renderGolden } from '../../src/golden/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = join(import.meta.dirname, '../../dist/src/cli/index.js')
+const REPO = fileURLToPath(new URL('../../', import.meta.url))
+
+/** What `git status` says of the repository, untracked files one by one. */
+function gitStatus(): string {
+  return execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: REPO, encoding: 'utf8' })
+}
+
+/** Every file under the repository's .reagent/ (ignored or not) with its mtime: what a demo run must leave as it was. */
+function reagentFolder(): Record<string, number> {
+  const root = join(REPO, '.reagent')
+  if (!existsSync(root)) return {}
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).map((path) => join(root, path))
+  const stats = files.map((path) => ({ path, stat: statSync(path) })).filter(({ stat }) => stat.isFile())
+  return Object.fromEntries(stats.map(({ path, stat }) => [path, stat.mtimeMs]))
+}
 
 describe('npm run demo (reagent-flow demo, built)', () => {
   it('records the scripted agent, prints a summary, assertions that pass, and golden comparisons, one failing with its diff', () => {
@@ -51,10 +68,37 @@ describe('npm run demo (reagent-flow demo, built)', () => {
       ].join('\n'),
     )
     expect(readFileSync(golden, 'utf8')).toBe(renderGolden(loadTrace(join(dir, 'demo-refund-agent.trace.json'))).text)
+    // The golden holds each call's whole conversation, not the run file's messages_base.
+    const written = JSON.parse(readFileSync(golden, 'utf8')) as { turns: Array<{ llm_call: Record<string, unknown[]> }> }
+    expect(written.turns.map((turn) => [turn.llm_call.messages?.length, 'messages_base' in turn.llm_call])).toEqual([
+      [2, false],
+      [3, false],
+      [4, false],
+      [5, false],
+    ])
 
     const trace = loadTrace(join(dir, 'demo-refund-agent.trace.json'))
     expect(trace.turns.flatMap((t) => t.llm_call.tool_calls.map((c) => c.name))).toEqual(['lookup_order', 'check_policy', 'issue_refund'])
     expect(trace.metadata).toEqual({ goal: 'Refund order 42' })
+  })
+
+  it('run in the repository as npm run demo runs it, leaves the repository as it was: the run and its golden go to a new temporary folder', () => {
+    const [status, folder] = [gitStatus(), reagentFolder()]
+    const stdout = execFileSync(process.execPath, [CLI, 'demo'], { cwd: REPO, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } })
+    const dir = /^Trace written to (.*)\/demo-refund-agent\.trace\.json$/m.exec(stdout)?.[1]
+    const scratch = join(tmpdir(), 'reagent-flow-demo-')
+    if (dir?.startsWith(scratch)) rmSync(dir, { recursive: true, force: true })
+    expect(gitStatus()).toBe(status)
+    expect(reagentFolder()).toEqual(folder)
+    expect(dir?.startsWith(scratch) && /^\w{6}$/.test(dir.slice(scratch.length))).toBe(true)
+    expect(stdout).toContain(`  ✓ the run above, recorded as the golden baseline: ${join(dir!, 'golden', 'demo-refund-agent.trace.json')}\n`)
+    expect(stdout).toContain('  ✓ the same agent, run again: matches its golden\n')
+  })
+
+  it('says in its help where it writes without --dir', () => {
+    const help = execFileSync(process.execPath, [CLI, 'demo', '--help'], { encoding: 'utf8' })
+    expect(help).toContain('where <dir> is a new temporary folder unless --dir is given: the demo leaves nothing in your project.\n')
+    expect(help).toContain('\n  --dir <path>  the trace directory (default: a new temporary folder)\n')
   })
 
   it('prints { file, answer } with --json', () => {

@@ -91,6 +91,7 @@ function runSetNote(approval: Approval): string {
 
 /** What an update changed, indented under its line. */
 function changeLines(approval: Approval, ctx: CommandContext): string[] {
+  if (approval.status === 'reformatted') return [ctx.c.dim('  golden format updated: the same behaviour, rewritten from an older form in the current one')]
   if (approval.status !== 'updated') return []
   const { diff } = approval
   if (diff === null) return [ctx.c.dim('  the previous golden was not a readable trace')]
@@ -135,13 +136,18 @@ function skippedLine(skipped: readonly SkippedRun[]): string | undefined {
 
 function printApprovals(out: ApproveOutput, accept: Acceptance, ctx: CommandContext): void {
   const { c } = ctx
-  const paint = { created: c.green, updated: c.yellow, unchanged: c.dim } as const
+  const paint = { created: c.green, updated: c.yellow, reformatted: c.yellow, unchanged: c.dim } as const
+  const width = out.approved.some((a) => a.status === 'reformatted') ? 'reformatted'.length : 'unchanged'.length
   for (const approval of out.approved) {
     const note = [runSetNote(approval), variantNote(approval, accept)].filter((part) => part !== '').join('; ')
-    ctx.print(`${paint[approval.status](approval.status.padEnd(9))}  ${approval.golden}${note === '' ? '' : `  ${c.dim(`(${note})`)}`}`)
+    ctx.print(`${paint[approval.status](approval.status.padEnd(width))}  ${approval.golden}${note === '' ? '' : `  ${c.dim(`(${note})`)}`}`)
     for (const line of changeLines(approval, ctx)) ctx.print(line)
   }
-  const counts = (['created', 'updated', 'unchanged'] as const).map((status) => `${out.approved.filter((a) => a.status === status).length} ${status}`)
+  // `reformatted` is named only when a golden was: it is rare (a golden written in an older form).
+  const statuses = out.approved.some((a) => a.status === 'reformatted')
+    ? (['created', 'updated', 'reformatted', 'unchanged'] as const)
+    : (['created', 'updated', 'unchanged'] as const)
+  const counts = statuses.map((status) => `${out.approved.filter((a) => a.status === status).length} ${status}`)
   ctx.print(c.dim(`${plural(out.approved.length, 'golden')}: ${counts.join(', ')}`))
   const skipped = skippedLine(out.skipped)
   if (skipped !== undefined) ctx.print(c.dim(skipped))
