@@ -134,9 +134,29 @@ describe('reagent-flow approve, after a change', () => {
   })
 
   it('says when only fields the diff does not compare changed', () => {
-    const rerun = { ...sampleRuns()[0]!, turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, model: 'gpt-4.1' } })) }
+    const rerun = {
+      ...sampleRuns()[0]!,
+      turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, token_usage: { input_tokens: 7, output_tokens: 7 } } })),
+    }
     expect(runCli(['approve', 'refund-agent'], approvedThenRerun(rerun)).stdout).toBe(
-      `updated    ${GOLDEN}\n  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)\n1 golden: 0 created, 1 updated, 0 unchanged\n`,
+      `updated    ${GOLDEN}\n  tool calls, results, answers, models and system prompts are the same; other recorded fields changed (tokens, messages, metadata)\n1 golden: 0 created, 1 updated, 0 unchanged\n`,
+    )
+  })
+
+  it('prints a changed model as a difference, once for the run', () => {
+    const rerun = { ...sampleRuns()[0]!, turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, model: 'gpt-4.1' } })) }
+    const cwd = approvedThenRerun(rerun)
+    expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(1)
+    expect(runCli(['approve', 'refund-agent'], cwd).stdout).toBe(
+      [
+        `updated    ${GOLDEN}`,
+        '  1 difference (strict) · - expected: 3 turns · + actual: 3 turns',
+        '',
+        '  Turn 0 (expected) ↔ Turn 0 (actual)',
+        '    ~ model: "gpt-4o" → "gpt-4.1"',
+        '1 golden: 0 created, 1 updated, 0 unchanged',
+        '',
+      ].join('\n'),
     )
   })
 })
