@@ -21,7 +21,12 @@ export type RecordedInput = 'model' | 'system prompt'
  * recorded). Undefined when there is nothing to record, or when the options
  * ignore both.
  */
-export function withInputsRecorded(expected: Trace, actual: Trace, diff: TraceDiff, ignore: IgnoreRules): { trace: Trace; recorded: RecordedInput[] } | undefined {
+export function withInputsRecorded(
+  expected: Trace,
+  actual: Trace,
+  diff: TraceDiff,
+  ignore: IgnoreRules,
+): { trace: Trace; recorded: RecordedInput[] } | undefined {
   const recorded = new Set<RecordedInput>()
   const patched = new Map<number, LlmCall>()
   for (const pair of diff.turns) {

@@ -39,9 +39,12 @@ interface Piece {
   text: string
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds.
+const CONTROLS = /[\u0000-\u001f\u007f]/g
+
 /** Control characters as JSON writes them, so a tab or a carriage return is seen. */
 function escapeControls(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]/g, (ch) => JSON.stringify(ch).slice(1, -1))
+  return text.replace(CONTROLS, (ch) => (ch === '\u007f' ? '\\u007f' : JSON.stringify(ch).slice(1, -1)))
 }
 
 function paint(kind: Kind, text: string, c: Colors): string {
@@ -176,7 +179,7 @@ function lineDiff(expected: string, actual: string, c: Colors, colored: boolean,
       // A run of lines replaced one for one: each pair as a word diff.
       part.value.forEach((line, k) => {
         const wrapped = wrapPieces(wordPieces(line, next.value[k]!), width - 2, c, colored)
-        wrapped.forEach((text, j) => out.push(`${j === 0 ? c.yellow('~') : ' '} ${text}`))
+        wrapped.forEach((text, j) => void out.push(`${j === 0 ? c.yellow('~') : ' '} ${text}`))
       })
       i++
       continue

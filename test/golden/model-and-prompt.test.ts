@@ -21,7 +21,7 @@ interface Run {
 /** A refund agent's run: one call that looks the order up, one that answers, both with `model` and the system prompt. */
 function refundRun({ model = 'gpt-4o-mini', system = PROMPT, answer = 'Refunded $19.99 for order 42.' }: Run = {}): Trace {
   const s = new Session('refund-agent', { save: false })
-  const messages = (...rest: Message[]): Message[] | undefined => (system === null ? undefined : [{ role: 'system', content: system }, ...rest])
+  const messages = (...rest: Message[]): Message[] => [{ role: 'system', content: system ?? '' }, ...rest]
   const user: Message = { role: 'user', content: 'Please refund order 42.' }
   const [lookup] = s.logLlmCall({
     toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
@@ -52,10 +52,13 @@ describe('goldens compare the model and the system prompt', () => {
     const answer = Array.from({ length: 15 }, (_, i) => sentence(i)).join(' ')
     expect(answer.length).toBe(799)
     const { traceDir, path } = goldenOf(refundRun({ answer }))
-    const result = matchGolden(refundRun({ answer: answer.replace('Sentence 7 of the answer explains the refund', 'Sentence 7 of the answer explains the return') }), {
-      traceDir,
-      update: 'new',
-    })
+    const result = matchGolden(
+      refundRun({ answer: answer.replace('Sentence 7 of the answer explains the refund', 'Sentence 7 of the answer explains the return') }),
+      {
+        traceDir,
+        update: 'new',
+      },
+    )
     expect(result.pass).toBe(false)
     expect(result.message).toBe(
       [

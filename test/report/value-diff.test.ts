@@ -24,10 +24,7 @@ describe('showChange()', () => {
   it('shows one changed word of a long answer with its context, the elided words counted, within 100 columns', () => {
     const changed = answer.replace('Sentence 8 of the answer explains the refund', 'Sentence 8 of the answer explains the return')
     expect(showChange(answer, changed, plain)).toEqual({
-      lines: [
-        '…(71 words)… policy. Sentence 8 of the answer explains the [-refund-]{+return+} policy. Sentence 9',
-        'of the answer explains the …(56 words)…',
-      ],
+      lines: ['…(71 words)… policy. Sentence 8 of the answer explains the [-refund-]{+return+} policy. Sentence 9', 'of the answer explains the …(56 words)…'],
     })
   })
 

@@ -93,7 +93,8 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
   if (diff.equal && approval.recorded !== undefined) {
     return [ctx.c.dim(`  ${approval.recorded.join(' and ')} recorded: the golden predates comparing them; they are compared from now on`)]
   }
-  if (diff.equal) return [ctx.c.dim('  tool calls, results, answers, models and system prompts are the same; other recorded fields changed (tokens, messages, metadata)')]
+  if (diff.equal)
+    return [ctx.c.dim('  tool calls, results, answers, models and system prompts are the same; other recorded fields changed (tokens, messages, metadata)')]
   return formatDiff(diff, { color: ctx.c.isColorSupported })
     .split('\n')
     .map((line) => (line === '' ? '' : `  ${line}`))
