@@ -1,21 +1,17 @@
 /** `assertCalledWith`: some call of a tool had (at least) the given arguments. */
-import { colors } from '../report/colors.js'
 import { oneLine } from '../report/format-value.js'
-import { showChange } from '../report/value-diff.js'
 import type { JsonObject } from '../trace/types.js'
 import { requireObject, requireToolName, toTrace, type TraceSource } from './arguments.js'
 import { didYouMean, whatWasCalled } from './facts.js'
 import { fail } from './fail.js'
 import { matches } from './equality.js'
 import { render } from './render.js'
+import { stringDiffLines } from './string-diff.js'
 import { callsOf, type CallRecord } from './tool-calls.js'
 
 function mismatchedKeys(expected: Record<string, unknown>, args: JsonObject): string[] {
   return Object.keys(expected).filter((key) => !matches(expected[key], Object.hasOwn(args, key) ? args[key] : undefined))
 }
-
-/** Where the message shows a long string's word diff: under the cause, past the `PROBABLE CAUSE: ` label. */
-const DIFF_INDENT = ' '.repeat(18)
 
 function describeMismatch(expected: Record<string, unknown>, record: CallRecord, keys: readonly string[]): string {
   const args = record.call.arguments
@@ -24,15 +20,15 @@ function describeMismatch(expected: Record<string, unknown>, record: CallRecord,
     const want = expected[key]
     const got = Object.hasOwn(args, key) ? args[key] : undefined
     // Two long strings: the words that differ, rather than two walls of text to compare by eye.
-    const shown = typeof want === 'string' && typeof got === 'string' ? showChange(want, got, colors(false)) : undefined
-    if (shown !== undefined && 'lines' in shown) {
-      diffs.push(`${key} ([-expected-]{+got+}):`, ...shown.lines.map((line) => `  ${line}`))
+    const lines = stringDiffLines(`${key} ([-expected-]{+got+}):`, want, got)
+    if (lines !== undefined) {
+      diffs.push(...lines)
       return `${key}: differs (below)`
     }
     return `${key}: expected ${render(want)}, got ${got === undefined ? 'missing' : render(got)}`
   })
   const cause = `closest call: ${record.call.name}(${oneLine(args, 100)}) in turn ${record.turn.index}; ${details.join('; ')}`
-  return [cause, ...diffs.map((line) => `${DIFF_INDENT}${line}`)].join('\n')
+  return [cause, ...diffs].join('\n')
 }
 
 /**

@@ -119,6 +119,8 @@ function wordChanges(expected: string, actual: string): Piece[] {
 /** The word diff of two one-line texts, unchanged stretches shortened to their context. */
 function wordPieces(expected: string, actual: string): Piece[] {
   const parts = wordChanges(expected, actual)
+  // Nothing differs (two equal lines paired by the line diff): the text as it is.
+  if (parts.every((part) => part.kind === 'same')) return [{ kind: 'same', text: expected }]
   return parts.flatMap((part, i) => (part.kind === 'same' ? shortenSame(part.text, i > 0, i < parts.length - 1) : [part]))
 }
 

@@ -64,7 +64,7 @@ export const diffCommand: Command = {
   args: '<name> [<b>]',
   summary: 'the latest run against its golden, or two traces (diff <a> <b>); exit code 1 when they differ',
   details: [
-    'Compared: tool names, arguments, results and errors, text answers, and each call\'s model and',
+    "Compared: tool names, arguments, results and errors, text answers, and each call's model and",
     'system prompt, turn by turn (turns are aligned, so one inserted turn is one difference). Never',
     'compared: ids, times, token usage, the other messages, metadata. A golden with several accepted',
     'variants is compared with the closest. --ignore takes what diffTraces() does: "arguments",',
