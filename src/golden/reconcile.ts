@@ -67,11 +67,9 @@ export function compareWithGolden(golden: GoldenFile, actual: Trace, options: Re
 /**
  * A run that matches an older golden whose calls lack their model or
  * messages: the golden with them recorded from the run (the matched variant
- * patched, the others kept). Undefined when there is nothing to record.
+ * patched, the others kept).
  */
-function recordInputs(variants: readonly GoldenVariant[], at: number, actual: Trace, diff: TraceDiff, options: ResolvedDiffOptions): WriteDecision | undefined {
-  const upgrade = withInputsRecorded(variants[at]!.trace, actual, diff, options.ignore)
-  if (upgrade === undefined) return undefined
+function withRecordedInputs(variants: readonly GoldenVariant[], at: number, upgrade: { trace: Trace; recorded: RecordedInput[] }): WriteDecision {
   const patched = variantOf(upgrade.trace)
   const { text, order } = variantsText(variants.map((variant, i) => (i === at ? patched : variant)))
   return {
@@ -168,7 +166,7 @@ export function reconcile(
   //    calls lack them) is matched without them, and `new` records them
   //    from the matching run: only what it lacked, nothing it said changes.
   //    `none` (CI) passes and writes nothing.
-  const upgrade = recordInputs(variants, at, recorded.trace, diff, options)
+  const upgrade = withInputsRecorded(expected, recorded.trace, diff, options.ignore)
   if (upgrade === undefined) return compared
-  return mode === 'none' ? { ...compared, unrecorded: upgrade.recorded! } : upgrade
+  return mode === 'none' ? { ...compared, unrecorded: upgrade.recorded } : withRecordedInputs(variants, at, upgrade)
 }
