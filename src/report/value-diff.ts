@@ -29,6 +29,7 @@ const CONTEXT_WORDS = 8
 const CONTEXT_LINES = 2
 /** Longer texts are compared by their common start and end only: a word diff of megabytes costs seconds. */
 const MAX_WORD_DIFF = 100_000
+const MAX_EDITS = 1_000
 
 /** A changed value: on one line after its label, or as lines under it. */
 export type ShownChange = { inline: string } | { lines: string[] }
@@ -101,10 +102,16 @@ function shortenSame(text: string, before: boolean, after: boolean): Piece[] {
   return pieces
 }
 
-/** The word-level changes from `expected` to `actual`; past MAX_WORD_DIFF, their common start and end around one replaced middle. */
+/**
+ * The word-level changes from `expected` to `actual`. Past MAX_WORD_DIFF
+ * characters, or MAX_EDITS changed words (two unrelated long answers, where
+ * Myers' diff grows with length times edits), their common start and end
+ * around one replaced middle: still every difference, shown as one.
+ */
 function wordChanges(expected: string, actual: string): Piece[] {
   if (expected.length + actual.length <= MAX_WORD_DIFF) {
-    return diffWordsWithSpace(expected, actual).map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }))
+    const parts = diffWordsWithSpace(expected, actual, { maxEditLength: MAX_EDITS })
+    if (parts !== undefined) return parts.map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }))
   }
   let start = 0
   while (start < expected.length && start < actual.length && expected[start] === actual[start]) start++
