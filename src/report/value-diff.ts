@@ -117,6 +117,9 @@ function wordChanges(expected: string, actual: string): Piece[] {
   while (start < expected.length && start < actual.length && expected[start] === actual[start]) start++
   let end = 0
   while (end < expected.length - start && end < actual.length - start && expected[expected.length - 1 - end] === actual[actual.length - 1 - end]) end++
+  // Whole words only: the common start ends, and the common end starts, at whitespace.
+  while (start > 0 && !/\s/.test(expected[start - 1]!)) start--
+  while (end > 0 && !/\s/.test(expected[expected.length - end]!)) end--
   const pieces: Piece[] = [{ kind: 'same', text: expected.slice(0, start) }]
   pieces.push({ kind: 'removed', text: expected.slice(start, expected.length - end) }, { kind: 'added', text: actual.slice(start, actual.length - end) })
   pieces.push({ kind: 'same', text: expected.slice(expected.length - end) })

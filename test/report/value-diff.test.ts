@@ -92,6 +92,20 @@ describe('showChange()', () => {
   })
 })
 
+describe('showChange() on two unrelated long texts', () => {
+  it('shows them as one replaced middle between their common start and end, hiding no word', () => {
+    const words = (tag: string): string => Array.from({ length: 1500 }, (_, i) => `${tag}${i}`).join(' ')
+    const { lines } = showChange(`Dear customer, ${words('a')} Regards.`, `Dear customer, ${words('b')} Regards.`, plain) as { lines: string[] }
+    const text = lines.join(' ')
+    expect(text.startsWith('Dear customer, [-a0 a1 a2')).toBe(true)
+    expect(text.endsWith('b1498 b1499+} Regards.')).toBe(true)
+    expect([text.split('[-').length, text.split('{+').length]).toEqual([2, 2])
+    const shown = new Set(text.replace(/\[-|-\]|\{\+|\+\}/g, ' ').split(/\s+/))
+    expect([...words('a').split(' '), ...words('b').split(' ')].filter((word) => !shown.has(word))).toEqual([])
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100)
+  })
+})
+
 describe('showOneSide()', () => {
   it('shows a long added or removed string in full, a line per line', () => {
     expect(showOneSide(prompt, plain)).toEqual({ lines: prompt.split('\n') })
