@@ -6,6 +6,7 @@ import { didYouMean, whatWasCalled } from './facts.js'
 import { fail } from './fail.js'
 import { matches } from './equality.js'
 import { render } from './render.js'
+import { stringDiffLines } from './string-diff.js'
 import { callsOf, type CallRecord } from './tool-calls.js'
 
 function mismatchedKeys(expected: Record<string, unknown>, args: JsonObject): string[] {
@@ -14,11 +15,20 @@ function mismatchedKeys(expected: Record<string, unknown>, args: JsonObject): st
 
 function describeMismatch(expected: Record<string, unknown>, record: CallRecord, keys: readonly string[]): string {
   const args = record.call.arguments
+  const diffs: string[] = []
   const details = keys.map((key) => {
-    const got = Object.hasOwn(args, key) ? render(args[key]) : 'missing'
-    return `${key}: expected ${render(expected[key])}, got ${got}`
+    const want = expected[key]
+    const got = Object.hasOwn(args, key) ? args[key] : undefined
+    // Two long strings: the words that differ, rather than two walls of text to compare by eye.
+    const lines = stringDiffLines(`${key} ([-expected-]{+got+}):`, want, got)
+    if (lines !== undefined) {
+      diffs.push(...lines)
+      return `${key}: differs (below)`
+    }
+    return `${key}: expected ${render(want)}, got ${got === undefined ? 'missing' : render(got)}`
   })
-  return `closest call: ${record.call.name}(${oneLine(args, 100)}) in turn ${record.turn.index}; ${details.join('; ')}`
+  const cause = `closest call: ${record.call.name}(${oneLine(args, 100)}) in turn ${record.turn.index}; ${details.join('; ')}`
+  return [cause, ...diffs].join('\n')
 }
 
 /**

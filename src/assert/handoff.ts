@@ -9,6 +9,7 @@ import { matches } from './equality.js'
 import { closestName } from './facts.js'
 import { fail } from './fail.js'
 import { render } from './render.js'
+import { stringDiffLines } from './string-diff.js'
 import { checkSchema, formatIssues, type SchemaOptions } from './schema.js'
 
 export interface AllowedFieldsOptions {
@@ -118,7 +119,9 @@ export function assertContextPreserved(sourceTrace: TraceSource, source: Readonl
     if (!Object.hasOwn(values, field)) fail(trace, `field "${field}" not found in source`, { causes: [`source has keys ${render(Object.keys(values))}`] })
     if (!Object.hasOwn(context, field)) fail(trace, `field "${field}" not found in handoff_context`, { causes: [keysOf(context)] })
     if (!matches(values[field], context[field])) {
+      const lines = stringDiffLines(`${field} ([-source-]{+received+}):`, values[field], context[field])
       fail(trace, `field "${field}" not preserved: source=${render(values[field])}, received=${render(context[field])}`, {
+        ...(lines === undefined ? {} : { causes: [`"${field}" differs from the source as shown below\n${lines.join('\n')}`] }),
         diff: { actual: context[field], expected: values[field] },
       })
     }

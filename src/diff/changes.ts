@@ -28,6 +28,8 @@ function showResult(result: ResultView): JsonValue {
 
 export class ChangeLog {
   readonly list: TraceChange[] = []
+  /** Model and system prompt changes reported so far: one that repeats in later turns is reported once, at its first. */
+  readonly #reported: Array<{ subject: ChangeSubject; expected: string; actual: string }> = []
 
   #push(change: TraceChange): void {
     this.list.push(change)
@@ -134,6 +136,35 @@ export class ChangeLog {
         this.#push({ kind: 'added', subject: 'tool_result', turn, path: resultPath(a), expected: undefined, actual: showResult(a) })
       }
     }
+  }
+
+  /**
+   * What two aligned calls were given: the model name and the system prompt.
+   * A side that did not record it (null) is not compared; a change already
+   * reported for an earlier turn is not repeated.
+   */
+  callInputs(expected: TurnView, actual: TurnView, turn: IndexPair): void {
+    this.#input('model', expected.model, actual.model, turn, `turns[${actual.index}].llm_call.model`)
+    const e = expected.systemPrompt
+    const a = actual.systemPrompt
+    // No system prompt on one side is an added or removed one (its path: the messages of the call that has it).
+    const kind = e === '' ? 'added' : a === '' ? 'removed' : 'changed'
+    const holder = kind === 'removed' ? expected : actual
+    this.#input('system_prompt', e, a, turn, `turns[${holder.index}].llm_call.messages`, kind)
+  }
+
+  #input(subject: ChangeSubject, e: Maybe<string | null>, a: Maybe<string | null>, turn: IndexPair, path: string, kind: TraceChange['kind'] = 'changed'): void {
+    if (e === IGNORED || a === IGNORED || e === null || a === null || e === a) return
+    if (this.#reported.some((r) => r.subject === subject && r.expected === e && r.actual === a)) return
+    this.#reported.push({ subject, expected: e, actual: a })
+    this.#push({
+      kind,
+      subject,
+      turn,
+      path,
+      expected: kind === 'added' ? undefined : e,
+      actual: kind === 'removed' ? undefined : a,
+    })
   }
 
   responseText(expected: TurnView | undefined, actual: TurnView | undefined, turn: IndexPair): void {

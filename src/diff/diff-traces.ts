@@ -72,8 +72,10 @@ export function diffResolved(expected: Trace, actual: Trace, options: ResolvedDi
 /**
  * What differs between `expected` (e.g. a golden baseline) and `actual`, as
  * data: the aligned turns and every change with its JSON path. Compared: tool
- * names, arguments, results and errors, response text. Never compared: ids,
- * timestamps, durations, model, token usage, messages, metadata.
+ * names, arguments, results and errors, response text, and each call's model
+ * name and system prompt where both sides recorded them (`ignore: ['model',
+ * 'system_prompt']` leaves them out). Never compared: ids, timestamps,
+ * durations, token usage, the other messages, metadata.
  *
  * @example
  * const diff = diffTraces(loadGolden('refund-agent'), s.trace, { args: { tools: { search: 'ignore' } } })

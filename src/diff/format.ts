@@ -11,6 +11,7 @@
  */
 import { colors, type Colors } from '../report/colors.js'
 import { oneLine, plural } from '../report/format-value.js'
+import { changeText, showOneSide } from '../report/value-diff.js'
 import type { JsonObject, JsonValue } from '../trace/types.js'
 import type { IndexPair, TraceChange, TraceDiff } from './types.js'
 
@@ -18,8 +19,6 @@ export interface FormatDiffOptions {
   /** Colour the output. Default: when stdout is a terminal and NO_COLOR is unset. @example { color: false } */
   color?: boolean
 }
-
-const VALUE_WIDTH = 80
 
 function sign(kind: TraceChange['kind'], c: Colors): (text: string) => string {
   return kind === 'added' ? c.green : kind === 'removed' ? c.red : c.yellow
@@ -61,13 +60,22 @@ function label(change: TraceChange): string {
   }
 }
 
-function valueLine(change: TraceChange, indent: string, c: Colors): string {
+/**
+ * One changed value: side by side when both are short, else a word or line
+ * diff on the lines under its name (`bodyIndent` deep), so a change inside a
+ * long answer or prompt is seen rather than cut off.
+ */
+function valueLine(change: TraceChange, indent: string, c: Colors, bodyIndent = `${indent}    `): string {
   const name = label(change)
   if (change.kind === 'changed') {
-    return `${indent}${name}: ${oneLine(change.expected, VALUE_WIDTH)} ${c.dim('→')} ${oneLine(change.actual, VALUE_WIDTH)}`
+    const shown = changeText(change.expected, change.actual, c, bodyIndent)
+    return `${indent}${name}:${shown.startsWith('\n') ? '' : ' '}${shown}`
   }
   const value = change.kind === 'added' ? change.actual : change.expected
-  return sign(change.kind, c)(`${indent}${change.kind === 'added' ? '+' : '-'} ${name}: ${oneLine(value, VALUE_WIDTH)}`)
+  const head = `${indent}${change.kind === 'added' ? '+' : '-'} ${name}:`
+  const shown = showOneSide(value, c)
+  const text = 'inline' in shown ? `${head} ${shown.inline}` : [head, ...shown.lines.map((line) => `${bodyIndent}${line}`)].join('\n')
+  return sign(change.kind, c)(text)
 }
 
 const callKey = (change: TraceChange): string => (change.call === undefined ? '' : `${change.tool}:${change.call.expected}:${change.call.actual}`)
@@ -87,7 +95,7 @@ function groupLines(group: readonly TraceChange[], c: Colors): string[] {
       lines.push(valueLine(change, '      ', c))
     } else {
       currentCall = ''
-      lines.push(change.kind === 'changed' ? `  ${c.yellow('~')} ${valueLine(change, '', c)}` : valueLine(change, '  ', c))
+      lines.push(change.kind === 'changed' ? `  ${c.yellow('~')} ${valueLine(change, '', c, '      ')}` : valueLine(change, '  ', c))
     }
   }
   return lines

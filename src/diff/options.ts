@@ -10,7 +10,7 @@ import { parsePathPattern, type PatternSegment } from './json-path.js'
 export const MATCH_MODES: readonly MatchMode[] = ['strict', 'unordered', 'subset', 'superset']
 export const ARGS_MODES: readonly ArgsMode[] = ['exact', 'subset', 'superset', 'ignore']
 export const DIFF_OPTION_NAMES: readonly string[] = ['mode', 'args', 'ignore']
-const IGNORE_NAMES = ['arguments', 'results', 'errors', 'response_text'] as const
+const IGNORE_NAMES = ['arguments', 'results', 'errors', 'response_text', 'model', 'system_prompt'] as const
 
 export type ArgsRule = { kind: ArgsMode } | { kind: 'keys'; keys: readonly string[][] } | { kind: 'function'; matches: ArgsMatcher }
 
@@ -20,6 +20,10 @@ export interface IgnoreRules {
   results: boolean
   errors: boolean
   responseText: boolean
+  /** The model name of each call. */
+  model: boolean
+  /** The system prompt (system and developer messages) of each call. */
+  systemPrompt: boolean
   /** Per tool, argument paths not to compare. */
   toolArgs: ReadonlyMap<string, readonly string[][]>
   /** JSON path patterns into the trace. */
@@ -86,7 +90,7 @@ function resolveArgs(args: unknown, caller: string): (tool: string) => ArgsRule 
 }
 
 function resolveIgnore(ignore: unknown, caller: string): IgnoreRules {
-  const rules = { arguments: false, results: false, errors: false, responseText: false }
+  const rules = { arguments: false, results: false, errors: false, responseText: false, model: false, systemPrompt: false }
   const toolArgs = new Map<string, string[][]>()
   const paths: PatternSegment[][] = []
   if (ignore === undefined) return { ...rules, toolArgs, paths }
@@ -97,6 +101,8 @@ function resolveIgnore(ignore: unknown, caller: string): IgnoreRules {
     else if (entry === 'results') rules.results = true
     else if (entry === 'errors') rules.errors = true
     else if (entry === 'response_text') rules.responseText = true
+    else if (entry === 'model') rules.model = true
+    else if (entry === 'system_prompt') rules.systemPrompt = true
     else if (entry.startsWith('turns[') || entry.startsWith('turns.')) {
       const pattern = parsePathPattern(entry)
       if (pattern === undefined) {

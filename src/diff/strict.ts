@@ -1,8 +1,8 @@
 /**
  * Strict mode: turns are aligned (see align.ts), and every difference inside
  * two aligned turns counts: calls added or removed, arguments, results,
- * errors, results without a call, response text. A turn on one side only is
- * one added or removed turn.
+ * errors, results without a call, response text, and what the call was given
+ * (model, system prompt). A turn on one side only is one added or removed turn.
  */
 import { align, type Level, type Pair } from './align.js'
 import type { ChangeLog } from './changes.js'
@@ -37,6 +37,7 @@ export const TURN_LEVELS: readonly Level<TurnView>[] = [
 
 function compareTurns(expected: TurnView, actual: TurnView, identicalCalls: boolean, log: ChangeLog): void {
   const turn = { expected: expected.index, actual: actual.index }
+  log.callInputs(expected, actual, turn)
   if (identicalCalls) {
     for (let i = 0; i < expected.calls.length; i++) {
       log.compareCalls(expected.calls[i]!, actual.calls[i]!, turn, true)

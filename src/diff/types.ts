@@ -60,10 +60,12 @@ export interface DiffOptions {
   args?: ArgsMode | ArgsOptions
   /**
    * What not to compare: `"arguments"`, `"results"` (results and errors),
-   * `"errors"`, `"response_text"`, `"tool.arg"` (argument `arg` of tool
-   * `tool`, dotted for nested keys), or a JSON path into the turns, where
-   * `[*]` matches any index. Default: `[]`.
+   * `"errors"`, `"response_text"`, `"model"` (the model name of each call),
+   * `"system_prompt"` (each call's system and developer messages),
+   * `"tool.arg"` (argument `arg` of tool `tool`, dotted for nested keys), or
+   * a JSON path into the turns, where `[*]` matches any index. Default: `[]`.
    * @example { ignore: ['lookup.request_id', 'turns[*].tool_results[*].result.fetched_at'] }
+   * @example { ignore: ['model', 'system_prompt'] } // compare what the agent did, not what it was told or which model it ran on
    */
   ignore?: readonly string[]
 }
@@ -83,7 +85,7 @@ export interface TurnPair extends IndexPair {
 }
 
 /** What a change is about. */
-export type ChangeSubject = 'turn' | 'tool_call' | 'arguments' | 'tool_result' | 'result' | 'error' | 'response_text'
+export type ChangeSubject = 'turn' | 'tool_call' | 'arguments' | 'tool_result' | 'result' | 'error' | 'response_text' | 'model' | 'system_prompt'
 
 export interface TraceChange {
   /** `added`: only in the actual trace; `removed`: only in the expected trace; `changed`: different values. */

@@ -86,6 +86,13 @@ export function compareUnordered(
   const turnOfExpected = (turn: number): IndexPair => ({ expected: turn, actual: partnerOfExpected.get(turn) ?? null })
   const turnOfActual = (turn: number): IndexPair => ({ expected: partnerOfActual.get(turn) ?? null, actual: turn })
 
+  // What the model was given is compared turn by turn, in the aligned pairs.
+  for (const pair of pairs) {
+    if (pair.expected === null || pair.actual === null) continue
+    const [e, a] = [expectedTurns[pair.expected]!, actualTurns[pair.actual]!]
+    log.callInputs(e, a, { expected: e.index, actual: a.index })
+  }
+
   const expected = expectedTurns.flatMap((t) => t.calls)
   const actual = actualTurns.flatMap((t) => t.calls)
   const index = new CallIndex(actual)

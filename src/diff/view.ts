@@ -2,13 +2,15 @@
  * The part of a trace that a diff compares, with ignored fields taken out:
  * per turn, its tool calls (name, arguments, and the result recorded for
  * each call, found by call id), results that match no call, and the response
- * text. Ids, times, durations, model, token usage, messages and metadata are
+ * text, and what the call was given: its model name and system prompt.
+ * Ids, times, durations, token usage, the other messages and metadata are
  * never part of it.
  */
 import { pushTo } from '../list-map.js'
-import type { JsonObject, JsonValue, ToolResult, Trace } from '../trace/types.js'
+import type { JsonObject, JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
 import { ANY, coversPath, patternBelow, type PatternSegment, type Segment } from './json-path.js'
 import type { ArgsRule, IgnoreRules, ResolvedDiffOptions } from './options.js'
+import { systemPromptOf } from './system-prompt.js'
 
 /** A field left out of the comparison. */
 export const IGNORED = Symbol('ignored')
@@ -40,6 +42,10 @@ export interface TurnView {
   /** Results in this turn that belong to no call of the trace. */
   strays: readonly ResultView[]
   responseText: Maybe<string | null>
+  /** The call's model name; null when none was recorded (not compared). */
+  model: Maybe<string | null>
+  /** The call's system prompt (`''`: none sent); null when its messages were not recorded (not compared). */
+  systemPrompt: Maybe<string | null>
 }
 
 /** `value` without what `pattern` (relative to it) points at. The input is not modified. */
@@ -106,6 +112,17 @@ function textView(ignore: IgnoreRules, text: string | null, turn: number): Maybe
   return ignore.paths.length === 0 ? text : project(ignore, text, ['turns', turn, 'llm_call', 'response_text'])
 }
 
+function modelView(ignore: IgnoreRules, model: string | null | undefined, turn: number): Maybe<string | null> {
+  if (ignore.model) return IGNORED
+  const value = typeof model === 'string' ? model : null
+  return ignore.paths.length === 0 ? value : project(ignore, value, ['turns', turn, 'llm_call', 'model'])
+}
+
+function systemPromptView(ignore: IgnoreRules, llmCall: Turn['llm_call'], turn: number): Maybe<string | null> {
+  if (ignore.systemPrompt || (ignore.paths.length > 0 && covered(ignore, ['turns', turn, 'llm_call', 'messages']))) return IGNORED
+  return systemPromptOf(llmCall.messages)
+}
+
 interface PooledResult {
   turn: number
   index: number
@@ -158,7 +175,14 @@ export function buildViews(trace: Trace, options: ResolvedDiffOptions): TurnView
       if (paths && covered(ignore, ['turns', t, 'llm_call', 'tool_calls', j])) continue
       calls.push({ turn: t, index: j, name: call.name, args: argsView(ignore, call.name, call.arguments, t, j), rule: argsRule(call.name), result })
     }
-    const view: TurnView = { index: t, calls, strays: NONE, responseText: textView(ignore, llmCall.response_text, t) }
+    const view: TurnView = {
+      index: t,
+      calls,
+      strays: NONE,
+      responseText: textView(ignore, llmCall.response_text, t),
+      model: modelView(ignore, llmCall.model, t),
+      systemPrompt: systemPromptView(ignore, llmCall, t),
+    }
     views.push(view)
     viewOf[t] = view
   }

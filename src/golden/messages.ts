@@ -47,9 +47,18 @@ function howToAccept(path: string, runPath: string | undefined, traceDir: string
   )
 }
 
+/** `model and system prompt`: what an older golden lacked. */
+const inputsText = (inputs: readonly string[]): string => inputs.join(' and ')
+
 /** What a write did, in words. */
 function writeMessage(name: string, at: string, decision: WriteDecision): string {
   const { before, after } = decision.variants
+  if (decision.recorded !== undefined && decision.written === 'updated') {
+    return (
+      `Golden baseline for "${name}" at ${at} updated: ${inputsText(decision.recorded)} recorded ` +
+      `(the golden predates comparing them; they are compared from now on). Review and commit it.`
+    )
+  }
   if (decision.written === 'created') return `Golden baseline for "${name}" written to ${at}. Review and commit it.`
   if (decision.written === 'unchanged') return `Golden baseline for "${name}" at ${at} is up to date.`
   if (decision.written === 'reformatted') {
@@ -78,8 +87,15 @@ export function outcomeMessage(name: string, path: string, outcome: Reconciliati
     case 'compare': {
       const variant = { index: outcome.variant, of: outcome.variants }
       if (!outcome.pass) return `${mismatchMessage(name, path, outcome.diff, variant)}\n\n${howToAccept(path, runPath, traceDir)}`
-      if (variant.of > 1) return `Trace "${name}" matches variant ${variant.index} of the ${variant.of} accepted variants of its golden baseline (${at}).`
-      return `Trace "${name}" matches its golden baseline (${at}).`
+      const matched =
+        variant.of > 1
+          ? `Trace "${name}" matches variant ${variant.index} of the ${variant.of} accepted variants of its golden baseline (${at}).`
+          : `Trace "${name}" matches its golden baseline (${at}).`
+      if (outcome.unrecorded === undefined) return matched
+      return (
+        `${matched} The golden predates comparing the ${inputsText(outcome.unrecorded)} of each call, which it does not record; ` +
+        `goldens are not written when the update mode is "none": run the tests locally (or with REAGENT_UPDATE=new) to record them, and commit ${at}.`
+      )
     }
   }
 }

@@ -7,9 +7,10 @@ import type { ResolvedDiffOptions } from '../diff/options.js'
 import type { TraceDiff } from '../diff/types.js'
 import { isReagentError } from '../errors.js'
 import type { Trace } from '../trace/types.js'
+import { withInputsRecorded, type RecordedInput } from './record-inputs.js'
 import type { GoldenRecording } from './render.js'
 import type { UpdateMode } from './update-mode.js'
-import { closestVariant, readVariants, variantsText, type GoldenFile, type GoldenVariant } from './variants.js'
+import { closestVariant, readVariants, variantOf, variantsText, type GoldenFile, type GoldenVariant } from './variants.js'
 
 export type { GoldenFile } from './variants.js'
 
@@ -35,6 +36,8 @@ export interface WriteDecision {
   variants: { before: number; after: number }
   /** Which variant the run is, from 1, in the golden's order. */
   variant: number
+  /** For a golden older than the comparison of models and system prompts: what the matching run recorded into it. */
+  recorded?: readonly RecordedInput[]
 }
 
 /** A comparison: `expected` and `diff` are the closest variant's, `variant` its number from 1 among `variants`. */
@@ -45,6 +48,8 @@ export interface Comparison {
   diff: TraceDiff
   variant: number
   variants: number
+  /** A golden older than the comparison of models and system prompts, matched under update mode `none`: what the run would record into it. */
+  unrecorded?: readonly RecordedInput[]
 }
 
 export type Reconciliation = WriteDecision | Comparison | { action: 'fail'; reason: 'missing' }
@@ -62,6 +67,24 @@ export function compareWithGolden(golden: GoldenFile, actual: Trace, options: Re
   return { expected, diff, variant: at + 1, variants: variants.length }
 }
 
+/**
+ * A run that matches an older golden whose calls lack their model or
+ * messages: the golden with them recorded from the run (the matched variant
+ * patched, the others kept).
+ */
+function withRecordedInputs(variants: readonly GoldenVariant[], at: number, upgrade: { trace: Trace; recorded: RecordedInput[] }): WriteDecision {
+  const patched = variantOf(upgrade.trace)
+  const { text, order } = variantsText(variants.map((variant, i) => (i === at ? patched : variant)))
+  return {
+    action: 'write',
+    written: 'updated',
+    text,
+    variants: { before: variants.length, after: order.length },
+    variant: order.indexOf(patched) + 1,
+    recorded: upgrade.recorded,
+  }
+}
+
 /** The variants of an existing golden for a write; a golden that is not a readable trace has none to keep (unless adding, where that is an error). */
 function keptVariants(golden: GoldenFile, accept: Acceptance): GoldenVariant[] {
   try {
@@ -77,19 +100,24 @@ function written(recorded: GoldenRecording, golden: GoldenFile, accept: Acceptan
   const existing = keptVariants(golden, accept)
   const before = accept === 'replace' ? [] : existing
   let after: GoldenVariant[]
+  let inputs: readonly RecordedInput[] | undefined
   if (accept === 'add') after = [...before, recorded]
   else {
     // `refresh`: the variant the run matches is refreshed with it, the others kept; matching none, it is the one variant.
     const matched = before.length === 0 ? undefined : closestVariant(before, recorded.trace, options)
     after = matched === undefined || !matched.diff.equal ? [recorded] : before.map((variant, at) => (at === matched.at ? recorded : variant))
+    // Refreshing a variant older than the comparison of models and system prompts records them: say so.
+    inputs = matched?.diff.equal === true ? withInputsRecorded(matched.expected, recorded.trace, matched.diff, options.ignore)?.recorded : undefined
   }
   const { text, order } = variantsText(after)
+  const written = text === golden.text ? 'unchanged' : sameContent(text, existing) ? 'reformatted' : 'updated'
   return {
     action: 'write',
-    written: text === golden.text ? 'unchanged' : sameContent(text, existing) ? 'reformatted' : 'updated',
+    written,
     text,
     variants: { before: accept === 'replace' ? keptCount(golden) : before.length, after: order.length },
     variant: order.findIndex((variant) => variant.text === recorded.text) + 1,
+    ...(inputs === undefined || written === 'unchanged' ? {} : { recorded: inputs }),
   }
 }
 
@@ -141,9 +169,18 @@ export function reconcile(
     if (golden.text === recorded.text) return { action: 'write', written: 'unchanged', text: golden.text, variants: { before: 1, after: 1 }, variant: 1 }
     return written(recorded, golden, accept, options)
   }
-  // 3. `new` and `none` never touch an existing golden: compare behaviour,
-  //    both sides in normal form, under the diff options, with each accepted
-  //    variant; the run passes when it matches one.
-  const compared = compareWithGolden(golden, recorded.trace, options)
-  return { action: 'compare', pass: compared.diff.equal, ...compared }
+  // 3. `new` and `none` never change what an existing golden says: compare
+  //    behaviour, both sides in normal form, under the diff options, with
+  //    each accepted variant; the run passes when it matches one.
+  const variants = readVariants(golden)
+  const { at, expected, diff } = closestVariant(variants, recorded.trace, options)
+  const compared: Comparison = { action: 'compare', pass: diff.equal, expected, diff, variant: at + 1, variants: variants.length }
+  if (!diff.equal) return compared
+  // 4. A golden older than the comparison of models and system prompts (its
+  //    calls lack them) is matched without them, and `new` records them
+  //    from the matching run: only what it lacked, nothing it said changes.
+  //    `none` (CI) passes and writes nothing.
+  const upgrade = withInputsRecorded(expected, recorded.trace, diff, options.ignore)
+  if (upgrade === undefined) return compared
+  return mode === 'none' ? { ...compared, unrecorded: upgrade.recorded } : withRecordedInputs(variants, at, upgrade)
 }

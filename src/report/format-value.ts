@@ -85,6 +85,11 @@ function jsonPrefix(value: unknown, max: number): string {
   return out
 }
 
+/** True when `value` as one line of JSON fits in `max` characters (nothing would be cut). */
+export function fitsOneLine(value: unknown, max: number): boolean {
+  return jsonPrefix(value, max).length <= max
+}
+
 /** JSON on one line, cut to `max` characters with an ellipsis. */
 export function oneLine(value: unknown, max = 80): string {
   return cut(jsonPrefix(value, max), max)

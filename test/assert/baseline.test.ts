@@ -14,7 +14,7 @@ function refundAgent(amount = 19.99, answer = 'Refunded $19.99 for order 42.') {
     const [lookup] = s.logLlmCall({
       messages: [{ role: 'user', content: 'Refund order 42' }],
       toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
-      model: 'gpt-4o-mini',
+      model: 'gpt-4o-2024-08-06',
     })
     s.logToolResult('lookup_order', { callId: lookup!, result: { order_id: '42', amount: 19.99, eligible: true } })
     s.logLlmCall({ toolCalls: [{ name: 'issue_refund', arguments: { order_id: '42', amount } }] })

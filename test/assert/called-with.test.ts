@@ -65,6 +65,19 @@ describe('assertCalledWith()', () => {
     )
   })
 
+  it('shows where a long string argument differs, word by word, under the cause', () => {
+    const body = Array.from({ length: 12 }, (_, i) => `Line ${i} of the email to the customer.`).join(' ')
+    const email = buildTrace('email-agent', [{ calls: [{ name: 'send_email', args: { to: 'a@b.c', body }, result: { ok: true } }] }])
+    const error = failureOf(() => assertCalledWith(email, 'send_email', { body: body.replace('Line 6 of the email', 'Line 6 of an email') }))
+    const cause = error.message.slice(error.message.indexOf('PROBABLE CAUSE:'))
+    expect(cause.split('\n').slice(0, 4)).toEqual([
+      `PROBABLE CAUSE: closest call: send_email(${JSON.stringify({ to: 'a@b.c', body }).slice(0, 99)}…) in turn 0; body: differs (below)`,
+      '                  body ([-expected-]{+got+}):',
+      '                    …(43 words)… the email to the customer. Line 6 of [-an-]{+the+} email to the customer. Line 7 of the',
+      '                    …(36 words)…',
+    ])
+  })
+
   it('fails when the tool was never called', () => {
     const error = failureOf(() => assertCalledWith(refund, 'issue_refnd', { order_id: '42' }))
     expect(error.assertion).toBe('"issue_refnd" was never called')

@@ -101,6 +101,19 @@ describe('assertContextPreserved()', () => {
     expect([error.actual, error.expected]).toEqual([2, 3])
   })
 
+  it('shows where a long text was changed on the way, word by word', () => {
+    const summary = Array.from({ length: 12 }, (_, i) => `Finding ${i} of the research on llm testing.`).join(' ')
+    const child = buildTrace('researcher', [{ text: 'ok' }], { handoff_context: { summary: summary.replace('Finding 9 of the', 'Finding 9 of a') } })
+    const error = failureOf(() => assertContextPreserved(child, { summary }, { fields: ['summary'] }))
+    const cause = error.message.slice(error.message.indexOf('PROBABLE CAUSE:'))
+    expect(cause.split('\n').slice(0, 4)).toEqual([
+      'PROBABLE CAUSE: "summary" differs from the source as shown below',
+      '                  summary ([-source-]{+received+}):',
+      '                    …(67 words)… the research on llm testing. Finding 9 of [-the-]{+a+} research on llm testing. Finding',
+      '                    10 of the …(12 words)…',
+    ])
+  })
+
   it('fails when a field is missing on either side', () => {
     expect(failureOf(() => assertContextPreserved(researcher, plan, { fields: ['deadline'] })).assertion).toBe('field "deadline" not found in source')
     expect(failureOf(() => assertContextPreserved(researcher, plan, { fields: ['budget'] })).assertion).toBe('field "budget" not found in handoff_context')

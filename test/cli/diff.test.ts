@@ -134,9 +134,40 @@ describe('reagent-flow approve, after a change', () => {
   })
 
   it('says when only fields the diff does not compare changed', () => {
-    const rerun = { ...sampleRuns()[0]!, turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, model: 'gpt-4.1' } })) }
+    const rerun = {
+      ...sampleRuns()[0]!,
+      turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, token_usage: { input_tokens: 7, output_tokens: 7 } } })),
+    }
     expect(runCli(['approve', 'refund-agent'], approvedThenRerun(rerun)).stdout).toBe(
-      `updated    ${GOLDEN}\n  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)\n1 golden: 0 created, 1 updated, 0 unchanged\n`,
+      `updated    ${GOLDEN}\n  tool calls, results, answers, models and system prompts are the same; other recorded fields changed (tokens, messages, metadata)\n1 golden: 0 created, 1 updated, 0 unchanged\n`,
+    )
+  })
+
+  it('says what it recorded into a golden that predates comparing models', () => {
+    const withoutModel = (trace: Trace): Trace => ({ ...trace, turns: trace.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, model: null } })) })
+    const cwd = traceDirWith([withoutModel(sampleRuns()[0]!), ...sampleRuns().slice(1)])
+    expect(runCli(['approve', 'refund-agent'], cwd).code).toBe(0)
+    saveTrace(sampleRuns()[0]!, { traceDir: join(cwd, '.reagent') })
+    expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(0)
+    expect(runCli(['approve', 'refund-agent'], cwd).stdout).toBe(
+      `updated    ${GOLDEN}\n  model recorded: the golden predates comparing them; they are compared from now on\n1 golden: 0 created, 1 updated, 0 unchanged\n`,
+    )
+  })
+
+  it('prints a changed model as a difference, once for the run', () => {
+    const rerun = { ...sampleRuns()[0]!, turns: sampleRuns()[0]!.turns.map((turn) => ({ ...turn, llm_call: { ...turn.llm_call, model: 'gpt-4.1' } })) }
+    const cwd = approvedThenRerun(rerun)
+    expect(runCli(['diff', 'refund-agent'], cwd).code).toBe(1)
+    expect(runCli(['approve', 'refund-agent'], cwd).stdout).toBe(
+      [
+        `updated    ${GOLDEN}`,
+        '  1 difference (strict) · - expected: 3 turns · + actual: 3 turns',
+        '',
+        '  Turn 0 (expected) ↔ Turn 0 (actual)',
+        '    ~ model: "gpt-4o" → "gpt-4.1"',
+        '1 golden: 0 created, 1 updated, 0 unchanged',
+        '',
+      ].join('\n'),
     )
   })
 })

@@ -58,14 +58,14 @@ describe('diffTraces() ignore', () => {
     expect(diffTraces(withExtra, without, { ignore: ['turns[0]'] }).equal).toBe(true)
   })
 
-  it('never compares ids, timestamps, durations, model, token usage, messages or metadata', () => {
+  it('never compares ids, timestamps, durations, token usage, messages but the system prompt, or metadata', () => {
     const record = (model: string, tokens: number, metadata: Record<string, unknown>): Trace => {
       const s = new Session('agent', { save: false, metadata, sessionId: model, userId: model })
       const [id] = s.logLlmCall({
         toolCalls: [{ name: 'lookup', arguments: { id: 1 }, callId: `call_${model}` }],
         model,
         tokenUsage: { input_tokens: tokens, output_tokens: tokens },
-        messages: [{ role: 'user', content: `hello from ${model}` }],
+        messages: [{ role: 'user', content: `hello from run ${tokens}` }],
         latencyMs: tokens,
         stopReason: 'tool_calls',
         timestamp: tokens,
@@ -74,7 +74,8 @@ describe('diffTraces() ignore', () => {
       s.logLlmCall({ responseText: 'Done.', model })
       return s.trace
     }
-    expect(diffTraces(record('gpt-4o', 10, { run: 1 }), record('claude', 99, { run: 2 })).equal).toBe(true)
+    expect(diffTraces(record('gpt-4o', 10, { run: 1 }), record('claude', 99, { run: 2 }), { ignore: ['model'] }).equal).toBe(true)
+    expect(diffTraces(record('gpt-4o', 10, { run: 1 }), record('gpt-4o', 99, { run: 2 })).equal).toBe(true)
   })
 
   it.each<[string, unknown, Error]>([
@@ -84,7 +85,7 @@ describe('diffTraces() ignore', () => {
       'an unknown name',
       ['result'],
       new RangeError(
-        'diffTraces() option "ignore": "result" is not something to ignore. Valid entries: "arguments", "results", "errors", "response_text", "tool.arg" (an argument of one tool), or a JSON path starting with "turns[".',
+        'diffTraces() option "ignore": "result" is not something to ignore. Valid entries: "arguments", "results", "errors", "response_text", "model", "system_prompt", "tool.arg" (an argument of one tool), or a JSON path starting with "turns[".',
       ),
     ],
     [

@@ -187,16 +187,16 @@ describe('matchGolden()', () => {
   })
 })
 
-/** The behaviour of fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json, with another model and token counts. */
+/** The behaviour of fixtures/reagent-flow-py-0.5/golden/refund-agent.trace.json (its model too), with other token counts. */
 async function refundAgent(s: Session): Promise<void> {
   const [lookup] = s.logLlmCall({
     messages: [{ role: 'user', content: 'Refund order 42' }],
     toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }],
-    model: 'claude-sonnet-4',
+    model: 'gpt-4o-2024-08-06',
     tokenUsage: { input_tokens: 99, output_tokens: 9 },
   })
   s.logToolResult('lookup_order', { callId: lookup!, result: { order_id: '42', amount: 19.99, eligible: true }, durationMs: 3 })
-  s.logLlmCall({ toolCalls: [{ name: 'issue_refund', arguments: { amount: 19.99, order_id: '42' } }], model: 'claude-sonnet-4' })
+  s.logLlmCall({ toolCalls: [{ name: 'issue_refund', arguments: { amount: 19.99, order_id: '42' } }], model: 'gpt-4o-2024-08-06' })
   s.logToolResult('issue_refund', { result: { refund_id: 'r_1', ok: true } })
-  s.logLlmCall({ responseText: 'Refunded $19.99 for order 42.', model: 'claude-sonnet-4' })
+  s.logLlmCall({ responseText: 'Refunded $19.99 for order 42.', model: 'gpt-4o-2024-08-06' })
 }

@@ -16,7 +16,7 @@ function toCall(call: ScriptedCall): { name: string; args: Record<string, unknow
  * Records a trace with the real recorder (in memory): each turn is one LLM
  * call, followed by the results of its tool calls.
  */
-export function scriptTrace(turns: readonly ScriptedTurn[], name = 'agent', model = 'gpt-4o'): Trace {
+export function scriptTrace(turns: readonly ScriptedTurn[], name = 'agent', model: string | null = 'gpt-4o'): Trace {
   const s = new Session(name, { save: false })
   for (const turn of turns) {
     if (typeof turn === 'string') {

@@ -79,6 +79,31 @@ describe('toMatchGolden()', () => {
     expect([failure.actual, failure.expected]).toEqual([undefined, undefined])
   })
 
+  it('fails on a changed model, and passes with ignore: ["model"]', async () => {
+    const traceDir = tempDir()
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    const other = scriptTrace(refund, 'refund-agent', 'gpt-4o-mini')
+    expect(matcherFailure(() => expect(other).toMatchGolden({ traceDir })).message).toContain(
+      ['Turn 0 (expected) ↔ Turn 0 (actual)', '  ~ model: "gpt-4o" → "gpt-4o-mini"', ''].join('\n'),
+    )
+    await expect(other).toMatchGolden({ traceDir, ignore: ['model'] })
+  })
+
+  it('records the model into a golden that predates comparing it, says so in the test output, and writes nothing under CI', async () => {
+    const traceDir = tempDir()
+    await expect(scriptTrace(refund, 'refund-agent', null)).toMatchGolden({ traceDir })
+    const old = readFileSync(goldenPath(traceDir), 'utf8')
+    vi.stubEnv('CI', 'true')
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(old)
+    vi.stubEnv('CI', '')
+    await expect(run(refund)).toMatchGolden({ traceDir })
+    expect(info).toHaveBeenLastCalledWith(
+      `Golden baseline for "refund-agent" at ${goldenPath(traceDir)} updated: model recorded (the golden predates comparing them; they are compared from now on). Review and commit it.`,
+    )
+    expect(readFileSync(goldenPath(traceDir), 'utf8')).toBe(renderGolden(run(refund)).text)
+  })
+
   it('fails at once, so a missing await cannot let a mismatch pass', () => {
     const traceDir = tempDir()
     expect(run(refund)).toMatchGolden({ traceDir })

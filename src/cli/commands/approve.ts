@@ -34,6 +34,8 @@ export interface Approval {
   diff: TraceDiff | null
   /** With --all, the run set (`repeat()`) the run stands for: its number in the set, and how many runs of the set are in the directory. */
   run_set: RunSetChoice | null
+  /** For a golden older than the comparison of models and system prompts: what the run recorded into it (`model`, `system prompt`). */
+  recorded?: readonly string[]
 }
 
 /** `approve --json` */
@@ -72,7 +74,9 @@ function approve(file: string, runSet: RunSetChoice | null, store: GoldenStore, 
   const status = decision.written
   if (status !== 'unchanged') store.save(golden, decision.text)
   const diff = status === 'updated' ? changesOf(before!, golden, recorded.trace) : null
-  return { name, file, golden, status, variants: { ...decision.variants, run: decision.variant }, diff, run_set: runSet }
+  const approval: Approval = { name, file, golden, status, variants: { ...decision.variants, run: decision.variant }, diff, run_set: runSet }
+  if (decision.recorded !== undefined) approval.recorded = decision.recorded
+  return approval
 }
 
 /** What became of the golden's variants, when it has or had more than one, or the run was added: `variant 2 of 2, added`. */
@@ -95,7 +99,11 @@ function changeLines(approval: Approval, ctx: CommandContext): string[] {
   if (approval.status !== 'updated') return []
   const { diff } = approval
   if (diff === null) return [ctx.c.dim('  the previous golden was not a readable trace')]
-  if (diff.equal) return [ctx.c.dim('  tool calls, results and answers are the same; other recorded fields changed (model, tokens, messages, metadata)')]
+  if (diff.equal && approval.recorded !== undefined) {
+    return [ctx.c.dim(`  ${approval.recorded.join(' and ')} recorded: the golden predates comparing them; they are compared from now on`)]
+  }
+  if (diff.equal)
+    return [ctx.c.dim('  tool calls, results, answers, models and system prompts are the same; other recorded fields changed (tokens, messages, metadata)')]
   return formatDiff(diff, { color: ctx.c.isColorSupported })
     .split('\n')
     .map((line) => (line === '' ? '' : `  ${line}`))

@@ -64,12 +64,12 @@ export const diffCommand: Command = {
   args: '<name> [<b>]',
   summary: 'the latest run against its golden, or two traces (diff <a> <b>); exit code 1 when they differ',
   details: [
-    'Compared: tool names, arguments, results and errors, and text answers, turn by turn (turns',
-    'are aligned, so one inserted turn is one difference). Never compared: ids, times, models,',
-    'token usage, messages, metadata. A golden with several accepted variants is compared with the',
-    'closest. --ignore takes what diffTraces() does: "arguments",',
-    '"results", "errors", "response_text", "<tool>.<arg>", or a JSON path such as',
-    '"turns[*].tool_results[*].result.fetched_at".',
+    "Compared: tool names, arguments, results and errors, text answers, and each call's model and",
+    'system prompt, turn by turn (turns are aligned, so one inserted turn is one difference). Never',
+    'compared: ids, times, token usage, the other messages, metadata. A golden with several accepted',
+    'variants is compared with the closest. --ignore takes what diffTraces() does: "arguments",',
+    '"results", "errors", "response_text", "model", "system_prompt", "<tool>.<arg>", or a JSON path',
+    'such as "turns[*].tool_results[*].result.fetched_at".',
   ],
   options: {
     mode: { type: 'string', value: '<mode>', choices: MATCH_MODES, default: 'strict', description: 'how the tool calls must correspond' },

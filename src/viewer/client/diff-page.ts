@@ -48,7 +48,11 @@ function textDiff(expected: string, actual: string): HTMLElement {
 
 function changeItem(change: TraceChange): HTMLElement {
   const sign = change.kind === 'added' ? '+' : change.kind === 'removed' ? '−' : '~'
-  const isText = change.subject === 'response_text' && change.kind === 'changed' && typeof change.expected === 'string' && typeof change.actual === 'string'
+  const isText =
+    (change.subject === 'response_text' || change.subject === 'system_prompt') &&
+    change.kind === 'changed' &&
+    typeof change.expected === 'string' &&
+    typeof change.actual === 'string'
   return h(
     'li',
     { class: `change change-${change.kind}` },
