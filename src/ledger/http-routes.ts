@@ -5,7 +5,7 @@
  * trace.put's to 64 MB (inflated, when sent gzip-compressed).
  */
 import { Hono } from 'hono'
-import { BadEncodingError, BodyTooLargeError, readBody } from '../server/read-body.js'
+import { BadEncodingError, BodyTooLargeError, ClientGoneError, readBody } from '../server/read-body.js'
 import type { RouteGroup, ServerEnv } from '../server/route-group.js'
 import { LedgerRequestError } from './errors.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
@@ -20,11 +20,8 @@ function isOperation(name: string): name is OperationName {
   return (OPERATIONS as readonly string[]).includes(name)
 }
 
-/** Errors of a store that cannot be reached (PostgreSQL down, restarting, out of connections) are a 503, not a 500. */
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT'].includes(code) || /^(08|57P)/.test(code))
-}
+/** Seconds a client is asked to wait before calling again when the store cannot be reached. */
+export const RETRY_AFTER_SECONDS = 1
 
 async function parseBody(request: Request, operation: OperationName): Promise<unknown> {
   const limit = operation === 'trace.put' ? TRACE_BODY_LIMIT : RUN_BODY_LIMIT
@@ -38,7 +35,7 @@ async function parseBody(request: Request, operation: OperationName): Promise<un
         `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`,
       )
     }
-    if (error instanceof BadEncodingError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
+    if (error instanceof BadEncodingError || error instanceof ClientGoneError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
     throw error
   }
   if (bytes.length === 0) return {}
@@ -63,14 +60,13 @@ export function ledgerRoutes(service: LedgerService, log: (line: string) => void
       const body = await parseBody(c.req.raw, name)
       return c.json(await service.call(name, c.get('caller'), body))
     } catch (error) {
-      if (error instanceof LedgerRequestError) {
-        if (error.code === 'method_not_allowed') c.header('allow', 'POST')
-        return c.json(error.body, error.status as 400)
+      if (!(error instanceof LedgerRequestError)) throw error
+      if (error.code === 'method_not_allowed') c.header('allow', 'POST')
+      if (error.code === 'unavailable') {
+        c.header('retry-after', String(RETRY_AFTER_SECONDS))
+        log(`${new Date().toISOString()} ${name}: ${error.cause instanceof Error ? error.cause.message : error.message}`)
       }
-      if (!isUnavailable(error)) throw error
-      log(`${new Date().toISOString()} ${name}: the ${service.store.kind} store cannot be reached: ${String(error)}`)
-      const unavailable = new LedgerRequestError('unavailable', `${name}: the ledger's store (${service.store.location}) cannot be reached; try again`)
-      return c.json(unavailable.body, 503)
+      return c.json(error.body, error.status as 400)
     }
   })
   return { path: '/v1', app, close: () => service.store.close() }

@@ -7,7 +7,7 @@
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { defaultPriceTable } from '../trace/prices.js'
-import { LedgerRequestError } from './errors.js'
+import { LedgerRequestError, StoreUnavailableError } from './errors.js'
 import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkFields, listQueryOf, skipsTotal, type ListInput } from './list-query.js'
@@ -58,7 +58,15 @@ export class LedgerService {
     const body = fillIdentity(operation, raw, caller, IDENTITY_USE[operation])
     checkInput(schema, body)
     const input = withDefaults<Record<string, unknown>>(schema, body)
-    const out = await this.#run(operation, caller, input)
+    const out = await this.#run(operation, caller, input).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) throw error
+      throw new LedgerRequestError(
+        'unavailable',
+        `${operation}: the ledger's store (${this.store.location}) cannot be reached; try again in a moment`,
+        {},
+        { cause: error },
+      )
+    })
     return ignored.length === 0 ? out : { ...out, ignored_args: ignored }
   }
 

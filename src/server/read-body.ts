@@ -24,6 +24,15 @@ export class BadEncodingError extends ReagentError {
   override name = 'BadEncodingError' as const
 }
 
+/** The client went away (or its connection broke) before the body was whole: nobody waits for the answer. */
+export class ClientGoneError extends ReagentError {
+  override name = 'ClientGoneError' as const
+
+  constructor(options?: ErrorOptions) {
+    super('the body ended before it was whole: the client closed the connection while sending it', options)
+  }
+}
+
 export function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`
 }
@@ -39,25 +48,33 @@ async function collect(chunks: AsyncIterable<Uint8Array>, limit: number): Promis
   return Buffer.concat(parts, size)
 }
 
-/** The body, inflated when gzip; throws `BodyTooLargeError` past `limit` bytes (before or after inflating) or `BadEncodingError`. */
+/**
+ * The body, inflated when gzip; throws `BodyTooLargeError` past `limit` bytes (before or after inflating),
+ * `BadEncodingError`, or `ClientGoneError` when the client goes before the body is whole.
+ */
 export async function readBody(request: Request, limit: number): Promise<Buffer> {
   const declared = Number(request.headers.get('content-length') ?? Number.NaN)
   if (Number.isFinite(declared) && declared > limit) throw new BodyTooLargeError(limit)
   if (request.body === null) return Buffer.alloc(0)
   const encoding = (request.headers.get('content-encoding') ?? 'identity').trim().toLowerCase()
   const raw = Readable.fromWeb(request.body as import('node:stream/web').ReadableStream<Uint8Array>)
-  if (encoding === 'identity') return collect(raw, limit)
-  if (encoding !== 'gzip') {
+  let gone: Error | undefined
+  raw.on('error', (error) => {
+    gone = error
+  })
+  if (encoding !== 'identity' && encoding !== 'gzip') {
     raw.destroy()
     throw new BadEncodingError(`Content-Encoding ${encoding} is not supported; send the body as it is or gzip-compressed`)
   }
-  const gunzip = createGunzip()
-  raw.on('error', (error) => gunzip.destroy(error))
+  const gunzip = encoding === 'gzip' ? createGunzip() : undefined
+  if (gunzip !== undefined) raw.on('error', (error) => gunzip.destroy(error))
   try {
-    return await collect(raw.pipe(gunzip), limit)
+    return await collect(gunzip === undefined ? raw : raw.pipe(gunzip), limit)
   } catch (error) {
     raw.destroy()
+    gunzip?.destroy()
     if (error instanceof BodyTooLargeError) throw error
+    if (gone !== undefined) throw new ClientGoneError({ cause: gone })
     throw new BadEncodingError(`the gzip body could not be inflated (${(error as Error).message})`)
   }
 }
