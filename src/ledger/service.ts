@@ -10,6 +10,7 @@ import { defaultPriceTable } from '../trace/prices.js'
 import { LedgerRequestError, StoreUnavailableError } from './errors.js'
 import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
+import { checkValues } from './input-values.js'
 import { checkFields, listQueryOf, skipsTotal, type ListInput } from './list-query.js'
 import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
@@ -54,6 +55,7 @@ export class LedgerService {
   async call(operation: OperationName, caller: Caller, rawBody: unknown): Promise<object> {
     const schema = OPERATION_INPUTS[operation]
     const raw = requireObject(operation, rawBody)
+    checkValues(operation, raw)
     const ignored = ignoredArgs(schema, raw)
     const body = fillIdentity(operation, raw, caller, IDENTITY_USE[operation])
     checkInput(schema, body)
