@@ -37,6 +37,9 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   'trace.put': {},
 }
 
+/** What a run.begin conflict names: the kind of owner, never the owner (it may be outside the caller's scope). */
+const OWNER_WORD = { agent: 'agent', user_id: 'user', session_id: 'session' } as const
+
 const none = (value: string): boolean => value === '' || value === '-'
 const noneAsDash = (value: string): string => (value === '' ? '-' : value)
 
@@ -103,8 +106,7 @@ export class LedgerService {
     if (outcome.kind === 'conflict') {
       throw new LedgerRequestError(
         'run_conflict',
-        `run.begin: run "${runId}" already exists with ${outcome.field} ${JSON.stringify(run[outcome.field])}, not ${JSON.stringify(input[outcome.field])}; ` +
-          'send an empty run_id to open a new run',
+        `run.begin: run "${runId}" belongs to another ${OWNER_WORD[outcome.field]}; send an empty run_id to open a new run`,
       )
     }
     const next =
