@@ -98,7 +98,7 @@ export function limitsConformance(start: StartLedger): void {
     })
   })
 
-  it('keeps metadata nested 64 levels across a restart, and refuses deeper (1,000 and 100,000 levels) with a 422 naming the field', async () => {
+  it('keeps metadata nested 64 levels across a restart, and refuses deeper (1,000 and 100,000 levels; a trace 100,000 levels deep) with a 422 naming the field', async () => {
     const ledger = await start()
     const kept = await ledger.call<{ run_id: string }>('run.begin', { agent: 'a', goal: 'g', metadata: nest(64) })
     expect(kept.status).toBe(200)
@@ -116,6 +116,14 @@ export function limitsConformance(start: StartLedger): void {
       status: 422,
       body: { field: 'metadata', rule: 'depth' },
     })
+    // trace.put takes traces as deep as every trace reader does (1,000 levels), and no deeper.
+    expect(await callRaw(ledger, 'trace.put', `{"run_id":"${kept.body.run_id}","trace":${deep}}`)).toEqual(
+      invalid(
+        'trace.put: trace nests deeper than 1000 levels (at trace.a.a.a.a.a.a.a…); the ledger keeps values at most 1000 levels deep (rule: depth)',
+        'trace',
+        'depth',
+      ),
+    )
     const again = await restarted(start, ledger)
     expect((await again.call('run.get', { run_id: kept.body.run_id })).body).toMatchObject({ found: true, run: { metadata: nest(64) } })
   })
