@@ -70,17 +70,21 @@ export class LedgerRequestError extends ReagentError {
 
 /**
  * The store could not do its work for a reason outside the call: PostgreSQL
- * restarting, down or out of connections; the disk refusing a write. The
+ * restarting, down or out of connections; the disk refusing a write (full,
+ * read-only, not permitted). The
  * service answers it as `unavailable` (503 with Retry-After): the same call
  * may succeed once the dependency is back. `cause` is the dependency's error.
  */
 export class StoreUnavailableError extends ReagentError {
   override name = 'StoreUnavailableError' as const
   readonly store: string
+  /** What failed, in words: `cannot be reached`, `cannot write its files`. */
+  readonly problem: string
 
-  constructor(store: string, cause: unknown) {
-    super(`the ${store} store cannot be reached (${cause instanceof Error ? cause.message : String(cause)})`, { cause })
+  constructor(store: string, cause: unknown, problem = 'cannot be reached') {
+    super(`the ${store} store ${problem} (${cause instanceof Error ? cause.message : String(cause)})`, { cause })
     this.store = store
+    this.problem = problem
   }
 }
 

@@ -67,7 +67,7 @@ export class LedgerService {
       if (!(error instanceof StoreUnavailableError)) throw error
       throw new LedgerRequestError(
         'unavailable',
-        `${operation}: the ledger's store (${this.store.location}) cannot be reached; try again in a moment`,
+        `${operation}: the ledger's store (${this.store.location}) ${error.problem}; try again in a moment`,
         {},
         { cause: error },
       )
