@@ -40,7 +40,7 @@ describe.skipIf(!canFreezeFolders())('the directory store when the disk refuses 
     mkdirSync(folder, { recursive: true })
     expect((await ledger.call('run.begin', { agent: 'a', goal: 'g', run_id: 'before' })).status).toBe(200)
     execFileSync('chattr', ['+i', folder])
-    onTestFinished(() => execFileSync('chattr', ['-i', folder]))
+    onTestFinished(() => void execFileSync('chattr', ['-i', folder]))
     const response = await fetch(`${ledger.url}/v1/run.complete`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
