@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto'
 import { expect, it } from 'vitest'
+import { buildTrace } from '../../helpers/trace-builder.js'
 import type { Reply, StartLedger, TestLedger } from '../harness.js'
 
 /** The same store again, as a new server process would open it (the first one closed). */
@@ -126,5 +127,17 @@ export function limitsConformance(start: StartLedger): void {
     )
     const again = await restarted(start, ledger)
     expect((await again.call('run.get', { run_id: kept.body.run_id })).body).toMatchObject({ found: true, run: { metadata: nest(64) } })
+  })
+
+  it('keeps a trace holding NUL characters (in a text and a model name) as sent, and reads it back after a restart', async () => {
+    const ledger = await start()
+    const runId = (await ledger.call<{ run_id: string }>('run.begin', { agent: 'a', goal: 'g' })).body.run_id
+    const trace = buildTrace('a', [
+      { model: 'gpt-4o\u0000', text: 'binary \u0000 output', tokens: { input_tokens: 10, output_tokens: 1 } },
+      { model: 'gpt-4o', text: 'ok', tokens: { input_tokens: 1000, output_tokens: 100 } },
+    ])
+    expect((await ledger.call('trace.put', { run_id: runId, trace })).status).toBe(200)
+    const again = await restarted(start, ledger)
+    expect((await again.call('run.get', { run_id: runId })).body).toMatchObject({ found: true, turns: 2, unpriced_turns: 1, cost_usd: 0.0035 })
   })
 }
