@@ -52,8 +52,8 @@ export class LedgerRequestError extends ReagentError {
   readonly field: string | undefined
   readonly rule: string | undefined
 
-  constructor(code: LedgerErrorCode, message: string, detail: { field?: string; rule?: string } = {}) {
-    super(message)
+  constructor(code: LedgerErrorCode, message: string, detail: { field?: string; rule?: string } = {}, options?: ErrorOptions) {
+    super(message, options)
     this.code = code
     this.status = STATUS[code]
     this.field = detail.field
@@ -65,6 +65,26 @@ export class LedgerRequestError extends ReagentError {
     if (this.field !== undefined) body.field = this.field
     if (this.rule !== undefined) body.rule = this.rule
     return body
+  }
+}
+
+/**
+ * The store could not do its work for a reason outside the call: PostgreSQL
+ * restarting, down or out of connections; the disk refusing a write (full,
+ * read-only, not permitted). The
+ * service answers it as `unavailable` (503 with Retry-After): the same call
+ * may succeed once the dependency is back. `cause` is the dependency's error.
+ */
+export class StoreUnavailableError extends ReagentError {
+  override name = 'StoreUnavailableError' as const
+  readonly store: string
+  /** What failed, in words: `cannot be reached`, `cannot write its files`. */
+  readonly problem: string
+
+  constructor(store: string, cause: unknown, problem = 'cannot be reached') {
+    super(`the ${store} store ${problem} (${cause instanceof Error ? cause.message : String(cause)})`, { cause })
+    this.store = store
+    this.problem = problem
   }
 }
 

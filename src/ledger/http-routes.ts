@@ -5,7 +5,7 @@
  * trace.put's to 64 MB (inflated, when sent gzip-compressed).
  */
 import { Hono } from 'hono'
-import { BadEncodingError, BodyTooLargeError, readBody } from '../server/read-body.js'
+import { BadEncodingError, BodyTooLargeError, ClientGoneError, InflateBudget, type ReadBody, readBody, ServerBusyError } from '../server/read-body.js'
 import type { RouteGroup, ServerEnv } from '../server/route-group.js'
 import { LedgerRequestError } from './errors.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
@@ -13,6 +13,8 @@ import type { LedgerService } from './service.js'
 
 export const RUN_BODY_LIMIT = 1024 * 1024
 export const TRACE_BODY_LIMIT = 64 * 1024 * 1024
+/** What gzip bodies may inflate to across the requests a server answers at once: four trace.put bodies at their limit. */
+export const INFLATE_BUDGET = 4 * TRACE_BODY_LIMIT
 
 const OPERATIONS = Object.keys(OPERATION_INPUTS) as OperationName[]
 
@@ -20,17 +22,15 @@ function isOperation(name: string): name is OperationName {
   return (OPERATIONS as readonly string[]).includes(name)
 }
 
-/** Errors of a store that cannot be reached (PostgreSQL down, restarting, out of connections) are a 503, not a 500. */
-function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT'].includes(code) || /^(08|57P)/.test(code))
-}
+/** Seconds a client is asked to wait before calling again when the store cannot be reached. */
+export const RETRY_AFTER_SECONDS = 1
 
-async function parseBody(request: Request, operation: OperationName): Promise<unknown> {
+/** The body as JSON, and `release()` once the request is answered (see InflateBudget). */
+async function parseBody(request: Request, operation: OperationName, budget: InflateBudget): Promise<{ value: unknown; release: () => void }> {
   const limit = operation === 'trace.put' ? TRACE_BODY_LIMIT : RUN_BODY_LIMIT
-  let bytes: Buffer
+  let body: ReadBody
   try {
-    bytes = await readBody(request, limit)
+    body = await readBody(request, { limit, budget, signal: request.signal })
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       throw new LedgerRequestError(
@@ -38,19 +38,26 @@ async function parseBody(request: Request, operation: OperationName): Promise<un
         `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`,
       )
     }
-    if (error instanceof BadEncodingError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
+    if (error instanceof ServerBusyError)
+      throw new LedgerRequestError('unavailable', `${operation}: ${error.message}; try again in a moment`, {}, { cause: error })
+    if (error instanceof BadEncodingError || error instanceof ClientGoneError) throw new LedgerRequestError('bad_json', `${operation}: ${error.message}`)
     throw error
   }
-  if (bytes.length === 0) return {}
   try {
-    return JSON.parse(bytes.toString('utf8')) as unknown
+    const value = body.bytes.length === 0 ? {} : (JSON.parse(body.bytes.toString('utf8')) as unknown)
+    // The client went while the body inflated or parsed: nobody waits for the work that would follow.
+    if (request.signal.aborted) throw new LedgerRequestError('bad_json', `${operation}: ${new ClientGoneError().message}`)
+    return { value, release: body.release }
   } catch (error) {
+    body.release()
+    if (error instanceof LedgerRequestError) throw error
     throw new LedgerRequestError('bad_json', `${operation}: the body is not JSON (${(error as Error).message})`)
   }
 }
 
 export function ledgerRoutes(service: LedgerService, log: (line: string) => void): RouteGroup {
   const app = new Hono<ServerEnv>()
+  const budget = new InflateBudget(INFLATE_BUDGET)
   app.all('/:operation', async (c) => {
     const name = c.req.param('operation')
     try {
@@ -60,17 +67,20 @@ export function ledgerRoutes(service: LedgerService, log: (line: string) => void
       if (c.req.method !== 'POST') {
         throw new LedgerRequestError('method_not_allowed', `${name} is called with POST /v1/${name} and a JSON body, not ${c.req.method}`)
       }
-      const body = await parseBody(c.req.raw, name)
-      return c.json(await service.call(name, c.get('caller'), body))
-    } catch (error) {
-      if (error instanceof LedgerRequestError) {
-        if (error.code === 'method_not_allowed') c.header('allow', 'POST')
-        return c.json(error.body, error.status as 400)
+      const body = await parseBody(c.req.raw, name, budget)
+      try {
+        return c.json(await service.call(name, c.get('caller'), body.value))
+      } finally {
+        body.release()
       }
-      if (!isUnavailable(error)) throw error
-      log(`${new Date().toISOString()} ${name}: the ${service.store.kind} store cannot be reached: ${String(error)}`)
-      const unavailable = new LedgerRequestError('unavailable', `${name}: the ledger's store (${service.store.location}) cannot be reached; try again`)
-      return c.json(unavailable.body, 503)
+    } catch (error) {
+      if (!(error instanceof LedgerRequestError)) throw error
+      if (error.code === 'method_not_allowed') c.header('allow', 'POST')
+      if (error.code === 'unavailable') {
+        c.header('retry-after', String(RETRY_AFTER_SECONDS))
+        log(`${new Date().toISOString()} ${name}: ${error.cause instanceof Error ? error.cause.message : error.message}`)
+      }
+      return c.json(error.body, error.status as 400)
     }
   })
   return { path: '/v1', app, close: () => service.store.close() }

@@ -10,6 +10,8 @@ import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-row.js'
 
 /** Ids and names become file names and index keys: long ones are refused before they reach a store. */
 const MAX_ID = 256
+/** Integers both stores keep exactly (a PostgreSQL bigint holds more; a JavaScript number no more). */
+const MAX_INTEGER = Number.MAX_SAFE_INTEGER
 
 const str = (description: string, fallback?: string) => ({ type: 'string', description, ...(fallback === undefined ? {} : { default: fallback }) }) as const
 const id = (description: string, fallback?: string) => ({ ...str(description, fallback), maxLength: MAX_ID }) as const
@@ -43,7 +45,7 @@ export const RUN_BEGIN_INPUT = operation(
     role: str("The agent's role in a multi-agent run; added to metadata.", ''),
     metadata,
     budget_usd: { type: 'number', minimum: 0, default: 0, description: 'Model spend in USD the run may reach; needs a session_id (0 = none).' },
-    budget_seconds: { type: 'integer', minimum: 0, default: 0, description: 'Seconds the run may take (0 = none).' },
+    budget_seconds: { type: 'integer', minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Seconds the run may take (0 = none).' },
   },
   ['org', 'namespace', 'agent', 'goal'],
 )
@@ -64,7 +66,7 @@ export const RUN_COMPLETE_INPUT = operation(
     recalled_keys: keyList('memory keys the session was served; accepted (this ledger has no memory store).'),
     outcome: { enum: ['', 'positive', 'negative', 'none'], default: '', description: 'Outcome applied to memories_used; "" derives from status.' },
     weight: { type: 'integer', minimum: 1, maximum: 100, default: 1, description: 'Event count per memory event (1-100).' },
-    duration_ms: { type: 'integer', minimum: 0, default: 0, description: 'Wall-clock override; 0 = computed from started_at.' },
+    duration_ms: { type: 'integer', minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Wall-clock override; 0 = computed from started_at.' },
     metadata: { ...metadata, description: "Merged into the run's metadata; keys given here win." },
     reflection: { type: ['object', 'null'], default: null, description: 'Process learning; accepted (this ledger has no memory store).' },
     retain: { enum: ['', 'keep', 'demote', 'expire'], default: '', description: 'What happens to the rows this run wrote ("" = keep).' },

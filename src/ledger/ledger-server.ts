@@ -5,7 +5,7 @@
  * this module imports the server framework.
  */
 import type { ModelCost } from '../trace/cost.js'
-import { startHttpServer, type RunningServer } from '../server/http-server.js'
+import { startHttpServer, type RunningServer, type ServerTimeouts } from '../server/http-server.js'
 import type { RouteGroup } from '../server/route-group.js'
 import { ledgerRoutes } from './http-routes.js'
 import { singleUser } from './identity.js'
@@ -28,6 +28,7 @@ export interface LedgerServerOptions {
   log?: (line: string) => void
   now?: () => number
   graceMs?: number
+  timeouts?: Partial<ServerTimeouts>
 }
 
 export interface LedgerServer extends RunningServer {
@@ -49,6 +50,7 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
     groups: [mcpRoutes(service), ...(options.groups ?? []), ledgerRoutes(service, log)],
     log,
     ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
+    timeouts: options.timeouts,
   })
   return Object.assign(server, { service })
 }

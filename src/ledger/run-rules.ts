@@ -3,9 +3,11 @@
  * and the call: both stores apply them inside their atomic step (a
  * synchronous update of the directory index, a PostgreSQL transaction
  * holding the row lock), so the rules live in one place and the stores only
- * guarantee that nothing interleaves.
+ * guarantee that nothing interleaves. Every record they make holds the
+ * caller's free text redacted (redact-run.ts): whatever store writes it.
  */
 import type { JsonObject } from '../trace/types.js'
+import { redactBegin, redactComplete, redactVerdict } from './redact-run.js'
 import type { ClosedStatus, RunRecord, Verdict } from './run-row.js'
 
 /** run.begin's fields, defaults filled. */
@@ -57,7 +59,8 @@ function metadataOf(input: Pick<BeginInput, 'metadata' | 'role'>): JsonObject {
 }
 
 /** The run a first run.begin opens. */
-export function openedRun(input: BeginInput, runId: string, now: number): RunRecord {
+export function openedRun(sent: BeginInput, runId: string, now: number): RunRecord {
+  const input = redactBegin(sent)
   return {
     org: input.org,
     namespace: input.namespace,
@@ -103,7 +106,8 @@ export type Rebegin =
  * empty) replace the stored ones and its metadata is merged over the stored
  * one. A closed run is left as it is.
  */
-export function rebegin(run: RunRecord, input: BeginInput): Rebegin {
+export function rebegin(run: RunRecord, sent: BeginInput): Rebegin {
+  const input = redactBegin(sent)
   for (const field of ['agent', 'user_id', 'session_id'] as const) {
     if (run[field] !== input[field]) return { kind: 'conflict', field }
   }
@@ -117,7 +121,8 @@ export function rebegin(run: RunRecord, input: BeginInput): Rebegin {
 }
 
 /** An active run closed by run.complete at `now` (epoch seconds). */
-export function completedRun(run: RunRecord, input: CompleteInput, now: number): RunRecord {
+export function completedRun(run: RunRecord, sent: CompleteInput, now: number): RunRecord {
+  const input = redactComplete(sent)
   const end = Math.max(now, run.started_at)
   return {
     ...run,
@@ -132,14 +137,16 @@ export function completedRun(run: RunRecord, input: CompleteInput, now: number):
 }
 
 /** What run.grade does to one run of its target. */
-export function gradeAction(run: RunRecord, verdict: GradeVerdict): 'skip_active' | 'unchanged' | 'grade' {
+export function gradeAction(run: RunRecord, sent: GradeVerdict): 'skip_active' | 'unchanged' | 'grade' {
   if (run.status === 'active') return 'skip_active'
+  const verdict = redactVerdict(sent)
   const same =
     run.grade === verdict.grade && run.grade_source === verdict.source && (run.grade_reason ?? '') === verdict.reason && (run.grade_ref ?? '') === verdict.ref
   return same ? 'unchanged' : 'grade'
 }
 
-export function gradedRun(run: RunRecord, verdict: GradeVerdict, now: number): RunRecord {
+export function gradedRun(run: RunRecord, sent: GradeVerdict, now: number): RunRecord {
+  const verdict = redactVerdict(sent)
   return { ...run, grade: verdict.grade, grade_source: verdict.source, grade_reason: verdict.reason, grade_ref: verdict.ref, graded_at: now }
 }
 

@@ -7,9 +7,10 @@
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { defaultPriceTable } from '../trace/prices.js'
-import { LedgerRequestError } from './errors.js'
+import { LedgerRequestError, StoreUnavailableError } from './errors.js'
 import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
+import { checkValues } from './input-values.js'
 import { checkFields, listQueryOf, skipsTotal, type ListInput } from './list-query.js'
 import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
@@ -36,6 +37,9 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   'trace.put': {},
 }
 
+/** What a run.begin conflict names: the kind of owner, never the owner (it may be outside the caller's scope). */
+const OWNER_WORD = { agent: 'agent', user_id: 'user', session_id: 'session' } as const
+
 const none = (value: string): boolean => value === '' || value === '-'
 const noneAsDash = (value: string): string => (value === '' ? '-' : value)
 
@@ -54,11 +58,20 @@ export class LedgerService {
   async call(operation: OperationName, caller: Caller, rawBody: unknown): Promise<object> {
     const schema = OPERATION_INPUTS[operation]
     const raw = requireObject(operation, rawBody)
+    checkValues(operation, raw)
     const ignored = ignoredArgs(schema, raw)
     const body = fillIdentity(operation, raw, caller, IDENTITY_USE[operation])
     checkInput(schema, body)
     const input = withDefaults<Record<string, unknown>>(schema, body)
-    const out = await this.#run(operation, caller, input)
+    const out = await this.#run(operation, caller, input).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) throw error
+      throw new LedgerRequestError(
+        'unavailable',
+        `${operation}: the ledger's store (${this.store.location}) ${error.problem}; try again in a moment`,
+        {},
+        { cause: error },
+      )
+    })
     return ignored.length === 0 ? out : { ...out, ignored_args: ignored }
   }
 
@@ -93,8 +106,7 @@ export class LedgerService {
     if (outcome.kind === 'conflict') {
       throw new LedgerRequestError(
         'run_conflict',
-        `run.begin: run "${runId}" already exists with ${outcome.field} ${JSON.stringify(run[outcome.field])}, not ${JSON.stringify(input[outcome.field])}; ` +
-          'send an empty run_id to open a new run',
+        `run.begin: run "${runId}" belongs to another ${OWNER_WORD[outcome.field]}; send an empty run_id to open a new run`,
       )
     }
     const next =

@@ -12,7 +12,7 @@ export interface UsageSummary {
   turns: number
   /** Turns with a model and token usage, summed per model name. */
   models: Record<string, { turns: number; input: number; output: number }>
-  /** Turns without a model or without token usage: they cannot be priced. */
+  /** Turns without a model (or with a name holding U+0000) or without token usage: they cannot be priced. */
   unmeasured: number
 }
 
@@ -20,7 +20,8 @@ export function summarizeUsage(trace: Pick<Trace, 'turns'>): UsageSummary {
   const summary: UsageSummary = { turns: trace.turns.length, models: Object.create(null) as UsageSummary['models'], unmeasured: 0 }
   for (const turn of trace.turns) {
     const { model, token_usage: usage } = turn.llm_call
-    if (typeof model !== 'string' || usage === null || usage === undefined) {
+    // A name holding U+0000 names no model, and PostgreSQL's jsonb could not keep it as a key.
+    if (typeof model !== 'string' || model.includes('\u0000') || usage === null || usage === undefined) {
       summary.unmeasured += 1
       continue
     }

@@ -10,7 +10,8 @@
  * A browser cannot send a bearer header with a page it opens (the viewer),
  * so a GET may carry the token once as `?token=`: it is answered with a
  * redirect to the same address without it, and an HttpOnly, SameSite=Strict
- * cookie that later GETs of that browser present. Only GETs accept the
+ * cookie that later GETs of that browser present; the redirect goes to a path
+ * of this server only, never to another site. Only GETs accept the
  * cookie: what changes a run (the ledger's POSTs) still needs the header.
  */
 import type { MiddlewareHandler } from 'hono'
@@ -45,7 +46,9 @@ function cookieToken(header: string | undefined): string | undefined {
 function tokenRedirect(url: string, token: string): Response {
   const target = new URL(url)
   target.searchParams.delete('token')
-  const location = `${target.pathname}${target.search}${target.hash}`
+  // A path of this server only: `//evil.example/x` (or `/\\evil.example`) would be read by the browser as another site.
+  const path = `/${target.pathname.replace(/^[/\\]+/, '')}`
+  const location = `${path}${target.search}${target.hash}`
   return new Response(null, {
     status: 303,
     headers: { location, 'set-cookie': `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict`, 'cache-control': 'no-store' },

@@ -3,7 +3,9 @@
  * route groups a command mounts (the ledger, MCP, the viewer), behind one set
  * of access rules (access.ts), one line of log per request, and a shutdown
  * that stops taking connections, lets the requests in flight finish, then
- * closes the route groups (their stores) in order.
+ * closes the route groups (their stores) in order. Slow clients cannot hold
+ * its connections: the headers, the whole request and an idle kept-alive
+ * connection each have a time limit (ServerTimeouts).
  */
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
@@ -14,6 +16,18 @@ import type { Caller } from '../ledger/identity.js'
 import type { TokenRegistry } from '../ledger/tokens.js'
 import { access, isLoopback } from './access.js'
 import { errorResponse, type RouteGroup, type ServerEnv } from './route-group.js'
+
+/** How long a client may take; Node's own defaults (60 s for headers, 300 s per request) let slow clients hold sockets for minutes. */
+export interface ServerTimeouts {
+  /** The request line and headers arrive within this, or the connection is closed. Default: 10 s. */
+  headersMs: number
+  /** The whole request, body included, arrives within this. Default: 60 s (64 MB at about 1 MB/s). */
+  requestMs: number
+  /** A kept-alive connection with no request is closed after this. Default: 5 s. */
+  idleMs: number
+}
+
+const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, idleMs: 5_000 }
 
 export interface HttpServerOptions {
   /** Default: 127.0.0.1. Any other address needs `tokens`. */
@@ -29,6 +43,8 @@ export interface HttpServerOptions {
   log?: (line: string) => void
   /** How long shutdown waits for requests in flight before closing their connections. Default: 10 s. */
   graceMs?: number
+  /** Limits on slow clients (see ServerTimeouts). */
+  timeouts?: Partial<ServerTimeouts> | undefined
 }
 
 export interface RunningServer {
@@ -70,7 +86,19 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
     return errorResponse(500, 'internal', 'the server failed on this request; its log says why')
   })
 
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: host }) as Server
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts }
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    hostname: host,
+    serverOptions: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      keepAliveTimeout: timeouts.idleMs,
+      // How often Node looks for connections past their headers or request time: a fraction of the shorter one.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(timeouts.headersMs / 4))),
+    },
+  }) as Server
+  server.keepAliveTimeout = timeouts.idleMs
   // Counted from the request to the last byte of the response written: Hono's handler returns before the response is sent.
   server.on('request', (_request, response) => {
     inFlight += 1

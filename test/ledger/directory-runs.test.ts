@@ -1,4 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace, session } from '../../src/index.js'
@@ -172,5 +173,26 @@ describe('the directory store', () => {
     writeFileSync(join(dir, '.ledger.lock'), '4194305\n')
     const again = DirectoryStore.open({ dir, org: 'o', namespace: 'n', watch: false })
     await again.close()
+  })
+})
+
+describe('ledger files named by an earlier version', () => {
+  it("moves a long id's file from its old name h-<sha256> (which a direct id can have) to +h-<sha256> at start, so the run whose id is that name gets a file of its own", async () => {
+    const dir = tempDir()
+    const long = 'y'.repeat(200)
+    const hashed = createHash('sha256').update(long).digest('hex')
+    const first = await startDirectoryLedger({ dir, org: 'acme' })
+    expect((await first.call('run.begin', { agent: 'a', goal: 'the long one', run_id: long })).status).toBe(200)
+    await first.server.close()
+    const folder = join(dir, 'ledger', 'acme', 'default')
+    renameSync(join(folder, `+h-${hashed}.trace.json`), join(folder, `h-${hashed}.trace.json`))
+    const second = await startDirectoryLedger({ dir, org: 'acme' })
+    expect(readdirSync(folder)).toEqual([`+h-${hashed}.trace.json`])
+    expect((await second.call('run.begin', { agent: 'a', goal: 'the twin', run_id: `h-${hashed}` })).status).toBe(200)
+    expect(readdirSync(folder).sort()).toEqual([`+h-${hashed}.trace.json`, `h-${hashed}.trace.json`])
+    await second.server.close()
+    const third = await startDirectoryLedger({ dir, org: 'acme' })
+    expect((await third.call('run.get', { run_id: long })).body).toMatchObject({ found: true, run: { goal: 'the long one' } })
+    expect((await third.call('run.get', { run_id: `h-${hashed}` })).body).toMatchObject({ found: true, run: { goal: 'the twin' } })
   })
 })

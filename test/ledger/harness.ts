@@ -129,9 +129,13 @@ export async function createDatabase(): Promise<{ url: string; drop: () => Promi
  * drop it with `afterAll(database.drop)`): each test's server has an org of
  * its own, so tests never see each other's runs.
  */
-export function postgresLedgers(): { start: StartLedger; drop: () => Promise<void> } {
+export function postgresLedgers(): { start: StartLedger; drop: () => Promise<void>; url: () => Promise<string> } {
   let database: Promise<{ url: string; drop: () => Promise<void> }> | undefined
   return {
+    async url() {
+      database ??= createDatabase()
+      return (await database).url
+    },
     async start(setup = {}) {
       database ??= createDatabase()
       const store = await PostgresStore.open({ url: (await database).url })

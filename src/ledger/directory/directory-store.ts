@@ -24,7 +24,9 @@ import {
 } from '../../storage.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
+import { TraceFileError } from '../../errors.js'
 import { warn } from '../../warnings.js'
+import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import type { ListPage, ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
@@ -223,11 +225,21 @@ export class DirectoryStore implements LedgerStore {
     }
   }
 
+  /** The disk refusing a write (full, read-only, not permitted) is the store being unavailable: the index is updated only after a write succeeds. */
+  #write(path: string, text: string): void {
+    try {
+      writeFileAtomic(path, text)
+    } catch (error) {
+      if (error instanceof TraceFileError) throw new StoreUnavailableError(this.kind, error, 'cannot write its files')
+      throw error
+    }
+  }
+
   /** Writes `run` as a ledger file (with `trace`, or the trace it has) and indexes it. */
   #writeLedger(run: RunRecord, trace: Trace | undefined): number {
     const path = ledgerPath(this.#options.dir, run)
     const text = renderTrace(ledgerFileOf(run, trace), { redact: false })
-    writeFileAtomic(path, text)
+    this.#write(path, text)
     this.#runs(run.org, run.namespace).set(indexEntry(run, path, 'ledger'))
     return Buffer.byteLength(text)
   }
@@ -297,7 +309,7 @@ export class DirectoryStore implements LedgerStore {
     const trace = loadTrace(entry.path)
     trace.grade = { grade: run.grade!, source: run.grade_source!, reason: run.grade_reason, ref: run.grade_ref, graded_at: run.graded_at! }
     // Written as it was read, not redacted again: a grade changes nothing else in the file.
-    writeFileAtomic(entry.path, renderTrace(trace, { redact: false }))
+    this.#write(entry.path, renderTrace(trace, { redact: false }))
     this.#runs(run.org, run.namespace).set(indexEntry(run, entry.path, 'root'))
     return run
   }

@@ -5,11 +5,11 @@
  * `ledger/<org>/<namespace>/`. Files that are not readable runs are counted,
  * never thrown.
  */
-import { readdirSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
 import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../storage.js'
 import type { RunRecord } from '../run-row.js'
-import { LEDGER_FOLDER, ledgerRunOf, recordedRun } from './run-files.js'
+import { LEDGER_FOLDER, ledgerPath, ledgerRunOf, recordedRun } from './run-files.js'
 import { indexEntry, type IndexEntry } from './run-index.js'
 
 export interface DirectoryRuns {
@@ -39,6 +39,19 @@ function readLedgerFile(path: string): RunRecord | undefined {
   }
 }
 
+/**
+ * The file of `run` where ledgerPath puts it now: a file an earlier version
+ * named otherwise (a long id hashed to `h-<sha256>`, which a direct id can
+ * also be) is moved there, unless a file is there already.
+ */
+function inPlace(dir: string, run: RunRecord, path: string): string {
+  const expected = ledgerPath(dir, run)
+  if (expected === path || existsSync(expected)) return path
+  mkdirSync(dirname(expected), { recursive: true })
+  renameSync(path, expected)
+  return expected
+}
+
 export function readDirectoryRuns(dir: string, identity: { org: string; namespace: string }): DirectoryRuns {
   const out: DirectoryRuns = { entries: [], rootFiles: new Map(), unreadable: 0 }
   const scanned = scanTraceDirectory(dir)
@@ -52,7 +65,7 @@ export function readDirectoryRuns(dir: string, identity: { org: string; namespac
       for (const path of listTraceFiles(folder) ?? []) {
         const run = readLedgerFile(path)
         if (run === undefined) out.unreadable += 1
-        else out.entries.push(indexEntry(run, path, 'ledger'))
+        else out.entries.push(indexEntry(run, inPlace(dir, run, path), 'ledger'))
       }
     }
   }

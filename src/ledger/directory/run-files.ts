@@ -121,12 +121,21 @@ export function ledgerFileOf(run: RunRecord, trace: Trace | undefined): Trace {
   return file
 }
 
-/** A name as one path segment: letters, digits, `-` and `_` as they are, anything else %-encoded; too long for a file name, a hash. */
+/** The first character of a hashed segment: `+` is %-encoded in every direct one, so no id's segment is another id's hash. */
+const HASHED = '+h-'
+
+/**
+ * A name as one path segment, one-to-one: letters, digits, `-` and `_` as
+ * they are, every other UTF-8 byte %-encoded; a name too long for a file
+ * name becomes `+h-` and the SHA-256 of its UTF-8 bytes. Names are
+ * well-formed Unicode (input-values.ts refuses lone surrogates, which have
+ * no UTF-8 form and would all encode as U+FFFD).
+ */
 function segment(name: string): string {
   const safe = Array.from(Buffer.from(name, 'utf8'), (byte) =>
     /[A-Za-z0-9_-]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
   ).join('')
-  return safe.length <= 180 ? safe : `h-${createHash('sha256').update(name).digest('hex')}`
+  return safe.length <= 180 ? safe : `${HASHED}${createHash('sha256').update(name, 'utf8').digest('hex')}`
 }
 
 export function ledgerFolder(dir: string, org: string, namespace: string): string {

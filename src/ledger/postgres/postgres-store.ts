@@ -5,11 +5,18 @@
  * of run-rules.ts, so concurrent begin, complete and grade from any number of
  * servers lose nothing and complete a run once. Traces from trace.put are kept
  * gzip-compressed beside the run, with their usage summary on the run row.
+ *
+ * PostgreSQL restarting, down or out of connections is an answer, never a
+ * crash: every connection, idle or checked out, has an `error` listener (a
+ * connection the server terminates between two queries of a transaction
+ * emits one), a broken connection is destroyed rather than pooled again,
+ * and every failure of the connection is thrown as StoreUnavailableError.
  */
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
 import pg from 'pg'
 import type { Trace } from '../../trace/types.js'
+import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
@@ -44,6 +51,23 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** SQLSTATE classes of a connection that failed or a server that is going away or not yet back: 08 connection exception, 53 insufficient resources, 57P operator intervention (shutdown, crash, starting up). */
+const UNAVAILABLE_STATE = /^(08|53|57P)/
+const UNAVAILABLE_SOCKET = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'])
+/** What node-postgres throws, without a code, when the connection ends under a query or cannot be had in time. */
+const UNAVAILABLE_MESSAGE = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect|Connection ended)/
+
+/** Whether `error` is PostgreSQL (or the way to it) failing, rather than the call. */
+export function isConnectionFailure(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const code = (error as { code?: unknown }).code
+  if (typeof code === 'string') return UNAVAILABLE_STATE.test(code) || UNAVAILABLE_SOCKET.has(code)
+  return UNAVAILABLE_MESSAGE.test(error.message)
+}
+
+/** How long a call waits for a free connection before it is answered as unavailable. */
+const CONNECT_TIMEOUT_MS = 10_000
+
 export class PostgresStore implements LedgerStore {
   readonly kind = 'postgres'
   readonly location: string
@@ -56,7 +80,7 @@ export class PostgresStore implements LedgerStore {
 
   /** Connects and applies the migrations the database has not seen. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10 })
+    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     // An idle connection the server dropped must not crash the process: the pool replaces it.
     pool.on('error', () => {})
     try {
@@ -73,19 +97,46 @@ export class PostgresStore implements LedgerStore {
     return new PostgresStore(pool, options.url)
   }
 
-  async #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await this.#pool.connect()
+  /** `work`, with a failure of PostgreSQL thrown as StoreUnavailableError. */
+  async #guard<T>(work: () => Promise<T>): Promise<T> {
     try {
-      await client.query('BEGIN')
-      const result = await work(client)
-      await client.query('COMMIT')
-      return result
+      return await work()
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => {})
-      throw error
-    } finally {
-      client.release()
+      throw isConnectionFailure(error) ? new StoreUnavailableError(this.kind, error) : error
     }
+  }
+
+  #query<R extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.#guard(() => this.#pool.query<R>(text, values))
+  }
+
+  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.#guard(async () => {
+      const client = await this.#pool.connect()
+      // Checked out, a client has no listener of the pool's: one the server terminates between two queries would crash the process.
+      let broken: Error | undefined
+      const onError = (error: Error): void => {
+        broken = error
+      }
+      client.on('error', onError)
+      try {
+        await client.query('BEGIN')
+        const result = await work(client)
+        await client.query('COMMIT')
+        return result
+      } catch (error) {
+        if (broken === undefined && !isConnectionFailure(error)) {
+          await client.query('ROLLBACK').catch((rollback: Error) => {
+            broken = rollback
+          })
+        } else broken ??= error as Error
+        throw error
+      } finally {
+        client.off('error', onError)
+        // A broken connection is destroyed, not handed to the next call.
+        client.release(broken)
+      }
+    })
   }
 
   async #locked(client: pg.PoolClient, org: string, namespace: string, runId: string): Promise<RunRecord | undefined> {
@@ -95,7 +146,7 @@ export class PostgresStore implements LedgerStore {
 
   async begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
     const opened = openedRun(input, runId, now)
-    const { rows } = await this.#pool.query<RunRow>(INSERT, valuesOf(opened))
+    const { rows } = await this.#query<RunRow>(INSERT, valuesOf(opened))
     if (rows[0] !== undefined) return { kind: 'opened', run: recordOf(rows[0]) }
     return this.#transaction(async (client) => {
       const run = (await this.#locked(client, input.org, input.namespace, runId))!
@@ -122,7 +173,7 @@ export class PostgresStore implements LedgerStore {
   }
 
   async get(scope: Scope, runId: string): Promise<RunRecord | undefined> {
-    const { rows } = await this.#pool.query<RunRow>('SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3', [
+    const { rows } = await this.#query<RunRow>('SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3', [
       scope.org,
       scope.namespace,
       runId,
@@ -160,11 +211,11 @@ export class PostgresStore implements LedgerStore {
 
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
     const sql = listSql(query, scope)
-    const { rows } = await this.#pool.query<RunRow>(sql.page.text, sql.page.values)
+    const { rows } = await this.#query<RunRow>(sql.page.text, sql.page.values)
     const runs = rows.map(recordOf)
     if (skipsTotal(query, runs.length)) return { runs, total: null }
     if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length }
-    const { rows: counted } = await this.#pool.query<{ total: number }>(sql.count.text, sql.count.values)
+    const { rows: counted } = await this.#query<{ total: number }>(sql.count.text, sql.count.values)
     return { runs, total: counted[0]!.total }
   }
 

@@ -142,12 +142,12 @@ export function beginConformance(start: StartLedger): void {
       status: 409,
       body: {
         error: 'run_conflict',
-        message: 'run.begin: run "run-1" already exists with agent "refund-agent", not "other-agent"; send an empty run_id to open a new run',
+        message: 'run.begin: run "run-1" belongs to another agent; send an empty run_id to open a new run',
       },
     })
     expect((await ledger.call('run.begin', { agent: 'refund-agent', run_id: 'run-1', goal: 'x' })).body).toEqual({
       error: 'run_conflict',
-      message: 'run.begin: run "run-1" already exists with session_id "conv-1", not "-"; send an empty run_id to open a new run',
+      message: 'run.begin: run "run-1" belongs to another session; send an empty run_id to open a new run',
     })
   })
 

@@ -175,5 +175,15 @@ export function tokenConformance(start: StartLedger): void {
     expect((await ledger.call('run.grade', { run_id: 'other-1', grade: 'pass' }, { token: TOKENS.conversation })).status).toBe(404)
     expect((await ledger.call('run.grade', { run_id: mine.body.run_id, grade: 'pass' }, { token: TOKENS.conversation })).body).toMatchObject({ graded: 1 })
     expect((await ledger.call('run.list', {}, { token: TOKENS.conversation })).body).toMatchObject({ total: 1 })
+    // Re-using another session's run id tells it that the id is taken, not whose run it is.
+    await ledger.call(
+      'run.begin',
+      { agent: 'secret-agent', user_id: 'user-7@example.com', goal: 'g', run_id: 'other-2', session_id: 'conv-7' },
+      { token: TOKENS.prod },
+    )
+    expect(await ledger.call('run.begin', { agent: 'a', goal: 'g', run_id: 'other-2' }, { token: TOKENS.conversation })).toEqual({
+      status: 409,
+      body: { error: 'run_conflict', message: 'run.begin: run "other-2" belongs to another agent; send an empty run_id to open a new run' },
+    })
   })
 }

@@ -1,13 +1,14 @@
 /**
  * The conformance suite both stores pass, over real HTTP: every field of the
  * five operations and trace.put, every error status with its exact body,
- * tokens and namespaces.
+ * tokens and namespaces, the limits of what a store keeps.
  */
 import { describe } from 'vitest'
 import type { StartLedger } from '../harness.js'
 import { beginConformance, completeConformance } from './begin-complete.js'
 import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
+import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
 
 export function describeConformance(name: string, start: StartLedger): void {
@@ -18,4 +19,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: run.list`, () => listConformance(start))
   describe(`${name}: HTTP`, () => httpConformance(start))
   describe(`${name}: tokens and namespaces`, () => tokenConformance(start))
+  describe(`${name}: limits and storage keys`, () => limitsConformance(start))
 }
