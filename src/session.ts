@@ -418,6 +418,8 @@ export class Session<T = unknown> extends TraceAssertions {
     if ('error' in end) trace.error = recordError(end.error)
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
+    // The journal first: the synchronous writes below hold the event loop, so its timer cannot flush during them.
+    this.#files?.flushJournal()
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
     stepsOf(this)?.close(trace, end.status)
     this.#writeFiles(trace)
