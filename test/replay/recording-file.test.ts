@@ -125,4 +125,30 @@ describe('the recording file', () => {
     )
     expect(ran).toBe(false)
   })
+
+  it("of another session (its name is not this session's) stops a replayed session, naming both", async () => {
+    const dir = tempDir()
+    const path = join(dir, 'support.recording.json')
+    writeFileSync(path, renderRecording({ recording: 1, name: 'billing', scopes: [{ session_id: null, user_id: null, steps: [] }] }))
+    let ran = false
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, () => (ran = true)).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RecordingFormatError)
+    expect((error as Error).message).toBe(
+      `${path} is not a readable reagent-flow recording: "name" is "billing", the recording of another session than "support". Record it again (REAGENT_REPLAY=record) or delete it.`,
+    )
+    expect(ran).toBe(false)
+  })
+
+  it('holds a session name with a secret redacted, and answers that session when it replays', async () => {
+    const dir = tempDir()
+    const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
+    const name = 'deploy-bot sk-proj-4f9Qx2LmNb7Vc1Zr8Kt3Hs6Jd0Wp5Ye'
+    await session(name, { traceDir: dir, replay: 'record' }, ask(server, 'Deploy?'))
+    const text = readFileSync(join(dir, 'deploy-bot__REDACTED.recording.json'), 'utf8')
+    expect(text).not.toContain('sk-proj-')
+    expect(JSON.parse(text).name).toBe('deploy-bot [REDACTED]')
+    const replayed = await session(name, { traceDir: dir, replay: 'replay' }, ask(server, 'Deploy?'))
+    expect(replayed.output).toBe('It is 18°C and sunny in Paris.')
+    expect(server.requests).toHaveLength(1)
+  })
 })
