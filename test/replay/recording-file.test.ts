@@ -126,6 +126,26 @@ describe('the recording file', () => {
     expect(ran).toBe(false)
   })
 
+  it.each([
+    ['a status of 999', { status: 999 }, 'scopes[0].steps[0].response.status is 999, not an HTTP status from 200 to 599'],
+    ['a status that is not a number', { status: 'abc' }, 'scopes[0].steps[0].response.status is "abc", not an HTTP status from 200 to 599'],
+    ['a body that is text', { body: 'It is sunny.' }, 'scopes[0].steps[0].response.body is "It is sunny.", not a JSON object or list'],
+    ['a body that is a number', { body: 42 }, 'scopes[0].steps[0].response.body is 42, not a JSON object or list'],
+  ])('tampered with (%s) stops a replayed session before its function runs, naming the file and the record', async (_, change, problem) => {
+    const dir = tempDir()
+    const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
+    await session('support', { traceDir: dir, replay: 'record' }, ask(server, 'Weather?'))
+    const path = join(dir, 'support.recording.json')
+    const recording = JSON.parse(readFileSync(path, 'utf8'))
+    Object.assign(recording.scopes[0].steps[0].response, change)
+    writeFileSync(path, JSON.stringify(recording))
+    let ran = false
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, () => (ran = true)).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RecordingFormatError)
+    expect((error as Error).message).toBe(`${path} is not a readable reagent-flow recording: ${problem}. Record it again (REAGENT_REPLAY=record) or delete it.`)
+    expect(ran).toBe(false)
+  })
+
   it("of another session (its name is not this session's) stops a replayed session, naming both", async () => {
     const dir = tempDir()
     const path = join(dir, 'support.recording.json')
