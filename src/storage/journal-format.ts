@@ -19,6 +19,8 @@
 import { markInjected } from '../trace/injected-mark.js'
 import { expandMessages } from '../trace/messages.js'
 import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { recordProblem } from './journal-records.js'
 
 export const JOURNAL_VERSION = 1
 
@@ -111,10 +113,26 @@ function isRecord(value: unknown): value is { kind: string } & Record<string, un
   return value !== null && typeof value === 'object' && typeof (value as { kind?: unknown }).kind === 'string'
 }
 
+const warnedDamaged = new Set<string>()
+
+/** One warning per damaged line and process: journals are read by every sweep. */
+function warnDamaged(file: string, line: number, kind: string, problem: string): void {
+  const key = `${file}:${line}`
+  if (warnedDamaged.has(key)) return
+  warnedDamaged.add(key)
+  warn(
+    'REAGENT_READ',
+    `the journal ${file} has a "${kind}" record of the wrong type at line ${line} (${problem}); the run is read up to the line before it. ` +
+      'Delete the journal to forget the run, or fix the line.',
+  )
+}
+
 /**
  * The run a journal's text records. Throws a plain Error when the text does
- * not start with an open record (the caller names the file); a damaged or
- * cut-short line after it ends the reading there.
+ * not start with an open record (the caller names the file). A line cut
+ * short by a crash is skipped; a record of the wrong type ends the reading
+ * of the run there, with a warning naming the file and the line (a later
+ * close record still applies).
  */
 export function readJournalText(text: string, file: string): JournalContent {
   const lines = text.split('\n')
@@ -126,6 +144,7 @@ export function readJournalText(text: string, file: string): JournalContent {
   const trace: Trace = { ...open.trace, turns: [], status: 'active', ended_at: null }
   let closed: CloseRecord | undefined
   const steps: StepRecord[] = []
+  let damagedAt: number | undefined
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
     if (line === '') continue
@@ -137,6 +156,15 @@ export function readJournalText(text: string, file: string): JournalContent {
       continue
     }
     if (!isRecord(record)) continue
+    // After a record of the wrong type the run is read no further (later records may refer to
+    // what it held), but a close record still says how the session ended.
+    if (damagedAt !== undefined && record.kind !== 'close') continue
+    const problem = recordProblem(record)
+    if (problem !== undefined) {
+      if (damagedAt === undefined) damagedAt = i
+      warnDamaged(file, i + 1, record.kind, problem)
+      continue
+    }
     applyRecord(trace, record as JournalRecord, (close) => (closed = close), steps)
   }
   expandMessages(trace.turns, file)
