@@ -106,13 +106,18 @@ export class RunFiles {
     rememberKept(this.runPath, journal.path)
   }
 
-  /** Ends the journal without a trace file (the trace could not be written): kept as the record of the run. */
-  abandon(trace: Trace): void {
+  /**
+   * Ends the journal without a trace file (the trace could not be written,
+   * `error` says why): kept as the record of the run, which the next sweep
+   * writes out as its trace file, `interrupted`.
+   */
+  abandon(trace: Trace, error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code
     this.#journal?.finish({
       kind: 'close',
       status: 'interrupted',
       ended_at: trace.ended_at ?? trace.started_at,
-      interruption_reason: 'the trace file could not be written',
+      interruption_reason: `the session ended ${trace.status ?? 'completed'}, but its trace file could not be written${typeof code === 'string' ? ` (${code})` : ''}`,
     })
   }
 }

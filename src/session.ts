@@ -472,7 +472,7 @@ export class Session<T = unknown> extends TraceAssertions {
       files.write(trace)
       this.#path = files.runPath
     } catch (error) {
-      files.abandon(trace)
+      files.abandon(trace, error)
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
       warn(
         'REAGENT_WRITE',

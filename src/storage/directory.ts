@@ -43,7 +43,10 @@ function withoutLinksOut(current: string, entries: Dirent[], root: string | unde
     if (!entry.isSymbolicLink() || entry.name.startsWith('.')) return true
     const path = join(current, entry.name)
     if (root !== undefined && realPathInside(path, root) !== undefined) return true
-    warn('REAGENT_READ', `${path} is a symbolic link that leads out of ${root ?? current} (or nowhere); skipped: readers do not follow links out of the folder they were given.`)
+    warn(
+      'REAGENT_READ',
+      `${path} is a symbolic link that leads out of ${root ?? current} (or nowhere); skipped: readers do not follow links out of the folder they were given.`,
+    )
     return false
   })
 }

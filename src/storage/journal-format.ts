@@ -97,6 +97,14 @@ export type JournalRecord =
   | { kind: 'orphan'; result: ToolResult & { name: string } }
   | StepRecord
   | CloseRecord
+  | LostRecord
+
+/** The journal could not be written from here on (a full disk): what follows in the run is missing from it. */
+export interface LostRecord {
+  kind: 'lost'
+  /** Why: the file system's code (`ENOSPC`) or message. */
+  error: string
+}
 
 /** A journal as read back. */
 export interface JournalContent {
@@ -107,6 +115,8 @@ export interface JournalContent {
   closed: CloseRecord | undefined
   /** The model calls and tool executions the run completed, in the order they completed. */
   steps: StepRecord[]
+  /** Set when the journal lost records: after how many turns, and why. */
+  lost: { turns: number; error: string } | undefined
 }
 
 function isRecord(value: unknown): value is { kind: string } & Record<string, unknown> {
@@ -145,6 +155,7 @@ export function readJournalText(text: string, file: string): JournalContent {
   let closed: CloseRecord | undefined
   const steps: StepRecord[] = []
   let damagedAt: number | undefined
+  let lost: JournalContent['lost']
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
     if (line === '') continue
@@ -165,11 +176,15 @@ export function readJournalText(text: string, file: string): JournalContent {
       warnDamaged(file, i + 1, record.kind, problem)
       continue
     }
+    if (record.kind === 'lost') {
+      lost ??= { turns: trace.turns.length, error: String(record.error) }
+      continue
+    }
     applyRecord(trace, record as JournalRecord, (close) => (closed = close), steps)
   }
   expandMessages(trace.turns, file)
   if (closed !== undefined) closeTrace(trace, closed)
-  return { writer: open.writer, trace, closed, steps }
+  return { writer: open.writer, trace, closed, steps, lost }
 }
 
 function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: CloseRecord) => void, steps: StepRecord[]): void {
@@ -195,6 +210,8 @@ function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: Close
       return
     case 'close':
       onClose(record)
+      return
+    case 'lost':
       return
   }
 }

@@ -80,6 +80,24 @@ function appendCloseRecord(path: string, close: CloseRecord): void {
   appendFileSync(path, `${last[0] === 0x0a ? '' : '\n'}${JSON.stringify(close)}\n`)
 }
 
+/**
+ * A closed journal whose trace file was never written (the session's final
+ * write failed: a full disk) is the only record of its run: written out now,
+ * unless its file holds it or a later run. True when written, false when it
+ * could not be (the journal then stands in for its run), undefined when there
+ * was nothing to do.
+ */
+function writeOutClosed(journal: JournalFile): boolean | undefined {
+  const fields = readTraceFieldsOrUndefined(journal.runPath)
+  if (fields?.trace_id === journal.trace.trace_id || (fields !== undefined && fields.started_at > journal.trace.started_at)) return undefined
+  try {
+    writeChunks(journal.runPath, traceChunks(journal.trace, { redact: false }))
+    return true
+  } catch {
+    return false
+  }
+}
+
 /** Writes an interrupted run out as its trace file (unless a later run holds the file) and closes its journal. */
 export function recoverJournal(journal: JournalFile): boolean {
   const { trace } = journal
@@ -137,7 +155,12 @@ export function sweepDirectory(dir: string, runPath?: string, listed?: readonly 
     }
     if (journal.closed !== undefined) {
       if (now - journal.mtimeMs > KEEP_CLOSED_MS || supersededBy(journal.runPath, journal.trace).completed) removeQuietly(path)
-      else result.kept.push(journal)
+      else {
+        result.kept.push(journal)
+        const written = writeOutClosed(journal)
+        if (written === true) result.written.push(journal.runPath)
+        else if (written === false) result.openJournals.push(journal)
+      }
       continue
     }
     if (journal.isLive || !recoverJournal(journal)) result.openJournals.push(journal)
