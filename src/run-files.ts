@@ -118,6 +118,7 @@ export class RunFiles {
       status: 'interrupted',
       ended_at: trace.ended_at ?? trace.started_at,
       interruption_reason: `the session ended ${trace.status ?? 'completed'}, but its trace file could not be written${typeof code === 'string' ? ` (${code})` : ''}`,
+      trace_written: false,
     })
   }
 }

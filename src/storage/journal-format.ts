@@ -45,6 +45,8 @@ export interface CloseRecord {
   ended_at: number
   error?: RecordedError | null
   interruption_reason?: string
+  /** False when the session's trace file could not be written (a full disk): the journal is then the run's only record. */
+  trace_written?: false
 }
 
 /** One Server-Sent Event of a recorded stream: its data as JSON, or as text when it is not JSON (`[DONE]`). */

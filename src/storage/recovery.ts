@@ -88,6 +88,7 @@ function appendCloseRecord(path: string, close: CloseRecord): void {
  * was nothing to do.
  */
 function writeOutClosed(journal: JournalFile): boolean | undefined {
+  if (journal.closed?.trace_written !== false) return undefined
   const fields = readTraceFieldsOrUndefined(journal.runPath)
   if (fields?.trace_id === journal.trace.trace_id || (fields !== undefined && fields.started_at > journal.trace.started_at)) return undefined
   try {
