@@ -13,7 +13,7 @@
  * artifact opened read-only) is read as it is, the journals standing in
  * for the runs they record.
  */
-import { appendFileSync, closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Trace } from '../trace/types.js'
 import { parseTempName } from './atomic-write.js'
@@ -48,6 +48,14 @@ export function removeQuietly(path: string): void {
     rmSync(path, { force: true })
   } catch {
     // Best effort: the next sweep tries again.
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
   }
 }
 
@@ -143,7 +151,8 @@ export function sweepDirectory(dir: string, runPath?: string, listed?: readonly 
       if (mtime !== undefined && (now - mtime > STALE_TEMP_MS || !isProcessAlive(temp.pid))) removeQuietly(path)
       continue
     }
-    if (!name.endsWith(JOURNAL_SUFFIX)) continue
+    // A linked journal is never followed: recovering it would write a file of this folder from one outside it.
+    if (!name.endsWith(JOURNAL_SUFFIX) || isLink(path)) continue
     const names = parseJournalName(path)
     if (names === undefined || (only !== undefined && resolve(names.runPath) !== only)) continue
     let journal: JournalFile

@@ -4,10 +4,11 @@
  * given: `list`, `validate` and `report` skip it with a warning, and what it
  * points at never reaches their output (a report is itself an artifact).
  */
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
+import { loadTrace, session, TraceNotFoundError } from '../../src/index.js'
 import { runCli } from '../cli/run-cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
@@ -49,6 +50,39 @@ describe('symbolic links in a trace directory', () => {
     expect(validated.code).toBe(0)
     expect(validated.stderr).toContain(skipped(dir, 'stolen.trace.json'))
     expect(validated.stderr).not.toContain('root:x')
+  })
+
+  it('to a journal is never followed: the run it records is neither listed nor recovered into a trace file here', async () => {
+    const dir = tempDir()
+    const outside = tempDir()
+    const journal = 'elsewhere.01KE1SEWHEREE1SEWHEREE1S00.journal.jsonl'
+    const open = {
+      journal: 1,
+      kind: 'open',
+      writer: { pid: 999_999_999, thread: 0, host: hostname() },
+      trace: {
+        trace_id: '01KE1SEWHEREE1SEWHEREE1S00',
+        name: 'elsewhere',
+        turns: [],
+        metadata: {},
+        started_at: 1_700_000_000,
+        ended_at: null,
+        format_version: '1',
+        parent_trace_id: null,
+        handoff_context: null,
+        status: 'active',
+        error: null,
+      },
+    }
+    writeFileSync(join(outside, journal), `${JSON.stringify(open)}\n`)
+    symlinkSync(join(outside, journal), join(dir, journal))
+    const listed = runCli(['list', '--dir', dir, '--json'], dir)
+    expect((JSON.parse(listed.stdout) as { runs: unknown[] }).runs).toEqual([])
+    expect(listed.stderr).toContain(skipped(dir, journal))
+    // loadTrace sweeps for its own file's journals: the link is not one of them.
+    expect(() => loadTrace(join(dir, 'elsewhere.trace.json'))).toThrow(TraceNotFoundError)
+    expect(readdirSync(dir)).toEqual([journal])
+    expect(readFileSync(join(outside, journal), 'utf8')).toBe(`${JSON.stringify(open)}\n`)
   })
 
   it('that lead out of it never reach the report', async () => {
