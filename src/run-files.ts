@@ -66,11 +66,27 @@ export class RunFiles {
   }
 
   /**
+   * Appends what the journal still queues, now. Called before any long
+   * synchronous work at the session's end (writing a recording, the trace):
+   * the journal's timer cannot run while that work holds the event loop, so
+   * without it a process killed during that work would lose what the run
+   * recorded in its last moments (up to the whole run, for an agent that
+   * never yielded).
+   */
+  flushJournal(): void {
+    this.#journal?.flush()
+  }
+
+  /**
    * Writes the finished trace (throws `TraceFileError` when it cannot), then
    * ends the journal: removed when the run completed (with the journals of
    * earlier runs of this file kept by this process), else closed and kept.
+   * The journal holds every turn before the write begins, and goes only once
+   * the file is in place (an atomic rename), so a process killed at any
+   * moment of the write leaves one or the other with the whole run.
    */
   write(trace: Trace): void {
+    this.flushJournal()
     writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
     const journal = this.#journal
     if (journal === undefined) return
@@ -101,13 +117,19 @@ export class RunFiles {
     writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
   }
 
-  /** Ends the journal without a trace file (the trace could not be written): kept as the record of the run. */
-  abandon(trace: Trace): void {
+  /**
+   * Ends the journal without a trace file (the trace could not be written,
+   * `error` says why): kept as the record of the run, which the next sweep
+   * writes out as its trace file, `interrupted`.
+   */
+  abandon(trace: Trace, error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code
     this.#journal?.finish({
       kind: 'close',
       status: 'interrupted',
       ended_at: trace.ended_at ?? trace.started_at,
-      interruption_reason: 'the trace file could not be written',
+      interruption_reason: `the session ended ${trace.status ?? 'completed'}, but its trace file could not be written${typeof code === 'string' ? ` (${code})` : ''}`,
+      trace_written: false,
     })
   }
 }

@@ -419,6 +419,8 @@ export class Session<T = unknown> extends TraceAssertions {
     if ('error' in end) trace.error = recordError(end.error)
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
+    // The journal first: the synchronous writes below hold the event loop, so its timer cannot flush during them.
+    this.#files?.flushJournal()
     // Record/replay and resume: what the run replayed, its recording written, unused recorded calls reported.
     const steps = stepsOf(this)
     steps?.close(trace, end.status)
@@ -494,7 +496,7 @@ export class Session<T = unknown> extends TraceAssertions {
       files.write(trace)
       this.#path = files.runPath
     } catch (error) {
-      files.abandon(trace)
+      files.abandon(trace, error)
       // The run itself is not at fault: keep the trace in memory, say why the file is missing.
       warn(
         'REAGENT_WRITE',

@@ -4,6 +4,7 @@
  * silenced with `--no-warnings`, and can be observed with
  * `process.on('warning', ...)`.
  */
+import { redactForDisk } from './redact/for-disk.js'
 
 /** Stable codes, for filtering: `warning.code === 'REAGENT_VALUE'`. */
 export type ReagentWarningCode =
@@ -21,6 +22,11 @@ export type ReagentWarningCode =
   | 'REAGENT_LIMITS' // a run's limits could not count a call (no token usage, an unpriced model)
   | 'REAGENT_TEST_SCOPE' // a session opened in a vitest test file whose tests reagent-flow/vitest does not wrap
 
+/**
+ * Emits `message` as a ReagentWarning, redacted by the built-in rules first:
+ * warnings quote what they are about (a session's name, a URL, an error's
+ * message), land in CI logs, and must not carry a secret there either.
+ */
 export function warn(code: ReagentWarningCode, message: string): void {
-  process.emitWarning(`reagent-flow: ${message}`, { type: 'ReagentWarning', code })
+  process.emitWarning(`reagent-flow: ${redactForDisk(message)}`, { type: 'ReagentWarning', code })
 }

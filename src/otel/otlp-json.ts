@@ -65,8 +65,17 @@ export function attribute(key: string, value: AttributeValue): OtlpKeyValue {
   return { key, value: encodeValue(value) }
 }
 
-/** A value as sent; undefined when it holds nothing reagent-flow reads (an empty value, bytes). */
-export function decodeValue(value: OtlpAnyValue | undefined): AttributeValue | undefined {
+/** How deep attribute values are read: what the trace writer keeps (deeper is written as "[Too deep]" there too). */
+const MAX_VALUE_DEPTH = 64
+const TOO_DEEP = '[Too deep]'
+
+/**
+ * A value as sent; undefined when it holds nothing reagent-flow reads (an
+ * empty value, bytes). Lists and maps nested deeper than MAX_VALUE_DEPTH
+ * become "[Too deep]": a hostile file nested 100,000 levels must not
+ * overflow the stack.
+ */
+export function decodeValue(value: OtlpAnyValue | undefined, depth = 0): AttributeValue | undefined {
   if (value === undefined || value === null || typeof value !== 'object') return undefined
   if (typeof value.stringValue === 'string') return value.stringValue
   if (typeof value.boolValue === 'boolean') return value.boolValue
@@ -76,12 +85,14 @@ export function decodeValue(value: OtlpAnyValue | undefined): AttributeValue | u
   }
   if (typeof value.doubleValue === 'number') return value.doubleValue
   if (value.arrayValue !== undefined) {
-    return (value.arrayValue.values ?? []).map(decodeValue).filter((item): item is AttributeValue => item !== undefined)
+    if (depth >= MAX_VALUE_DEPTH) return TOO_DEEP
+    return (value.arrayValue.values ?? []).map((item) => decodeValue(item, depth + 1)).filter((item): item is AttributeValue => item !== undefined)
   }
   if (value.kvlistValue !== undefined) {
+    if (depth >= MAX_VALUE_DEPTH) return TOO_DEEP
     const out: Record<string, AttributeValue> = {}
     for (const { key, value: item } of value.kvlistValue.values ?? []) {
-      const decoded = decodeValue(item)
+      const decoded = decodeValue(item, depth + 1)
       if (decoded !== undefined) out[key] = decoded
     }
     return out
@@ -94,9 +105,17 @@ export function nanosFromSeconds(seconds: number): string {
   return (BigInt(Math.round(seconds * 1e6)) * 1000n).toString()
 }
 
-/** OTLP nanoseconds (a decimal string or a number) as epoch seconds, to the microsecond; undefined when unreadable. */
+/** The largest OTLP time: a fixed64 of nanoseconds (the year 2554). */
+const MAX_NANOS = 2n ** 64n - 1n
+
+/**
+ * OTLP nanoseconds (a decimal string or a number) as epoch seconds, to the
+ * microsecond; undefined when unreadable or beyond a fixed64 (a 400-digit
+ * time would be Infinity, which no trace may hold).
+ */
 export function secondsFromNanos(nanos: unknown): number | undefined {
-  if (typeof nanos === 'number') return Number.isFinite(nanos) && nanos >= 0 ? Math.round(nanos / 1e3) / 1e6 : undefined
-  if (typeof nanos !== 'string' || !/^\d+$/.test(nanos)) return undefined
+  if (typeof nanos === 'number') return Number.isFinite(nanos) && nanos >= 0 && nanos <= Number(MAX_NANOS) ? Math.round(nanos / 1e3) / 1e6 : undefined
+  // 20 digits hold every fixed64: a longer string is refused before BigInt reads it.
+  if (typeof nanos !== 'string' || nanos.length > 20 || !/^\d+$/.test(nanos) || BigInt(nanos) > MAX_NANOS) return undefined
   return Number(BigInt(nanos) / 1000n) / 1e6
 }

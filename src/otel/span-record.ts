@@ -62,8 +62,18 @@ function spanOf(span: unknown, source: string, path: string): SpanRecord {
   if (typeof spanId !== 'string' || !HEX_SPAN_ID.test(spanId)) throw new OtlpFormatError(source, `${path}.spanId`, 'expected 16 hex digits')
   const start = secondsFromNanos(span['startTimeUnixNano'])
   const end = secondsFromNanos(span['endTimeUnixNano'])
-  if (start === undefined) throw new OtlpFormatError(source, `${path}.startTimeUnixNano`, 'expected nanoseconds since the epoch (a decimal string)')
-  if (end === undefined) throw new OtlpFormatError(source, `${path}.endTimeUnixNano`, 'expected nanoseconds since the epoch (a decimal string)')
+  if (start === undefined)
+    throw new OtlpFormatError(
+      source,
+      `${path}.startTimeUnixNano`,
+      'expected nanoseconds since the epoch (a decimal string of at most 20 digits, an OTLP fixed64)',
+    )
+  if (end === undefined)
+    throw new OtlpFormatError(
+      source,
+      `${path}.endTimeUnixNano`,
+      'expected nanoseconds since the epoch (a decimal string of at most 20 digits, an OTLP fixed64)',
+    )
   const attributes = new Map<string, AttributeValue>()
   for (const [i, entry] of listAt(span['attributes'], source, `${path}.attributes`).entries()) {
     if (!isObject(entry) || typeof entry['key'] !== 'string')

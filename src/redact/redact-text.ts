@@ -17,7 +17,7 @@ import { findSecretElements } from './xml-elements.js'
  * (for name/value pairs). Strings without any cost one native regex test.
  */
 const DEFAULT_GATE =
-  /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-/i
+  /sk-|[sr]k_|eyJ|-----BEGIN|:\/\/|bearer|basic|token|pass|pwd|secret|auth|key|cookie|cred|sess|jwt|AKIA|ASIA|gh[pousr]_|github_pat_|xox[abeprs]-|AIza|hf_|npm_|glpat-|hook|sig=/i
 /** No default rule matches fewer characters. */
 export const MIN_GATED_LENGTH = 3
 

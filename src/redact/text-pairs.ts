@@ -12,7 +12,7 @@
  * value read forwards, then skipped; so the cost is linear.
  */
 import { credentialEnd } from './value-shapes.js'
-import { addRange, isAlnum, isBlank, type Ranges } from './ranges.js'
+import { addRange, isAlnum, isBlank, isDigit, type Ranges } from './ranges.js'
 
 const MAX_BLANKS = 16
 const MAX_BARE_NAME = 64
@@ -216,10 +216,33 @@ function closesTuple(text: string, at: number): boolean {
   return code === 41 || code === 93
 }
 
+/** A source file's name: what a stack frame shows before its line and column (`session.js:12:5`). */
+const SOURCE_FILE = /\.(?:[cm]?[jt]sx?|py|rb|go|java|kt|rs|php|cs|swift|vue|svelte)$/
+
+const MAX_LOCATION_DIGITS = 10
+
+/** Where the digits starting at `at` end (at most MAX_LOCATION_DIGITS of them), or -1 when there are none. */
+function digitsEnd(text: string, at: number): number {
+  let end = at
+  while (end < text.length && end - at <= MAX_LOCATION_DIGITS && isDigit(text.charCodeAt(end))) end++
+  return end > at && end - at <= MAX_LOCATION_DIGITS ? end : -1
+}
+
+/**
+ * `file.js:12` or `file.js:12:5` (a stack frame's location): not a pair, even
+ * when a word of the file's name is a secret one (`session.js`).
+ */
+function isSourceLocation(text: string, sep: number, name: Name): boolean {
+  if (name.quoted || text.charCodeAt(sep) !== 58 /* : */ || !SOURCE_FILE.test(name.text)) return false
+  let end = digitsEnd(text, sep + 1)
+  if (end !== -1 && text.charCodeAt(end) === 58) end = digitsEnd(text, end + 1)
+  return end !== -1 && (end === text.length || !isNameChar(text.charCodeAt(end)))
+}
+
 /** Reads the pair around the separator at `sep`; returns where to look for the next separator. */
 function findPairAt(text: string, sep: number, ranges: Ranges, isSecretName: (name: string) => boolean): number {
   const name = nameBefore(text, sep)
-  if (name === undefined) return sep + 1
+  if (name === undefined || isSourceLocation(text, sep, name)) return sep + 1
   const shape = isPairShape(text, sep, name)
   if (shape === undefined || !isSecretName(name.text)) return sep + 1
   const value = valueAfter(text, sep, shape)

@@ -9,9 +9,11 @@
  *   schemes          Bearer …, Basic … (base64 of user:password), Token …
  *   URLs             https://user:password@host
  *   PEM              the body of -----BEGIN … PRIVATE KEY----- blocks
+ *   webhooks         Slack, Discord, Teams URLs and signed URLs: see webhook-urls.ts
  */
 import { addRange, isAlnum, isLower, isUpper, startsFree, type Ranges } from './ranges.js'
 import { findJwts, findPrefixedKeys, findSkKeys } from './token-shapes.js'
+import { findWebhookUrls } from './webhook-urls.js'
 
 /** Characters of an HTTP credential (RFC 7235 token68). */
 function isCredentialChar(code: number): boolean {
@@ -143,4 +145,5 @@ export function findValueShapes(text: string, ranges: Ranges): void {
   findSchemeCredentials(text, ranges)
   findUrlCredentials(text, ranges)
   findPrivateKeys(text, ranges)
+  findWebhookUrls(text, ranges)
 }

@@ -57,12 +57,48 @@ function isIdentity(value: unknown): value is string | null {
   return value === null || typeof value === 'string'
 }
 
+/** `value` as the error quotes it: JSON, cut to a readable length. */
+function shown(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value)
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text
+}
+
+/**
+ * A recorded answer, checked against the shapes of `RecordedResponse`: a
+ * tampered status or body would otherwise surface far from the file, as a
+ * connection error or a TypeError inside the agent's code.
+ */
+function checkResponse(response: Record<string, unknown>, where: string): void {
+  if ('value' in response) return
+  if ('chunks' in response) {
+    if (!Array.isArray(response.chunks)) throw new Error(`${where}.chunks is not a list`)
+    return
+  }
+  const status = response.status
+  if (typeof status !== 'number' || !Number.isInteger(status) || status < 200 || status > 599) {
+    throw new Error(`${where}.status is ${shown(status)}, not an HTTP status from 200 to 599`)
+  }
+  if ('body' in response) {
+    if (response.body === null || typeof response.body !== 'object') throw new Error(`${where}.body is ${shown(response.body)}, not a JSON object or list`)
+  } else if ('events' in response) {
+    const events = response.events
+    if (!Array.isArray(events)) throw new Error(`${where}.events is not a list`)
+    const bad = events.findIndex((event) => !isObject(event) || !('data' in event || typeof event.text === 'string'))
+    if (bad !== -1) throw new Error(`${where}.events[${bad}] is not { data } or { text }`)
+  } else if (typeof response.text === 'string' || typeof response.base64 === 'string') {
+    if (typeof response.content_type !== 'string') throw new Error(`${where}.content_type is not a string`)
+  } else {
+    throw new Error(`${where} has no body, events, text or base64`)
+  }
+}
+
 function checkStep(step: unknown, where: string): StepRecord {
   if (!isObject(step)) throw new Error(`${where} is not an object`)
   if (step.kind === 'exchange') {
     if (typeof step.endpoint !== 'string') throw new Error(`${where}.endpoint is not a string`)
     if (!isObject(step.response)) throw new Error(`${where}.response is not an object`)
     if (!('request' in step)) throw new Error(`${where} has no request`)
+    checkResponse(step.response, `${where}.response`)
     return step as unknown as StepRecord
   }
   if (step.kind === 'tool') {

@@ -13,11 +13,14 @@ import { markRecordingUsed, readRecordingText, writeRecordingText, type StepReco
 import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import { warn } from '../warnings.js'
 import { steadySteps } from './volatile-fields.js'
+import { RecordingFormatError } from './errors.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'
 
 export class RecordingStore {
   readonly path: string
   readonly #name: string
+  /** The name as the file holds it: redacted by the session's rules, as every written field is. */
+  readonly #writtenName: string
   readonly #sessionId: string | null
   readonly #userId: string | null
   readonly #redact: RedactOption | undefined
@@ -28,15 +31,28 @@ export class RecordingStore {
   constructor(path: string, name: string, sessionId: string | null, userId: string | null, redact: RedactOption | undefined) {
     this.path = path
     this.#name = name
+    this.#writtenName = redactForDisk(name, redact)
     this.#sessionId = sessionId
     this.#userId = userId
     this.#redact = redact
   }
 
-  /** Reads the file; the steps of this session's scope, or undefined. Throws `RecordingFormatError` for a file that is not a recording. */
+  /**
+   * Reads the file; the steps of this session's scope, or undefined. Throws
+   * `RecordingFormatError` for a file that is not a recording, or the
+   * recording of another session.
+   */
   load(): RecordingScope | undefined {
     const text = readRecordingText(this.path)
     this.#recording = text === null ? undefined : parseRecording(text, this.path)
+    // A recording of another session (copied, or a name that maps to the same file) never answers this one.
+    const recorded = this.#recording?.name
+    if (recorded !== undefined && recorded !== this.#writtenName && recorded !== this.#name) {
+      throw new RecordingFormatError(
+        this.path,
+        `"name" is ${JSON.stringify(redactForDisk(recorded))}, the recording of another session than "${this.#writtenName}"`,
+      )
+    }
     this.#scope = scopeOf(this.#recording, this.#sessionId, this.#userId)
     return this.#scope
   }
@@ -63,9 +79,9 @@ export class RecordingStore {
       const scope: RecordingScope = {
         session_id: this.#sessionId,
         user_id: this.#userId,
-        steps: steadySteps([...before, ...written], [this.#name, this.#sessionId, this.#userId]),
+        steps: steadySteps([...before, ...written], [this.#writtenName, this.#sessionId, this.#userId]),
       }
-      if (!writeRecordingText(this.path, renderRecording(withScope(current, this.#name, scope)))) markRecordingUsed(this.path)
+      if (!writeRecordingText(this.path, renderRecording(withScope(current, this.#writtenName, scope)))) markRecordingUsed(this.path)
     } catch (error) {
       warn(
         'REAGENT_WRITE',

@@ -3,7 +3,7 @@
  * journals of runs still open or interrupted), known by their top-level
  * fields, and why a file that is not a readable trace was skipped.
  */
-import { readdirSync, statSync, type Dirent } from 'node:fs'
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { TraceFileError, TraceFormatError } from '../errors.js'
 import type { TraceFields } from '../trace/top-level.js'
@@ -13,6 +13,8 @@ import type { JournalFile } from './journal-reader.js'
 import { sweepDirectory } from './recovery.js'
 import { readRun } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
+import { realPathInside } from './trace-tree.js'
+import { warn } from '../warnings.js'
 
 /**
  * Folders of a trace directory that hold no runs of its own: goldens are
@@ -29,9 +31,38 @@ interface RunFolder {
   entries: Dirent[]
 }
 
+/**
+ * `entries` without the symbolic links that lead out of `root` (a real path)
+ * or nowhere, each skipped with a warning: a trace directory is often an
+ * artifact from elsewhere, and a link in it must not make a reader (or the
+ * report it writes) show a file outside it. Links to folders are never
+ * followed; a link to a file inside `root` is read as that file.
+ */
+function withoutLinksOut(current: string, entries: Dirent[], root: string | undefined): Dirent[] {
+  return entries.filter((entry) => {
+    if (!entry.isSymbolicLink() || entry.name.startsWith('.')) return true
+    const path = join(current, entry.name)
+    if (root !== undefined && realPathInside(path, root) !== undefined) return true
+    warn(
+      'REAGENT_READ',
+      `${path} is a symbolic link that leads out of ${root ?? current} (or nowhere); skipped: readers do not follow links out of the folder they were given.`,
+    )
+    return false
+  })
+}
+
+function realPathOf(dir: string): string | undefined {
+  try {
+    return realpathSync(dir)
+  } catch {
+    return undefined
+  }
+}
+
 /** `dir` and the folders under it that may hold runs, depth first: not `golden/`, `ledger/`, dot folders or links. */
 function runFolders(dir: string): RunFolder[] | null {
   const out: RunFolder[] = []
+  const root = realPathOf(dir)
   const visit = (current: string, depth: number): boolean => {
     let entries: Dirent[]
     try {
@@ -41,6 +72,7 @@ function runFolders(dir: string): RunFolder[] | null {
       if (depth === 0) throw new TraceFileError(dir, 'list', error)
       return true
     }
+    entries = withoutLinksOut(current, entries, root)
     out.push({ dir: current, entries })
     if (depth >= MAX_DEPTH) return true
     for (const entry of entries) {

@@ -19,6 +19,8 @@
 import { markInjected } from '../trace/injected-mark.js'
 import { expandMessages } from '../trace/messages.js'
 import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
+import { warn } from '../warnings.js'
+import { recordProblem } from './journal-records.js'
 
 export const JOURNAL_VERSION = 1
 
@@ -43,6 +45,8 @@ export interface CloseRecord {
   ended_at: number
   error?: RecordedError | null
   interruption_reason?: string
+  /** False when the session's trace file could not be written (a full disk): the journal is then the run's only record. */
+  trace_written?: false
 }
 
 /** One Server-Sent Event of a recorded stream: its data as JSON, or as text when it is not JSON (`[DONE]`). */
@@ -95,6 +99,14 @@ export type JournalRecord =
   | { kind: 'orphan'; result: ToolResult & { name: string } }
   | StepRecord
   | CloseRecord
+  | LostRecord
+
+/** The journal could not be written from here on (a full disk): what follows in the run is missing from it. */
+export interface LostRecord {
+  kind: 'lost'
+  /** Why: the file system's code (`ENOSPC`) or message. */
+  error: string
+}
 
 /** A journal as read back. */
 export interface JournalContent {
@@ -105,16 +117,34 @@ export interface JournalContent {
   closed: CloseRecord | undefined
   /** The model calls and tool executions the run completed, in the order they completed. */
   steps: StepRecord[]
+  /** Set when the journal lost records: after how many turns, and why. */
+  lost: { turns: number; error: string } | undefined
 }
 
 function isRecord(value: unknown): value is { kind: string } & Record<string, unknown> {
   return value !== null && typeof value === 'object' && typeof (value as { kind?: unknown }).kind === 'string'
 }
 
+const warnedDamaged = new Set<string>()
+
+/** One warning per damaged line and process: journals are read by every sweep. */
+function warnDamaged(file: string, line: number, kind: string, problem: string): void {
+  const key = `${file}:${line}`
+  if (warnedDamaged.has(key)) return
+  warnedDamaged.add(key)
+  warn(
+    'REAGENT_READ',
+    `the journal ${file} has a "${kind}" record of the wrong type at line ${line} (${problem}); the run is read up to the line before it. ` +
+      'Delete the journal to forget the run, or fix the line.',
+  )
+}
+
 /**
  * The run a journal's text records. Throws a plain Error when the text does
- * not start with an open record (the caller names the file); a damaged or
- * cut-short line after it ends the reading there.
+ * not start with an open record (the caller names the file). A line cut
+ * short by a crash is skipped; a record of the wrong type ends the reading
+ * of the run there, with a warning naming the file and the line (a later
+ * close record still applies).
  */
 export function readJournalText(text: string, file: string): JournalContent {
   const lines = text.split('\n')
@@ -126,6 +156,8 @@ export function readJournalText(text: string, file: string): JournalContent {
   const trace: Trace = { ...open.trace, turns: [], status: 'active', ended_at: null }
   let closed: CloseRecord | undefined
   const steps: StepRecord[] = []
+  let damagedAt: number | undefined
+  let lost: JournalContent['lost']
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!
     if (line === '') continue
@@ -137,11 +169,24 @@ export function readJournalText(text: string, file: string): JournalContent {
       continue
     }
     if (!isRecord(record)) continue
+    // After a record of the wrong type the run is read no further (later records may refer to
+    // what it held), but a close record still says how the session ended.
+    if (damagedAt !== undefined && record.kind !== 'close') continue
+    const problem = recordProblem(record)
+    if (problem !== undefined) {
+      if (damagedAt === undefined) damagedAt = i
+      warnDamaged(file, i + 1, record.kind, problem)
+      continue
+    }
+    if (record.kind === 'lost') {
+      lost ??= { turns: trace.turns.length, error: String(record.error) }
+      continue
+    }
     applyRecord(trace, record as JournalRecord, (close) => (closed = close), steps)
   }
   expandMessages(trace.turns, file)
   if (closed !== undefined) closeTrace(trace, closed)
-  return { writer: open.writer, trace, closed, steps }
+  return { writer: open.writer, trace, closed, steps, lost }
 }
 
 function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: CloseRecord) => void, steps: StepRecord[]): void {
@@ -167,6 +212,8 @@ function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: Close
       return
     case 'close':
       onClose(record)
+      return
+    case 'lost':
       return
   }
 }

@@ -62,13 +62,19 @@ export function readJournal(path: string): JournalFile {
       cause: error,
     })
   }
-  const { writer, trace, closed, steps } = content
+  const { writer, trace, closed, steps, lost } = content
   const isLive = closed === undefined && isWriterAlive(writer, mtimeMs)
   if (closed === undefined && !isLive) {
     trace.status = 'interrupted'
     trace.interruption_reason = interruptionReason(writer)
     // The last sign of life: the journal's last append or heartbeat.
     trace.ended_at = Math.max(trace.started_at, Math.min(mtimeMs / 1000, epochSeconds()))
+  }
+  // What the journal holds is not the whole run: never read as one that finished.
+  if (lost !== undefined && !isLive) {
+    const missing = `the journal could not be written after turn ${lost.turns} (${lost.error}), so the run's later turns are missing`
+    trace.interruption_reason = trace.interruption_reason === undefined ? missing : `${trace.interruption_reason}; ${missing}`
+    trace.status = 'interrupted'
   }
   return { path, runPath: names.runPath, writer, trace, closed, steps, isLive, mtimeMs }
 }

@@ -11,7 +11,7 @@
  * that was flushed. No file descriptor is kept open per session, so any
  * number of sessions can be open at once.
  */
-import { appendFileSync, mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { appendFileSync, mkdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { encodeMessages } from '../trace/messages.js'
 import type { PieceRedactor } from '../trace/trace-text.js'
@@ -88,6 +88,8 @@ export class JournalWriter implements RecordingListener, StepListener {
   readonly #redactor: PieceRedactor | undefined
   #queue: Queued[] = []
   #isBroken = false
+  /** The bytes appended so far: where a failed append is cut back to, so the journal ends on a whole line. */
+  #bytes = 0
 
   private constructor(path: string, turns: readonly Turn[], redactor: PieceRedactor | undefined) {
     this.path = path
@@ -104,7 +106,9 @@ export class JournalWriter implements RecordingListener, StepListener {
     const writer = new JournalWriter(path, turns, redactor)
     try {
       mkdirSync(dirname(path), { recursive: true })
-      writeFileSync(path, writer.#line(openRecord(currentWriter(), trace)), { flag: 'wx' })
+      const open = writer.#line(openRecord(currentWriter(), trace))
+      writeFileSync(path, open, { flag: 'wx' })
+      writer.#bytes = Buffer.byteLength(open)
     } catch (error) {
       warnBroken(trace.name, path, error)
       return undefined
@@ -192,9 +196,29 @@ export class JournalWriter implements RecordingListener, StepListener {
   #append(text: string): void {
     try {
       appendFileSync(this.path, text)
+      this.#bytes += Buffer.byteLength(text)
     } catch (error) {
       this.#isBroken = true
       warnBroken(undefined, this.path, error)
+      this.#markLost(error)
+    }
+  }
+
+  /**
+   * After a failed append (a full disk): the journal is cut back to its last
+   * whole line and told, in one short record, that what follows was lost, so
+   * a reader never takes it for the whole run. Cutting back frees the part of
+   * the last block the failed append took, which is where the record goes.
+   */
+  #markLost(error: unknown): void {
+    const code = (error as NodeJS.ErrnoException | null)?.code
+    try {
+      truncateSync(this.path, this.#bytes)
+      const line = this.#line({ kind: 'lost', error: code ?? (error instanceof Error ? error.message : String(error)) })
+      appendFileSync(this.path, line)
+      this.#bytes += Buffer.byteLength(line)
+    } catch {
+      // Not even that fits: the reader sees a journal that stops, and the warning above said why.
     }
   }
 
@@ -219,10 +243,18 @@ export class JournalWriter implements RecordingListener, StepListener {
       rmSync(this.path, { force: true })
       return
     }
-    if (this.#isBroken) return
     const queue = this.#queue
     this.#queue = []
-    this.#append(this.#lines(queue) + this.#line(close))
+    if (!this.#isBroken) {
+      this.#append(this.#lines(queue) + this.#line(close))
+      if (!this.#isBroken) return
+    }
+    // A journal that lost records still gets its close record when it fits: how the session ended.
+    try {
+      appendFileSync(this.path, this.#line(close))
+    } catch {
+      // The reader sees the run as interrupted where its journal stops.
+    }
   }
 }
 

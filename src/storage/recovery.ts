@@ -13,7 +13,7 @@
  * artifact opened read-only) is read as it is, the journals standing in
  * for the runs they record.
  */
-import { appendFileSync, closeSync, fstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs'
+import { appendFileSync, closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Trace } from '../trace/types.js'
 import { parseTempName } from './atomic-write.js'
@@ -51,6 +51,14 @@ export function removeQuietly(path: string): void {
   }
 }
 
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink()
+  } catch {
+    return false
+  }
+}
+
 function mtimeOf(path: string): number | undefined {
   try {
     return statSync(path).mtimeMs
@@ -78,6 +86,25 @@ function appendCloseRecord(path: string, close: CloseRecord): void {
     closeSync(fd)
   }
   appendFileSync(path, `${last[0] === 0x0a ? '' : '\n'}${JSON.stringify(close)}\n`)
+}
+
+/**
+ * A closed journal whose trace file was never written (the session's final
+ * write failed: a full disk) is the only record of its run: written out now,
+ * unless its file holds it or a later run. True when written, false when it
+ * could not be (the journal then stands in for its run), undefined when there
+ * was nothing to do.
+ */
+function writeOutClosed(journal: JournalFile): boolean | undefined {
+  if (journal.closed?.trace_written !== false) return undefined
+  const fields = readTraceFieldsOrUndefined(journal.runPath)
+  if (fields?.trace_id === journal.trace.trace_id || (fields !== undefined && fields.started_at > journal.trace.started_at)) return undefined
+  try {
+    writeChunks(journal.runPath, traceChunks(journal.trace, { redact: false }))
+    return true
+  } catch {
+    return false
+  }
 }
 
 /** Writes an interrupted run out as its trace file (unless a later run holds the file) and closes its journal. */
@@ -124,7 +151,8 @@ export function sweepDirectory(dir: string, runPath?: string, listed?: readonly 
       if (mtime !== undefined && (now - mtime > STALE_TEMP_MS || !isProcessAlive(temp.pid))) removeQuietly(path)
       continue
     }
-    if (!name.endsWith(JOURNAL_SUFFIX)) continue
+    // A linked journal is never followed: recovering it would write a file of this folder from one outside it.
+    if (!name.endsWith(JOURNAL_SUFFIX) || isLink(path)) continue
     const names = parseJournalName(path)
     if (names === undefined || (only !== undefined && resolve(names.runPath) !== only)) continue
     let journal: JournalFile
@@ -137,7 +165,12 @@ export function sweepDirectory(dir: string, runPath?: string, listed?: readonly 
     }
     if (journal.closed !== undefined) {
       if (now - journal.mtimeMs > KEEP_CLOSED_MS || supersededBy(journal.runPath, journal.trace).completed) removeQuietly(path)
-      else result.kept.push(journal)
+      else {
+        result.kept.push(journal)
+        const written = writeOutClosed(journal)
+        if (written === true) result.written.push(journal.runPath)
+        else if (written === false) result.openJournals.push(journal)
+      }
       continue
     }
     if (journal.isLive || !recoverJournal(journal)) result.openJournals.push(journal)

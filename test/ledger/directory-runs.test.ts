@@ -161,6 +161,27 @@ describe('the directory store', () => {
     expect(loadTrace(join(dir, 'ledger', 'acme', 'default', `${runId}.trace.json`)).turns[0]!.tool_results[0]!.result).toBe('Bearer [REDACTED]')
   })
 
+  it("keeps a run whose run.begin arrives after the watch indexed the session's journal: its own file, completed by run.complete, listed after the next run of its name", async () => {
+    const dir = tempDir()
+    const ledger = await startDirectoryLedger({ dir, org: 'acme' })
+    let runId = ''
+    await session('refund-agent', { traceDir: dir, ledger: false }, async (s) => {
+      runId = s.traceId
+      s.logLlmCall({ model: 'gpt-4o', responseText: 'Looking.' })
+      // The race: the watch sees the journal first, then the session's run.begin arrives.
+      await eventually(listed(ledger), (r) => r.body.runs.some((run) => run.run_id === s.traceId))
+      // As a session without a goal reports it: nothing the journal's run does not say already.
+      const begun = await ledger.call('run.begin', { agent: 'refund-agent', goal: 'refund-agent', run_id: s.traceId })
+      expect(begun.status).toBe(200)
+    })
+    expect(existsSync(join(dir, 'ledger', 'acme', 'default', `${runId}.trace.json`))).toBe(true)
+    const completed = await ledger.call('run.complete', { run_id: runId, status: 'completed', final_response: 'Refunded.' })
+    expect(completed.status).toBe(200)
+    await session('refund-agent', { traceDir: dir, ledger: false }, () => {})
+    const both = await eventually(listed(ledger), (r) => r.body.total === 2)
+    expect(both.body.runs[0]).toMatchObject({ run_id: runId, status: 'completed', goal: 'refund-agent', final_response: 'Refunded.' })
+  })
+
   it('refuses a second server on the same directory, and takes over the lock of one that died', async () => {
     const dir = tempDir()
     const store = DirectoryStore.open({ dir, org: 'o', namespace: 'n', watch: false })

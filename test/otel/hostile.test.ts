@@ -1,8 +1,9 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
-import { OtlpExportError } from '../../src/errors.js'
+import { OtlpExportError, OtlpFormatError } from '../../src/errors.js'
 import { fromOtlp, postOtlp, toOtlp, type OtlpExportRequest } from '../../src/otel/index.js'
+import { decodeValue, type OtlpAnyValue } from '../../src/otel/otlp-json.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 
 function chat(spanId: string, parentSpanId: string | undefined, start: number, model: string): Record<string, unknown> {
@@ -41,6 +42,32 @@ describe('OTLP input that breaks things', () => {
     )
     const { traces } = await fromOtlp(request(spans))
     expect(traces[0]!.turns).toHaveLength(5_000)
+  })
+
+  it('reads an attribute nested 100,000 levels deep (as JSON text holds it), cut to "[Too deep]" at depth 64', async () => {
+    const levels = 100_000
+    const text = `${'{"kvlistValue":{"values":[{"key":"k","value":'.repeat(levels)}{"stringValue":"bottom"}${'}]}}'.repeat(levels)}`
+    const deep = JSON.parse(text) as OtlpAnyValue
+    const span = chat('1111111111111111', undefined, 1_800_000_000, 'm')
+    ;(span.attributes as unknown[]).push({ key: 'custom.deep', value: deep })
+    const { traces } = await fromOtlp(request([span]))
+    expect(traces[0]!.turns.map((turn) => turn.llm_call.model)).toEqual(['m'])
+    let value = decodeValue(deep)
+    for (let depth = 0; depth < 64; depth++) value = (value as Record<string, unknown>)['k'] as typeof value
+    expect(value).toBe('[Too deep]')
+  })
+
+  it.each([
+    ['a 400-digit start time', { startTimeUnixNano: '9'.repeat(400) }, 'startTimeUnixNano'],
+    ['a start time beyond a fixed64', { startTimeUnixNano: '18446744073709551616' }, 'startTimeUnixNano'],
+    ['an end time given as a huge number', { endTimeUnixNano: 1e300 }, 'endTimeUnixNano'],
+  ])('refuses %s, naming the span and the field', async (_, times, field) => {
+    const span = { ...chat('1111111111111111', undefined, 1_800_000_000, 'm'), ...times }
+    const imported = fromOtlp(request([span]), { source: 'spans.json' })
+    await expect(imported).rejects.toBeInstanceOf(OtlpFormatError)
+    await expect(imported).rejects.toThrow(
+      `spans.json at resourceSpans[0].scopeSpans[0].spans[0].${field}: expected nanoseconds since the epoch (a decimal string of at most 20 digits, an OTLP fixed64)`,
+    )
   })
 
   it('gives up on a receiver that never answers after timeoutMs, saying so', async () => {

@@ -111,6 +111,19 @@ export function secretForms(seed = 1): SecretForm[] {
   text('Hugging Face token', (k) => `hf ${k}`, `hf_${randomish(++n, 34, 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz').replace(/\d/g, 'q')}`)
   text('npm token', (k) => `npm ${k}`, `npm_${s(36)}`)
   text('GitLab token', (k) => `gitlab ${k}`, `glpat-${s(20)}`)
+  // Webhook URLs: the path is the secret, and a key ending in `url` keeps its value readable.
+  text('Slack webhook URL', (k) => `alerts go to https://hooks.slack.com/services/${k} now`, `T0${s(9)}/B0${s(9)}/${s(24)}`)
+  text('Slack webhook URL as a url field', (k) => JSON.stringify({ webhook_url: `https://hooks.slack.com/services/${k}` }), `T0${s(9)}/B0${s(9)}/${s(24)}`)
+  text('Discord webhook URL', (k) => `POST https://discord.com/api/webhooks/${k}?wait=true`, `1234567890123/${s(68)}`)
+  text('discordapp.com webhook URL', (k) => `(https://discordapp.com/api/v10/webhooks/${k})`, `9876543210987/${s(68)}`)
+  text('Microsoft Teams webhook URL', (k) => `teams: https://contoso.webhook.office.com/webhookb2/${k}`, `${s(8)}@${s(8)}/IncomingWebhook/${s(32)}/${s(8)}`)
+  text('Office 365 connector URL', (k) => `https://outlook.office.com/webhook/${k}`, `${s(8)}@${s(8)}/IncomingWebhook/${s(32)}/${s(8)}`)
+  text(
+    'Power Automate trigger URL',
+    (k) =>
+      `https://prod-27.westeurope.logic.azure.com:443/workflows/a1b2/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers%2Fmanual%2Frun&sv=1.0&sig=${k}`,
+  )
+  text('Zapier catch hook URL', (k) => `zap: https://hooks.zapier.com/hooks/catch/${k}/`, `12345/${s(8)}`)
   forms.push(
     (() => {
       const [a, b] = [s(), s()]

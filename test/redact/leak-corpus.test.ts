@@ -5,7 +5,8 @@
  * adapter. No planted secret may be in the bytes on disk, and the fields
  * the allow-list keeps readable must be written exactly as recorded.
  */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../adapters/openai/index.js'
@@ -14,6 +15,7 @@ import { tracePath } from '../../src/public/files.js'
 import type { JsonValue } from '../../src/trace/types.js'
 import { fixtureJson, startCannedServer, inOrder } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { captureWarnings } from '../helpers/warnings.js'
 import { leaksIn, randomish, secretForms, type SecretForm } from './corpus.js'
 
 // An environment secret with no recognisable shape: only its literal value
@@ -166,5 +168,41 @@ describe('the leak corpus through the OpenAI adapter', () => {
     const written = JSON.parse(bytes)
     expect(written.turns[1].llm_call.messages.at(-1).content).toMatch(/^\{"password":"\[REDACTED\]","api_key":"\[REDACTED\]","found":\{/)
     expect(written.turns[0].tool_results[0].result.password).toBe('[REDACTED]')
+  })
+})
+
+/** The forms that can be part of a session's name: one line of text. */
+const nameForms = forms.filter((f) => typeof f.value === 'string' && !/[\r\n]/.test(f.value))
+
+describe('the leak corpus in session names', () => {
+  it('reaches neither the recording nor the trace file of a session named with it', async () => {
+    const server = await startCannedServer(() => ({ json: fixtureJson('openai/chat/final-answer.json') }))
+    const client = instrumentOpenAI(new OpenAI({ baseURL: `${server.url}/v1`, apiKey: 'sk-test-key', maxRetries: 0 }))
+    const traceDir = tempDir()
+    for (const form of nameForms) {
+      await session(`deploy-bot ${form.value as string}`, { traceDir, replay: 'record' }, async () => {
+        await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Deploy?' }] })
+      })
+    }
+    const names = readdirSync(traceDir)
+    const recordings = names.filter((name) => name.endsWith('.recording.json'))
+    expect(recordings.length).toBeGreaterThanOrEqual(nameForms.length / 2)
+    for (const name of names.filter((name) => name.endsWith('.json'))) {
+      const bytes = readFileSync(join(traceDir, name), 'utf8')
+      expect({ name, leaks: leaksIn(bytes, forms) }).toEqual({ name, leaks: [] })
+      expect(JSON.parse(bytes).name).toMatch(/^deploy-bot /)
+    }
+  })
+
+  it('reaches no warning about the session (the ledger it could not report to)', async () => {
+    const warnings = captureWarnings()
+    for (const [i, form] of nameForms.entries()) {
+      // A port nothing listens on: the report fails, and says so once per ledger URL.
+      await session(`deploy-bot ${form.value as string}`, { save: false, ledger: { url: `http://127.0.0.1:9/ledger-${i}`, timeoutMs: 2000 } }, () => undefined)
+    }
+    const seen = (await warnings.seen()).filter((w) => w.code === 'REAGENT_LEDGER')
+    expect(seen).toHaveLength(nameForms.length)
+    expect(seen[0]!.message).toMatch(/^reagent-flow: session "deploy-bot .*": the run was not reported to the ledger at http:\/\/127\.0\.0\.1:9\/ledger-0: /)
+    expect(leaksIn(seen.map((w) => w.message).join('\n'), forms)).toEqual([])
   })
 })

@@ -21,6 +21,9 @@ describe('redaction time', () => {
     ["'auth' × 80,000", 'auth'.repeat(80_000)],
     ["'Bearer' + 5,000,000 spaces", `Bearer${' '.repeat(5_000_000)}`],
     ["'auth' × 1,250,000", 'auth'.repeat(1_250_000)],
+    ["'hooks.slack.com/services' × 100,000", 'hooks.slack.com/services'.repeat(100_000)],
+    ["'discord.com/api/v' × 300,000", 'discord.com/api/v'.repeat(300_000)],
+    ["'&sig=' × 400,000", '&sig='.repeat(400_000)],
   ])('stays linear for %s', (_, text) => {
     expect(timed(text)).toBeLessThan(1_500)
   })

@@ -38,6 +38,40 @@ describe('secrets found by their shape', () => {
     ['a Hugging Face token', `hf_${'abcdefghijklmnopqrstuvwxyzABCDEFGH'}`, '[REDACTED]'],
     ['an npm token', `npm_${'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8'}`, '[REDACTED]'],
     ['a GitLab token', 'glpat-AbCdEfGhIjKlMnOpQrSt', '[REDACTED]'],
+    [
+      'a Slack webhook URL',
+      'posted to https://hooks.slack.com/services/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 now',
+      'posted to https://hooks.slack.com/services/[REDACTED] now',
+    ],
+    ['a Slack workflow webhook URL', '<https://hooks.slack.com/workflows/T01/A02/123/abcDEF456>', '<https://hooks.slack.com/workflows/[REDACTED]>'],
+    ['a Discord webhook URL', 'https://discord.com/api/webhooks/1234567890/AbC-dEf_123?wait=true', 'https://discord.com/api/webhooks/[REDACTED]?wait=true'],
+    [
+      'a versioned discordapp.com webhook URL',
+      'https://discordapp.com/api/v10/webhooks/1234567890/AbCdEf123',
+      'https://discordapp.com/api/v10/webhooks/[REDACTED]',
+    ],
+    [
+      'a Microsoft Teams webhook URL',
+      '"https://contoso.webhook.office.com/webhookb2/0a1b-2c@3d4e/IncomingWebhook/9f8e7d/5c6b-a7"',
+      '"https://contoso.webhook.office.com/webhookb2/[REDACTED]"',
+    ],
+    ['an Office 365 connector URL', 'outlook.office.com/webhook/0a1b2c@3d4e/IncomingWebhook/9f8e/5c6b', 'outlook.office.com/webhook/[REDACTED]'],
+    [
+      'a Power Automate trigger URL',
+      'https://prod-12.westus.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers&sv=1.0&sig=Ab1Cd2Ef3Gh4 ok',
+      'https://prod-12.westus.logic.azure.com:443/workflows/0a1b/triggers/manual/paths/invoke?api-version=2016-06-01&sp=%2Ftriggers&sv=1.0&sig=[REDACTED] ok',
+    ],
+    ['a Zapier catch hook URL', 'https://hooks.zapier.com/hooks/catch/123456/abcdef/', 'https://hooks.zapier.com/hooks/catch/[REDACTED]'],
+    [
+      'a webhook URL in JSON text',
+      '{"url":"https:\\/\\/hooks.slack.com\\/services\\/T01\\/B02\\/xyz789"}',
+      '{"url":"https:\\/\\/hooks.slack.com\\/services\\/[REDACTED]"}',
+    ],
+    [
+      'a webhook URL inside a query',
+      'GET /relay?to=https%3A%2F%2Fhooks.slack.com%2Fservices%2FT01%2FB02%2Fxyz789&x=1',
+      'GET /relay?to=https%3A%2F%2Fhooks.slack.com%2Fservices%2F[REDACTED]&x=1',
+    ],
   ])('replaces %s', (_, text, expected) => {
     expect(redact(text)).toBe(expected)
   })
@@ -55,7 +89,20 @@ describe('secrets found by their shape', () => {
     ['a public key block', '-----BEGIN PUBLIC KEY-----\nMIIBIjAN\n-----END PUBLIC KEY-----'],
     ['base64 that is not user:password', 'Basic aGVsbG8gd29ybGQ='],
     ['ordinary text', 'Refund order 42 for $19.99'],
+    ['a stack frame of a file named after a secret word', 'Error: boom\n    at run (/app/src/session.js:123:45)\n    at file:///app/auth-token.ts:7:3'],
+    ['a stack frame on Windows', 'at Object.<anonymous> (C:\\app\\session.mjs:12:5)'],
+    ['a file and line', 'see session.py:88 for details'],
+    ['a Slack page that is not a webhook', 'https://hooks.slack.com/ and https://api.slack.com/messaging/webhooks'],
+    ['a Discord URL that is not a webhook', 'https://discord.com/api/guilds/123'],
   ])('leaves %s alone', (_, text) => {
     expect(redact(text)).toBe(text)
+  })
+
+  it.each([
+    ['a session value after a colon', 'session: 8f3a9c2e71d4b6a0', 'session: [REDACTED]'],
+    ['a secret after a file name that is not a line number', 'session.js: Ab12Cd34Ef56', 'session.js: [REDACTED]'],
+    ['a secret glued to a line number', 'session.js:123abcDEF456', 'session.js:[REDACTED]'],
+  ])('still replaces %s', (_, text, expected) => {
+    expect(redact(text)).toBe(expected)
   })
 })

@@ -126,4 +126,50 @@ describe('the recording file', () => {
     )
     expect(ran).toBe(false)
   })
+
+  it.each([
+    ['a status of 999', { status: 999 }, 'scopes[0].steps[0].response.status is 999, not an HTTP status from 200 to 599'],
+    ['a status that is not a number', { status: 'abc' }, 'scopes[0].steps[0].response.status is "abc", not an HTTP status from 200 to 599'],
+    ['a body that is text', { body: 'It is sunny.' }, 'scopes[0].steps[0].response.body is "It is sunny.", not a JSON object or list'],
+    ['a body that is a number', { body: 42 }, 'scopes[0].steps[0].response.body is 42, not a JSON object or list'],
+  ])('tampered with (%s) stops a replayed session before its function runs, naming the file and the record', async (_, change, problem) => {
+    const dir = tempDir()
+    const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
+    await session('support', { traceDir: dir, replay: 'record' }, ask(server, 'Weather?'))
+    const path = join(dir, 'support.recording.json')
+    const recording = JSON.parse(readFileSync(path, 'utf8'))
+    Object.assign(recording.scopes[0].steps[0].response, change)
+    writeFileSync(path, JSON.stringify(recording))
+    let ran = false
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, () => (ran = true)).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RecordingFormatError)
+    expect((error as Error).message).toBe(`${path} is not a readable reagent-flow recording: ${problem}. Record it again (REAGENT_REPLAY=record) or delete it.`)
+    expect(ran).toBe(false)
+  })
+
+  it("of another session (its name is not this session's) stops a replayed session, naming both", async () => {
+    const dir = tempDir()
+    const path = join(dir, 'support.recording.json')
+    writeFileSync(path, renderRecording({ recording: 1, name: 'billing', scopes: [{ session_id: null, user_id: null, steps: [] }] }))
+    let ran = false
+    const error = await session('support', { traceDir: dir, replay: 'replay' }, () => (ran = true)).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RecordingFormatError)
+    expect((error as Error).message).toBe(
+      `${path} is not a readable reagent-flow recording: "name" is "billing", the recording of another session than "support". Record it again (REAGENT_REPLAY=record) or delete it.`,
+    )
+    expect(ran).toBe(false)
+  })
+
+  it('holds a session name with a secret redacted, and answers that session when it replays', async () => {
+    const dir = tempDir()
+    const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
+    const name = 'deploy-bot sk-proj-4f9Qx2LmNb7Vc1Zr8Kt3Hs6Jd0Wp5Ye'
+    await session(name, { traceDir: dir, replay: 'record' }, ask(server, 'Deploy?'))
+    const text = readFileSync(join(dir, 'deploy-bot__REDACTED.recording.json'), 'utf8')
+    expect(text).not.toContain('sk-proj-')
+    expect(JSON.parse(text).name).toBe('deploy-bot [REDACTED]')
+    const replayed = await session(name, { traceDir: dir, replay: 'replay' }, ask(server, 'Deploy?'))
+    expect(replayed.output).toBe('It is 18°C and sunny in Paris.')
+    expect(server.requests).toHaveLength(1)
+  })
 })

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest'
 import { loadTrace, session } from '../../src/index.js'
 import { readJournal, scanTraceDirectory, sweepDirectory } from '../../src/storage.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { captureWarnings } from '../helpers/warnings.js'
 import { runCli } from '../cli/run-cli.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -193,6 +194,47 @@ describe('a journal whose writer is gone', () => {
     mkdirSync(join(dir, 'stuck.trace.json'))
     const scan = scanTraceDirectory(dir)
     expect(scan.traces.map((t) => [t.fields.name, t.fields.status])).toEqual([['stuck', 'interrupted']])
+  })
+})
+
+describe('a journal with a record of the wrong type', () => {
+  const damaged = [
+    ['a turn that is not an object', { kind: 'turn', turn: 'abc' }, 'its "turn" is not an object'],
+    ['a model call that is not an object', { kind: 'turn', turn: { ...turn(1, 'x').turn, llm_call: 7 } }, 'its turn.llm_call is not an object'],
+    ['a result whose turn is not a number', { kind: 'result', turn: 'one', result: { call_id: 'c1' }, duration_ms: 1 }, 'its "turn" is not a whole number'],
+    [
+      'a close record with an unknown status',
+      { kind: 'close', status: 'done', ended_at: 1 },
+      'its "status" is not completed, failed, cancelled or interrupted',
+    ],
+  ] as const
+
+  it.each(damaged)('(%s) is read up to that record, with a warning naming the file and the line', async (_, record, problem) => {
+    const dir = tempDir()
+    const warnings = captureWarnings()
+    const path = abandonedJournal(dir, 'tampered', '01KTAMPEREDTAMPEREDTAMPE00', [turn(0, 'search'), result(0), record, turn(2, 'later'), result(2)])
+    const read = readJournal(path)
+    expect(read.trace.status).toBe('interrupted')
+    expect(read.trace.turns.map((t) => t.llm_call.tool_calls[0]!.name)).toEqual(['search'])
+    expect((await warnings.seen()).map((w) => [w.code, w.message])).toEqual([
+      [
+        'REAGENT_READ',
+        `reagent-flow: the journal ${path} has a "${record.kind}" record of the wrong type at line 4 (${problem}); the run is read up to the line before it. ` +
+          'Delete the journal to forget the run, or fix the line.',
+      ],
+    ])
+  })
+
+  it('stays listed, validated and shown as the interrupted run it records, and is recovered once', () => {
+    const dir = tempDir()
+    const path = abandonedJournal(dir, 'tampered', '01KTAMPEREDTAMPEREDTAMPE00', [turn(0, 'search'), result(0), { kind: 'turn', turn: 'abc' }])
+    const listed = runCli(['list', '--dir', dir, '--json'], dir)
+    expect((JSON.parse(listed.stdout) as { runs: unknown[] }).runs).toMatchObject([{ name: 'tampered', status: 'interrupted', turns: 1 }])
+    expect(listed.stderr).toContain(`the journal ${path} has a "turn" record of the wrong type at line 4`)
+    expect(runCli(['validate', '--dir', dir], dir).stdout).toBe('✓ 1 file checked: 1 valid, 0 invalid\n')
+    expect(runCli(['show', 'tampered', '--dir', dir], dir).code).toBe(0)
+    // The recovery's close record, after the damaged line, still closes the journal.
+    expect(readJournal(path).closed).toMatchObject({ status: 'interrupted' })
   })
 })
 

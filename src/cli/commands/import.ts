@@ -4,9 +4,9 @@ import { DIALECT_OPTIONS, type DialectOption } from '../../otel/dialects/index.j
 import { tracesFromSpans } from '../../otel/import-traces.js'
 import { spansFromOtlp, type SpanRecord } from '../../otel/span-record.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, readTextOrNull, renderTrace, tracePath, writeFileAtomic } from '../../storage.js'
-import type { Trace } from '../../trace/types.js'
+import { isFile, readTextOrNull, renderTrace, writeFileAtomic } from '../../storage.js'
 import { EXIT_OK, type Command } from '../command.js'
+import { ImportPaths } from '../import-paths.js'
 
 /**
  * The spans of a file holding one OTLP/JSON request, or one per line (the
@@ -34,13 +34,6 @@ function spansOfFile(text: string, file: string): SpanRecord[] {
 }
 
 /** `<dir>/<name>.trace.json`, or `<name>-2.trace.json` and on when this import already wrote a run of that name: one import never overwrites its own runs. */
-function pathFor(trace: Trace, dir: string, written: Set<string>): string {
-  let path = tracePath(trace.name, { traceDir: dir })
-  for (let n = 2; written.has(path); n++) path = tracePath(`${trace.name}-${n}`, { traceDir: dir })
-  written.add(path)
-  return path
-}
-
 export const importCommand: Command = {
   name: 'import',
   args: '<spans.json>',
@@ -67,9 +60,9 @@ export const importCommand: Command = {
     const text = readTextOrNull(file) ?? ''
     const dialect = (typeof input.options['dialect'] === 'string' ? input.options['dialect'] : 'auto') as DialectOption
     const imported = await tracesFromSpans(spansOfFile(text, file), { dialect, source: file })
-    const written = new Set<string>()
+    const paths = new ImportPaths(ctx.dir)
     const rows = imported.traces.map((trace) => {
-      const path = pathFor(trace, ctx.dir, written)
+      const path = paths.pathFor(trace.name)
       writeFileAtomic(path, renderTrace(trace))
       return { file: path, name: trace.name, trace_id: trace.trace_id, parent_trace_id: trace.parent_trace_id, turns: trace.turns.length }
     })

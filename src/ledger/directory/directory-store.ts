@@ -253,6 +253,13 @@ export class DirectoryStore implements LedgerStore {
     }
     const next = rebegin(entry.run, input)
     if (next.kind === 'conflict') return { kind: 'conflict', run: entry.run, field: next.field }
+    // Known only from the session's own files (the watch indexed its journal before run.begin arrived):
+    // begun now, with a ledger file of its own, or the session's trace would close it before run.complete.
+    if (entry.source === 'root') {
+      const run = { ...openedRun(input, runId, now), started_at: entry.run.started_at }
+      this.#writeLedger(run, undefined)
+      return { kind: 'opened', run }
+    }
     if (next.kind === 'unchanged') return { kind: 'existing', run: entry.run }
     this.#writeLedger(next.run, this.#traceOf(entry))
     return { kind: 'existing', run: next.run }
