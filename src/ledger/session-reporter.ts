@@ -118,18 +118,23 @@ export function startLedgerReport(
       `session "${trace.name}": the run was not reported to the ledger at ${ledger.url}: ${error instanceof Error ? error.message : String(error)}. ` +
         'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
     )
-  // What reaches the ledger is redacted as the trace file is: the name, the goal and the metadata here, the rest in finish().
-  const shown = { agent: trace.name, metadata: { ...originOf(trace, root), ...trace.metadata } }
-  const { agent, metadata } = redactForDisk(shown, redact) as { agent: string; metadata: JsonObject }
+  // What reaches the ledger is redacted as the trace file is: the name, the ids, the goal and the metadata here, the rest in finish().
+  const shown = { agent: trace.name, user_id: trace.user_id ?? '-', session_id: trace.session_id, metadata: { ...originOf(trace, root), ...trace.metadata } }
+  const { agent, user_id, session_id, metadata } = redactForDisk(shown, redact) as {
+    agent: string
+    user_id: string
+    session_id: string | null
+    metadata: JsonObject
+  }
   const budgetUsd = amount(metadata.budget_usd)
   const begun = client
     .begin({
       agent: agent.slice(0, 256),
       goal: typeof metadata.goal === 'string' && metadata.goal !== '' ? metadata.goal : agent,
       run_id: trace.trace_id,
-      user_id: trace.user_id ?? '-',
+      user_id,
       // A cost budget is kept per session: a run without one is its own.
-      session_id: trace.session_id ?? (budgetUsd > 0 ? trace.trace_id : '-'),
+      session_id: session_id ?? (budgetUsd > 0 ? trace.trace_id : '-'),
       environment: isCi(process.env) ? 'ci' : 'local',
       consumer: 'reagent-flow',
       metadata,

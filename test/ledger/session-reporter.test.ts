@@ -66,6 +66,22 @@ describe('session() reporting to a ledger', () => {
     })
   })
 
+  it('sends the user and session ids as the trace file holds them: a secret in them redacted', async () => {
+    const ledger = await startDirectoryLedger()
+    const key = 'sk-proj-abcdefghijklmnopqrstuvwx'
+    const traceDir = tempDir()
+    const s = await session('id-agent', { traceDir, ledger: ledger.url, userId: `alice ${key}`, sessionId: `support ${key}` }, (run) => {
+      run.logLlmCall({ responseText: 'Done.' })
+    })
+
+    const file = loadTrace(join(traceDir, 'id-agent.trace.json'))
+    expect([file.user_id, file.session_id]).toEqual(['alice [REDACTED]', 'support [REDACTED]'])
+    await vi.waitFor(async () => expect((await ledger.call('run.get', { run_id: s.traceId })).body).toMatchObject({ run: { status: 'completed' } }))
+    const reply = await ledger.call<{ run: Record<string, unknown> }>('run.get', { run_id: s.traceId })
+    expect(JSON.stringify(reply.body)).not.toContain(key)
+    expect([reply.body.run['user_id'], reply.body.run['session_id']]).toEqual(['alice [REDACTED]', 'support [REDACTED]'])
+  })
+
   it('begins the run when the session opens, completes it and uploads its trace when it closes', async () => {
     const ledger = await startDirectoryLedger()
     const traceDir = tempDir()
