@@ -4,22 +4,10 @@
  * comes first; then names (or one of their ` > ` parts: the test, the
  * session) within a few edits of it.
  */
+import { editDistance } from '../report/edit-distance.js'
 
 /** How many names a message suggests. */
 const SUGGESTED = 3
-
-/** The Levenshtein distance of `a` and `b` (insertions, deletions, substitutions). */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i]
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    }
-    previous = current
-  }
-  return previous[b.length]!
-}
 
 /** How far `name` is from `typed` (both lower case): 0 when it contains it. */
 function distance(typed: string, name: string): number {
