@@ -3,7 +3,7 @@
  * agent's caller as themselves: the scripted models deliver them past the
  * SDKs' retry loops (see src/adapter-support/failing-response.ts).
  */
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 import type { ScriptRequest } from './types.js'
 
 const PREVIEW_LENGTH = 80

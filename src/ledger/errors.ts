@@ -4,7 +4,7 @@
  * MCP). `LedgerError` is what the client throws when a ledger answered with
  * one of those, or could not be reached.
  */
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 
 export type LedgerErrorCode =
   | 'bad_json' // 400: the body is not JSON, or not a JSON object
