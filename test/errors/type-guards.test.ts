@@ -36,6 +36,8 @@ import {
   isUnusedRecordingError,
   isUsageError,
 } from '../../src/errors/index.js'
+import { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../../src/fake/index.js'
+import { LedgerError, isLedgerError } from '../../src/ledger/index.js'
 
 interface GuardCase {
   guard: (value: unknown) => boolean
@@ -69,6 +71,17 @@ const CASES: readonly GuardCase[] = [
   },
   { guard: isUnusedRecordingError, error: new UnusedRecordingError('unused', { sessionName: 's', recordingPath: 'r.json', unused: ['x'] }) },
   { guard: isRecordingFormatError, error: new RecordingFormatError('r.json', 'it is cut short') },
+  { guard: isLedgerError, error: new LedgerError('run.begin', 'http://localhost:8080', null, null, 'could not reach the ledger') },
+  {
+    guard: isScriptExhaustedError,
+    error: new ScriptExhaustedError(
+      'scriptedFetch',
+      { call: 2, api: 'chat.completions', model: 'gpt-4o', messages: [], tools: [], stream: false, body: {} },
+      1,
+      'POST /v1/chat/completions',
+    ),
+  },
+  { guard: isUnsupportedRequestError, error: new UnsupportedRequestError('GET', 'http://localhost/v1/models', 'it is not a model call') },
 ]
 
 /** An error made in another realm (a `vm` context) that carries reagent-flow's brand and `name`, as another copy of the package would. */
@@ -82,7 +95,7 @@ function foreignError(name: string): unknown {
   )
 }
 
-describe('the type guard of each error class', () => {
+describe('the type guard of each error class (of reagent-flow, reagent-flow/otel, reagent-flow/fake, reagent-flow/ledger)', () => {
   it.each(CASES.map((c) => [c.error.constructor.name, c] as const))('%s: its guard accepts an instance of its class', (_, { guard, error }) => {
     expect(guard(error)).toBe(true)
     expect(isReagentError(error)).toBe(true)
