@@ -9,7 +9,7 @@
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { join } from 'node:path'
-import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors.js'
+import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors/index.js'
 import { pushTo } from './list-map.js'
 import { plural } from './report/format-value.js'
 import { DEFAULT_TRACE_DIR, loadTraceOrSkip, scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile, type TraceFile } from './storage.js'

@@ -35,9 +35,26 @@ export {
   BudgetExceededError,
   ToolFaultError,
   ModelFaultError,
+  ReplayMissError,
+  UnusedRecordingError,
+  RecordingFormatError,
   isReagentError,
-} from './errors.js'
-export { ReplayMissError, UnusedRecordingError, RecordingFormatError } from './replay/errors.js'
+  isSessionClosedError,
+  isAmbiguousToolCallError,
+  isAmbiguousTraceError,
+  isTraceNotFoundError,
+  isTraceFormatError,
+  isTraceFileError,
+  isAgentAssertionError,
+  isBudgetExceededError,
+  isToolFaultError,
+  isModelFaultError,
+  isOtlpFormatError,
+  isOtlpExportError,
+  isReplayMissError,
+  isUnusedRecordingError,
+  isRecordingFormatError,
+} from './errors/index.js'
 export { loadTrace } from './storage/runs.js'
 export { assertMatchesBaseline } from './assert/baseline.js'
 
@@ -46,7 +63,7 @@ export type { SessionOptions } from './session-options.js'
 export type { ReplayMode } from './replay/mode.js'
 export type { Fault, ModelFault, ModelFaultStatus, ToolFault } from './faults/faults-option.js'
 export type { Limits } from './limits/limits-option.js'
-export type { LimitName, StoppedCall } from './errors.js'
+export type { LimitName, StoppedCall } from './errors/index.js'
 export type { RepeatOptions, RepeatFn, RunPosition } from './repeat/repeat.js'
 export type { RunCheck, RunVerdict } from './repeat/verdicts.js'
 export type { RunSetSummary, RunSetRow } from './repeat/summary.js'

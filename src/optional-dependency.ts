@@ -7,7 +7,7 @@
  * The modules that use these packages import them statically; callers
  * `requirePackages` first, then `import()` those modules.
  */
-import { UsageError } from './errors.js'
+import { UsageError } from './errors/index.js'
 
 /** A package as `import` names it, and the range `npm i` should install (the one we test). */
 export interface OptionalPackage {

@@ -9,7 +9,7 @@
  */
 import { markInjected } from './trace/injected-mark.js'
 import stringify from 'fast-json-stable-stringify'
-import { AmbiguousToolCallError } from './errors.js'
+import { AmbiguousToolCallError } from './errors/index.js'
 import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
 import type { RecordingListener } from './storage.js'
 import { epochSeconds } from './trace/ids.js'

@@ -8,7 +8,7 @@
  */
 import { TraceAssertions } from './assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
-import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors.js'
+import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors/index.js'
 import { currentSession, runInSession, testScopeOfSession, type TestScope } from './context.js'
 import { FaultPlan } from './faults/fault-plan.js'
 import { attachFaults } from './faults/run-faults.js'

@@ -5,7 +5,7 @@
  */
 import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions } from '../diff/types.js'
-import { AgentAssertionError, TraceNotFoundError } from '../errors.js'
+import { AgentAssertionError, TraceNotFoundError } from '../errors/index.js'
 import { compareWithGolden, fileGoldenStore, mismatchMessage, renderGolden } from '../golden/index.js'
 import { plural } from '../report/format-value.js'
 import type { RedactOption } from '../trace/redact.js'

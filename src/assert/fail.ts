@@ -3,7 +3,7 @@
  * failed assertion on its first line (what one-line views of a test run
  * show), then the agent stack trace.
  */
-import { AgentAssertionError } from '../errors.js'
+import { AgentAssertionError } from '../errors/index.js'
 import { formatStackTrace } from '../report/stack-trace.js'
 import type { Trace } from '../trace/types.js'
 

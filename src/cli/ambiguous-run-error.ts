@@ -1,5 +1,5 @@
 /** A run named on the command line matches several runs of the trace directory. */
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 
 /** One of the runs an ambiguous reference matched: its full name (inside vitest, its test key) and file. */
 export interface RunCandidate {

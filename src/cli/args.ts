@@ -4,7 +4,7 @@
  * valid ones (parseArgs' own messages suggest `--` tricks instead).
  */
 import { parseArgs } from 'node:util'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 import { DEFAULT_TRACE_DIR } from '../storage.js'
 import type { Command, CommandInput, OptionSpec } from './command.js'
 

@@ -5,7 +5,7 @@
  * ours: it gets its stack, the version, and exit 70, so it is never mistaken
  * for a typo and can be reported (msw splits its errors the same way).
  */
-import { isReagentError } from '../errors.js'
+import { isReagentError } from '../errors/index.js'
 import { PACKAGE_VERSION } from '../package-version.js'
 
 /** Causes shown below an internal error's own stack. */

@@ -5,7 +5,7 @@
  * on the page are read whole.
  */
 import { join } from 'node:path'
-import { TraceNotFoundError } from '../errors.js'
+import { TraceNotFoundError } from '../errors/index.js'
 import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage.js'
 import { durationMs, statusOf } from '../trace/facts.js'
 import type { CommandContext } from './command.js'

@@ -12,7 +12,7 @@
  * A reference that fits several runs is an `AmbiguousRunError` listing
  * them; one that fits none is a `TraceNotFoundError` suggesting the closest names.
  */
-import { TraceNotFoundError } from '../errors.js'
+import { TraceNotFoundError } from '../errors/index.js'
 import { plural } from '../report/format-value.js'
 import { shellCommand } from '../report/shell.js'
 import { isFile, resolveTraceFile, type TraceDirectory } from '../storage.js'

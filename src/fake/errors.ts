@@ -3,7 +3,7 @@
  * agent's caller as themselves: the scripted models deliver them past the
  * SDKs' retry loops (see src/adapter-support/failing-response.ts).
  */
-import { ReagentError } from '../errors.js'
+import { ReagentError, isReagentErrorNamed } from '../errors/reagent-error.js'
 import type { ScriptRequest } from './types.js'
 
 const PREVIEW_LENGTH = 80
@@ -49,6 +49,22 @@ export class UnsupportedRequestError extends ReagentError {
     this.method = method
     this.url = url
   }
+}
+
+/**
+ * True for a `ScriptExhaustedError`, also one thrown by another copy of reagent-flow or in another realm
+ * (checked by `name` and the `ReagentError` brand, not `instanceof`).
+ */
+export function isScriptExhaustedError(value: unknown): value is ScriptExhaustedError {
+  return isReagentErrorNamed(value, 'ScriptExhaustedError')
+}
+
+/**
+ * True for an `UnsupportedRequestError`, also one thrown by another copy of reagent-flow or in another realm
+ * (checked by `name` and the `ReagentError` brand, not `instanceof`).
+ */
+export function isUnsupportedRequestError(value: unknown): value is UnsupportedRequestError {
+  return isReagentErrorNamed(value, 'UnsupportedRequestError')
 }
 
 /** ` The call's last message was tool: {"temperature":18}.`, or nothing for a call without messages. */

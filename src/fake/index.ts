@@ -1,6 +1,6 @@
 export { scriptedFetch } from './fetch/scripted-fetch.js'
 export { scriptedLanguageModel } from './ai-sdk/language-model.js'
-export { ScriptExhaustedError, UnsupportedRequestError } from './errors.js'
+export { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from './errors.js'
 
 export type { ScriptedFetch } from './fetch/scripted-fetch.js'
 export type { ScriptedLanguageModel, ScriptedLanguageModelOptions } from './ai-sdk/language-model.js'

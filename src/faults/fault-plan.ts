@@ -6,7 +6,7 @@
  * break the calls they name. A model call is counted per attempt: the SDK's
  * retry of a failed call is a call of its own.
  */
-import { ToolFaultError } from '../errors.js'
+import { ToolFaultError } from '../errors/index.js'
 import { isModelFault, type Fault, type ModelFault, type ToolFault } from './faults-option.js'
 
 interface FaultState<F extends Fault> {

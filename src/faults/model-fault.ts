@@ -7,7 +7,7 @@
  * `APICallError`, a `ModelFaultError`). The headers announce a retry after
  * a millisecond, so the SDKs that read them retry at once.
  */
-import { ModelFaultError } from '../errors.js'
+import { ModelFaultError } from '../errors/index.js'
 import { anthropicErrorType } from '../fake/fetch/anthropic-error.js'
 import { openaiErrorBody } from '../fake/fetch/openai-error.js'
 import { RETRY_HEADERS } from '../fake/retry-headers.js'

@@ -5,7 +5,7 @@
  */
 import type { ResolvedDiffOptions } from '../diff/options.js'
 import type { TraceDiff } from '../diff/types.js'
-import { isReagentError } from '../errors.js'
+import { isReagentError } from '../errors/index.js'
 import type { Trace } from '../trace/types.js'
 import { withInputsRecorded, type RecordedInput } from './record-inputs.js'
 import type { GoldenRecording } from './render.js'

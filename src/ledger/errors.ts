@@ -4,7 +4,7 @@
  * MCP). `LedgerError` is what the client throws when a ledger answered with
  * one of those, or could not be reached.
  */
-import { ReagentError } from '../errors.js'
+import { ReagentError, isReagentErrorNamed } from '../errors/reagent-error.js'
 
 export type LedgerErrorCode =
   | 'bad_json' // 400: the body is not JSON, or not a JSON object
@@ -103,4 +103,12 @@ export class LedgerError extends ReagentError {
     this.status = status
     this.body = body
   }
+}
+
+/**
+ * True for a `LedgerError`, also one thrown by another copy of reagent-flow or in another realm
+ * (checked by `name` and the `ReagentError` brand, not `instanceof`).
+ */
+export function isLedgerError(value: unknown): value is LedgerError {
+  return isReagentErrorNamed(value, 'LedgerError')
 }

@@ -1,5 +1,5 @@
 export { createLedgerClient } from './client.js'
-export { LedgerError } from './errors.js'
+export { LedgerError, isLedgerError } from './errors.js'
 export {
   OPERATION_INPUTS,
   RUN_BEGIN_INPUT,

@@ -11,7 +11,7 @@
  *         "agent": "refund-agent", "session_id": "conv-42" } ] }
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 import { readTextOrNull } from '../storage.js'
 import { compileJsonSchema, toJsonPath } from '../trace/validate.js'
 import type { Caller } from './identity.js'

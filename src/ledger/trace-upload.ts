@@ -5,7 +5,7 @@
  * built-in secret shapes), so what a test machine uploads is stored as its
  * local file would be.
  */
-import { TraceFormatError } from '../errors.js'
+import { TraceFormatError } from '../errors/index.js'
 import { redactForDisk } from '../trace/redact.js'
 import type { Trace } from '../trace/types.js'
 import { validateTrace } from '../trace/validate.js'

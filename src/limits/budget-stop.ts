@@ -1,5 +1,5 @@
 /** Whether a run was stopped by a limit, its own or a sub-agent's: the stop its session is closed as cancelled with. */
-import { isReagentError, type BudgetExceededError } from '../errors.js'
+import { isBudgetExceededError, type BudgetExceededError } from '../errors/budget-exceeded-error.js'
 import type { RunGuard } from './run-guard.js'
 
 /**
@@ -9,7 +9,7 @@ import type { RunGuard } from './run-guard.js'
  */
 export function isBudgetStop(error: unknown): error is BudgetExceededError {
   try {
-    return isReagentError(error) && error.name === 'BudgetExceededError' && typeof (error as { reason?: unknown }).reason === 'string'
+    return isBudgetExceededError(error) && typeof (error as { reason?: unknown }).reason === 'string'
   } catch {
     return false
   }

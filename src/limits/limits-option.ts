@@ -3,7 +3,7 @@
  * check. Each limit is optional; a run that goes past any of them is stopped
  * at its next model or tool call (see run-guard.ts).
  */
-import type { LimitName } from '../errors.js'
+import type { LimitName } from '../errors/index.js'
 
 /**
  * How far a run may go. Prices for `usd` come from the built-in price table

@@ -8,12 +8,13 @@
  * A session opened inside a guarded one shares its guard (unless it has
  * limits of its own): a sub-agent's calls count toward the run's limits.
  */
-import { BudgetExceededError, type LimitName, type StoppedCall } from '../errors.js'
+import { BudgetExceededError, type LimitName, type StoppedCall } from '../errors/budget-exceeded-error.js'
 import { exceedsLimit, priceCall, type ModelCost } from '../trace/cost.js'
 import { defaultPriceTable } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
 import type { LlmCall } from '../trace/types.js'
 import { warn } from '../warnings.js'
+import { budgetWords } from './limit-wording.js'
 import type { Limits } from './limits-option.js'
 
 interface Passed {
@@ -98,7 +99,8 @@ export class RunGuard {
   }
 
   #stop(sessionName: string, { limit, max, actual }: Passed, stopped: StoppedCall): BudgetExceededError {
-    const error = new BudgetExceededError(sessionName, limit, max, actual, stopped)
+    const { message, reason } = budgetWords(sessionName, limit, max, actual, stopped)
+    const error = new BudgetExceededError(message, { sessionName, limit, max, actual, stopped, reason })
     this.#stoppedBy ??= error
     return error
   }

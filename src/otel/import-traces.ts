@@ -6,7 +6,7 @@
  * Traces that reagent-flow exported come back as they were: their own
  * attributes (`reagent_flow.*`) restore what the conventions have no place for.
  */
-import { OtlpFormatError } from '../errors.js'
+import { OtlpFormatError } from '../errors/index.js'
 import { sanitizeName } from '../storage.js'
 import { session } from '../session.js'
 import type { JsonObject, Trace } from '../trace/types.js'

@@ -4,7 +4,7 @@ export { ReagentSpanProcessor } from './span-processor.js'
 export { postOtlp, tracesUrl } from './post-otlp.js'
 export { spansFromOtlp } from './span-record.js'
 export { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
-export { OtlpFormatError, OtlpExportError } from '../errors.js'
+export { OtlpFormatError, OtlpExportError, isOtlpFormatError, isOtlpExportError } from '../errors/index.js'
 export { DIALECT_OPTIONS } from './dialects/index.js'
 
 export type { OtlpExportOptions, TraceTree } from './export-trace.js'

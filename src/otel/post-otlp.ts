@@ -3,7 +3,7 @@
  * Phoenix, Langfuse): a POST of the JSON to `<endpoint>/v1/traces`, as the
  * OTLP/HTTP exporters do.
  */
-import { OtlpExportError } from '../errors.js'
+import { OtlpExportError } from '../errors/index.js'
 import type { OtlpExportRequest } from './otlp-json.js'
 
 /** `http://host:4318` means its `/v1/traces`; a URL that already names a path is used as it is. */

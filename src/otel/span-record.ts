@@ -3,7 +3,7 @@
  * file (spansFromOtlp) or a span the OpenTelemetry SDK just ended
  * (spanFromReadable). Times are epoch seconds, as traces keep them.
  */
-import { OtlpFormatError } from '../errors.js'
+import { OtlpFormatError } from '../errors/index.js'
 import { decodeValue, secondsFromNanos, STATUS_ERROR, type AttributeValue, type OtlpKeyValue } from './otlp-json.js'
 
 export interface SpanRecord {

@@ -8,7 +8,7 @@
  */
 import { diffLines, structuredPatch } from 'diff'
 import type { JsonValue } from '../trace/types.js'
-import { ReplayMissError } from './errors.js'
+import { ReplayMissError } from '../errors/index.js'
 import type { RecordingScope } from './recording-format.js'
 import type { BookEntry, StepBook } from './step-book.js'
 import type { StepKey } from './step-key.js'

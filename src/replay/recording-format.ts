@@ -32,7 +32,7 @@
 import { sortKeys } from '../trace/serialize.js'
 import type { JsonValue } from '../trace/types.js'
 import type { StepRecord } from '../storage.js'
-import { RecordingFormatError } from './errors.js'
+import { RecordingFormatError } from '../errors/index.js'
 
 export const RECORDING_VERSION = 1
 

@@ -13,7 +13,7 @@ import { markRecordingUsed, readRecordingText, writeRecordingText, type StepReco
 import { redactForDisk, type RedactOption } from '../trace/redact.js'
 import { warn } from '../warnings.js'
 import { steadySteps } from './volatile-fields.js'
-import { RecordingFormatError } from './errors.js'
+import { RecordingFormatError } from '../errors/index.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'
 
 export class RecordingStore {

@@ -5,7 +5,7 @@
  * session() rejects with; in `prune`, they are dropped, and that is said.
  */
 import { warn } from '../warnings.js'
-import { UnusedRecordingError } from './errors.js'
+import { UnusedRecordingError } from '../errors/index.js'
 import type { BookEntry, StepBook } from './step-book.js'
 
 export { UnusedRecordingError }

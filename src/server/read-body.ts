@@ -10,7 +10,7 @@
  */
 import { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 
 /** The body is over the limit; route groups answer it with a 413 in their own words. */
 export class BodyTooLargeError extends ReagentError {

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
-import { TraceFileError } from '../errors.js'
+import { TraceFileError } from '../errors/index.js'
 
 /** Text collected before one write to the file: large enough to keep system calls few, small enough to stay cheap. */
 const CHUNK_CHARS = 1 << 20

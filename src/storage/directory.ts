@@ -5,7 +5,7 @@
  */
 import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { TraceFileError, TraceFormatError } from '../errors.js'
+import { TraceFileError, TraceFormatError } from '../errors/index.js'
 import type { TraceFields } from '../trace/top-level.js'
 import type { Trace } from '../trace/types.js'
 import { TRACE_FILE_SUFFIX } from './paths.js'

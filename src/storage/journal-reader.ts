@@ -4,7 +4,7 @@
  * liveness.ts), or what its close record says.
  */
 import { readFileSync, statSync } from 'node:fs'
-import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors.js'
+import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors/index.js'
 import { epochSeconds } from '../trace/ids.js'
 import type { Trace } from '../trace/types.js'
 import { readJournalText, type CloseRecord, type JournalWriterId, type StepRecord } from './journal-format.js'

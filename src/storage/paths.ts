@@ -20,7 +20,7 @@
  */
 import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 import { redactForDisk } from '../trace/redact.js'
 
 export const DEFAULT_TRACE_DIR = '.reagent'

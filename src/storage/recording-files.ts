@@ -9,7 +9,7 @@
  * looking at recordings is not a use.
  */
 import { rmSync, statSync, utimesSync } from 'node:fs'
-import { TraceFileError } from '../errors.js'
+import { TraceFileError } from '../errors/index.js'
 import { readTextOrNull, writeFileAtomic } from './atomic-write.js'
 import { listRunFiles } from './directory.js'
 import { RECORDING_SUFFIX } from './paths.js'

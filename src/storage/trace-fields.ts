@@ -4,7 +4,7 @@
  * of 10,000 traces is listed without parsing every turn of every file.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs'
-import { TraceFileError } from '../errors.js'
+import { TraceFileError } from '../errors/index.js'
 import { fieldsFromEnds, validateTraceFields, type TraceFields } from '../trace/top-level.js'
 import { readTraceFile } from './trace-reader.js'
 

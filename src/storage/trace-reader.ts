@@ -8,7 +8,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
 import { getHeapStatistics } from 'node:v8'
-import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors.js'
+import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors/index.js'
 import { expandMessages } from '../trace/messages.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { parseTrace, validateTrace } from '../trace/validate.js'

@@ -13,7 +13,7 @@
  * reagent-flow 0.5 reads `messages` as a list of `{ role, content }` and
  * ignores the extra key, so it sees each call's new messages only.
  */
-import { TraceFormatError } from '../errors.js'
+import { TraceFormatError } from '../errors/index.js'
 import type { JsonValue, LlmCall, Message, Turn } from './types.js'
 
 /** The first `count` messages of turn `turn`'s full list come before this call's own. */

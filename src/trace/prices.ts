@@ -9,7 +9,7 @@
  * the default table) adds entries and wins over the built-in ones: a model
  * the table does not know, a negotiated rate, a new release.
  */
-import { UsageError } from '../errors.js'
+import { UsageError } from '../errors/index.js'
 import { readTextOrNull } from '../storage.js'
 import { parseModelCosts, type ModelCost } from './cost.js'
 

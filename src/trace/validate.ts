@@ -9,7 +9,7 @@
  */
 import { createRequire } from 'node:module'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
-import { TraceFormatError } from '../errors.js'
+import { TraceFormatError } from '../errors/index.js'
 import { excessiveNesting, MAX_TRACE_DEPTH } from './depth.js'
 import traceSchema from './trace.schema.json' with { type: 'json' }
 import type { Trace } from './types.js'

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 
 export interface ViewerAssets {
   script: string

@@ -1,5 +1,5 @@
 /** A request the viewer's server refuses: its status and a message that says what to do (the body is `{ error, message }`, as every route group of the server answers). */
-import { ReagentError } from '../errors.js'
+import { ReagentError } from '../errors/index.js'
 
 export type ViewerErrorCode =
   | 'bad_request' // 400: a diff option the diff does not take, a missing parameter

@@ -8,7 +8,7 @@
  * above the same agent stack trace.
  */
 import { toTrace } from '../assert/arguments.js'
-import { isReagentError, type AgentAssertionError } from '../errors.js'
+import { isReagentError, type AgentAssertionError } from '../errors/index.js'
 import { formatStackTrace } from '../report/stack-trace.js'
 import type { Trace } from '../trace/types.js'
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { EXIT_INTERNAL, EXIT_USAGE, main, type CliIo } from '../../src/cli/main.js'
 import type { Command } from '../../src/cli/command.js'
-import { TraceNotFoundError } from '../../src/errors.js'
+import { TraceNotFoundError } from '../../src/errors/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { runCli } from './run-cli.js'
 

@@ -21,6 +21,29 @@ import { validateTrace } from 'reagent-flow/files'
     expect(out).toBe('function function function {"metadata":{}} 1\n')
   })
 
+  it('exports a type guard for each error class from "reagent-flow" (the OTLP ones also from "reagent-flow/otel"; the ledger\'s and the scripted models\' from their subpaths), true only for the error it names', () => {
+    const out = runModule(`
+      import * as root from 'reagent-flow'
+      import { isOtlpFormatError, isOtlpExportError } from 'reagent-flow/otel'
+      import { validateTrace } from 'reagent-flow/files'
+      import { isLedgerError } from 'reagent-flow/ledger'
+      import { isScriptExhaustedError, isUnsupportedRequestError } from 'reagent-flow/fake'
+      let thrown
+      try { validateTrace({}) } catch (error) { thrown = error }
+      const guards = Object.keys(root).filter((name) => /^is[A-Z]\\w*Error$/.test(name)).sort()
+      console.log(guards.join(' '))
+      console.log(root.isTraceFormatError(thrown), root.isTraceFileError(thrown), isOtlpFormatError === root.isOtlpFormatError, typeof isOtlpExportError)
+      console.log(isLedgerError(thrown), isScriptExhaustedError(thrown), isUnsupportedRequestError(thrown))
+    `)
+    expect(out).toBe(
+      'isAgentAssertionError isAmbiguousToolCallError isAmbiguousTraceError isBudgetExceededError isModelFaultError isOtlpExportError ' +
+        'isOtlpFormatError isReagentError isRecordingFormatError isReplayMissError isSessionClosedError isToolFaultError isTraceFileError ' +
+        'isTraceFormatError isTraceNotFoundError isUnusedRecordingError\n' +
+        'true false true function\n' +
+        'false false false\n',
+    )
+  })
+
   it('loads ajv on first use only: a session that opens over its earlier trace file does not load it', () => {
     const out = runModule(`
       import { createRequire } from 'node:module'

@@ -26,7 +26,7 @@ import {
 } from '@opentelemetry/semantic-conventions/incubating'
 import { LLMRequestTypeValues, SpanAttributes as TL, TraceloopSpanKindValues } from '@traceloop/ai-semantic-conventions'
 import { describe, expect, it } from 'vitest'
-import { OtlpFormatError } from '../../src/errors.js'
+import { OtlpFormatError } from '../../src/errors/index.js'
 import type { Trace } from '../../src/index.js'
 import { fromOtlp } from '../../src/otel/index.js'
 import { spanFile } from './helpers.js'

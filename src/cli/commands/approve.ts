@@ -7,7 +7,7 @@
 import { formatDiff } from '../../diff/format.js'
 import { resolveDiffOptions } from '../../diff/options.js'
 import type { TraceDiff } from '../../diff/types.js'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { compareWithGolden, fileGoldenStore, reconcile, renderGolden, type Acceptance, type GoldenStore, type WriteDecision } from '../../golden/index.js'
 import { plural } from '../../report/format-value.js'
 import { loadTraceOrSkip, type SkippedFile } from '../../storage.js'

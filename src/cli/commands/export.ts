@@ -1,7 +1,7 @@
 /** `reagent-flow export <run> --otlp`: a run and the runs it started as OpenTelemetry spans, for the tracing backend a team already runs. */
 import { dirname } from 'node:path'
 import { linkChain } from '../../chain.js'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { toOtlp } from '../../otel/export-trace.js'
 import { postOtlp, tracesUrl } from '../../otel/post-otlp.js'
 import { plural } from '../../report/format-value.js'

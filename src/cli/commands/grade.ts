@@ -1,5 +1,5 @@
 /** `reagent-flow grade <run> pass|fail`: records a verdict on the run's trace file. */
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { updateGrade } from '../../storage.js'
 import { redactForDisk } from '../../trace/redact.js'
 import type { Grade } from '../../trace/types.js'

@@ -1,5 +1,5 @@
 /** `reagent-flow import spans.json`: OpenTelemetry spans (OTLP/JSON) as reagent-flow traces, one per agent run. */
-import { OtlpFormatError, UsageError } from '../../errors.js'
+import { OtlpFormatError, UsageError } from '../../errors/index.js'
 import { DIALECT_OPTIONS, type DialectOption } from '../../otel/dialects/index.js'
 import { tracesFromSpans } from '../../otel/import-traces.js'
 import { spansFromOtlp, type SpanRecord } from '../../otel/span-record.js'

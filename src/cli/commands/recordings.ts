@@ -2,7 +2,7 @@
 import { plural } from '../../report/format-value.js'
 import { removeRecording } from '../../storage.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { formatTable } from '../format.js'
 import { formatAge, formatBytes, scanRecordings, type RecordingRow } from '../recordings.js'
 

@@ -1,5 +1,5 @@
 /** `reagent-flow report --out report.html`: the viewer's pages for the runs of a directory, as one self-contained HTML file. */
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { formatBytes } from '../../server/read-body.js'
 import { plural } from '../../report/format-value.js'
 import { loadPriceTable } from '../../trace/prices.js'

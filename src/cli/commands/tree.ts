@@ -2,7 +2,7 @@
 import { dirname, resolve } from 'node:path'
 import { linkChain, type ChainNode } from '../../chain.js'
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { TraceStatus } from '../../trace/types.js'

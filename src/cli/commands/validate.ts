@@ -1,6 +1,6 @@
 /** `reagent-flow validate [paths...]`: checks trace files against the trace format. */
 import { join } from 'node:path'
-import { TraceFormatError, TraceNotFoundError } from '../../errors.js'
+import { TraceFormatError, TraceNotFoundError } from '../../errors/index.js'
 import { plural } from '../../report/format-value.js'
 import { isFile, listTraceFiles, readRun, sweepTraceDirectory, unreadableReason } from '../../storage.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'

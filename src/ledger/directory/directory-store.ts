@@ -24,7 +24,7 @@ import {
 } from '../../storage.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
-import { TraceFileError } from '../../errors.js'
+import { TraceFileError } from '../../errors/index.js'
 import { warn } from '../../warnings.js'
 import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'

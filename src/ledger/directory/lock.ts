@@ -6,7 +6,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../errors/index.js'
 
 export const LOCK_FILE = '.ledger.lock'
 

@@ -3,7 +3,7 @@
  * speak, OpenInference and OpenLLMetry before the bare GenAI conventions
  * (their spans often carry some `gen_ai.*` attributes too).
  */
-import { OtlpFormatError } from '../../errors.js'
+import { OtlpFormatError } from '../../errors/index.js'
 import type { SpanRecord } from '../span-record.js'
 import { DIALECTS, type Dialect, type DialectName } from './dialect.js'
 import { genAi } from './genai.js'
