@@ -7,7 +7,8 @@
  * The modules that use these packages import them statically; callers
  * `requirePackages` first, then `import()` those modules.
  */
-import { UsageError } from './errors/index.js'
+import { createRequire } from 'node:module'
+import { ReagentError, UsageError } from './errors/index.js'
 
 /** A package as `import` names it, and the range `npm i` should install (the one we test). */
 export interface OptionalPackage {
@@ -15,12 +16,32 @@ export interface OptionalPackage {
   range: string
 }
 
-export const SERVER_PACKAGES: readonly OptionalPackage[] = [
-  { name: 'hono', range: '^4.11' },
-  { name: '@hono/node-server', range: '^2' },
-]
-export const POSTGRES_PACKAGES: readonly OptionalPackage[] = [{ name: 'pg', range: '^8' }]
-export const MCP_PACKAGES: readonly OptionalPackage[] = [{ name: '@modelcontextprotocol/sdk', range: '^1.32' }]
+/** package.json's `peerDependencies`, the one place their ranges are written (read as package-version.ts reads the version). */
+const PEER_RANGES = (createRequire(import.meta.url)('reagent-flow/package.json') as { peerDependencies: Record<string, string> }).peerDependencies
+
+/**
+ * The shortest caret range equal to `range`, as people type it: `^4.11.0` is
+ * `^4.11`, `^2.0.0` is `^2`. A zero is dropped only where the range stays the
+ * same (`^0.14.0` is `^0.14`, but `^0.0.3` and `^0.0.0` stay whole).
+ */
+function shortRange(range: string): string {
+  const parts = /^\^(\d+)\.(\d+)\.0$/.exec(range)
+  if (parts === null) return range
+  const [, major, minor] = parts
+  if (minor !== '0') return `^${major}.${minor}`
+  return major === '0' ? range : `^${major}`
+}
+
+/** `name` at its peer range in package.json; a name that is not a peer there is a mistake in this file, said at load. */
+function peer(name: string): OptionalPackage {
+  const range = PEER_RANGES[name]
+  if (range === undefined) throw new ReagentError(`${name} is not in the peerDependencies of reagent-flow's package.json: add it there first`)
+  return { name, range: shortRange(range) }
+}
+
+export const SERVER_PACKAGES: readonly OptionalPackage[] = [peer('hono'), peer('@hono/node-server')]
+export const POSTGRES_PACKAGES: readonly OptionalPackage[] = [peer('pg')]
+export const MCP_PACKAGES: readonly OptionalPackage[] = [peer('@modelcontextprotocol/sdk')]
 
 function isNotFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code
@@ -59,5 +80,10 @@ export async function requirePackages(feature: string, packages: readonly Option
 
 /** The `npm i` that installs `packages` at the ranges we test. */
 export function installCommand(packages: readonly OptionalPackage[]): string {
-  return `npm i -D ${packages.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')}`
+  return `npm i -D ${packageSpecs(packages)}`
+}
+
+/** `name@range` of each of `packages`, space-separated, as `npm i` takes them. */
+export function packageSpecs(packages: readonly OptionalPackage[]): string {
+  return packages.map((pkg) => `${pkg.name}@${pkg.range}`).join(' ')
 }

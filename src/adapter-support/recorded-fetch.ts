@@ -8,7 +8,7 @@
  * on replayed calls as on live ones; made live, its response reaches the SDK
  * unchanged while a copy is kept. A replay with no match (any error of ours)
  * is a 200 whose body fails with it: the SDK hands it to the caller as it is
- * (failing-response.ts), never retried into a "Connection error".
+ * (http/failing-response.ts), never retried into a "Connection error".
  *
  * Responses that the SDK retries (408, 409, 429, 5xx) are not kept: a replay
  * answers with the response that came in the end, so it never waits out a
@@ -30,8 +30,8 @@ import { modelFaultsOf } from '../faults/run-faults.js'
 import { stepsOf } from '../replay/attach.js'
 import type { RecordedResponse } from '../storage.js'
 import type { JsonValue } from '../trace/types.js'
-import { eventStreamBody, eventText, parseEventStream } from './event-stream.js'
-import { responseFailingWith } from './failing-response.js'
+import { responseFailingWith } from '../http/failing-response.js'
+import { eventStreamBody, parseEventStream } from '../http/sse.js'
 import { answerFault } from './fault-response.js'
 import { readFetchRequest, type FetchRequest } from './request-body.js'
 import { unreachableBecause } from './unreachable.js'
@@ -131,7 +131,7 @@ export function recordedResponse(recorded: RecordedResponse, signal: AbortSignal
   const headers: Record<string, string> = status >= 400 ? { 'x-should-retry': 'false' } : {}
   const init = (contentType: string): ResponseInit => ({ status, headers: { ...headers, 'content-type': contentType } })
   if ('body' in recorded) return new Response(JSON.stringify(recorded.body), init('application/json'))
-  if ('events' in recorded) return new Response(eventStreamBody(recorded.events.map(eventText), signal), init('text/event-stream'))
+  if ('events' in recorded) return new Response(eventStreamBody(recorded.events, signal), init('text/event-stream'))
   if ('text' in recorded) return new Response(recorded.text, init(recorded.content_type))
   return new Response(Buffer.from(recorded.base64, 'base64'), init(recorded.content_type))
 }

@@ -1,7 +1,7 @@
 /**
  * The errors a scripted model raises on its own account. They reach the
  * agent's caller as themselves: the scripted models deliver them past the
- * SDKs' retry loops (see src/adapter-support/failing-response.ts).
+ * SDKs' retry loops (see src/http/failing-response.ts).
  */
 import { ReagentError, isReagentErrorNamed } from '../errors/reagent-error.js'
 import type { ScriptRequest } from './types.js'

@@ -4,7 +4,7 @@
  * renders the same way. The one place where a scripted model's own errors
  * (a script run out, a step that is not one) are raised.
  */
-import { markNotRetryable } from '../adapter-support/failing-response.js'
+import { markNotRetryable } from '../http/failing-response.js'
 import { ScriptExhaustedError } from './errors.js'
 import type { ErrorStep, Script, ScriptAnswer, ScriptProgress, ScriptRequest, ScriptStep } from './types.js'
 import { tokenCounts, type TokenCounts } from './usage.js'

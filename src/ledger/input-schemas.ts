@@ -13,8 +13,11 @@ const MAX_ID = 256
 /** Integers both stores keep exactly (a PostgreSQL bigint holds more; a JavaScript number no more). */
 const MAX_INTEGER = Number.MAX_SAFE_INTEGER
 
-const str = (description: string, fallback?: string) => ({ type: 'string', description, ...(fallback === undefined ? {} : { default: fallback }) }) as const
-const id = (description: string, fallback?: string) => ({ ...str(description, fallback), maxLength: MAX_ID }) as const
+// A default is written as a literal type (`strOr`, `idOr`), so FromSchema (input-types.ts) sees which fields always have a value.
+const str = (description: string) => ({ type: 'string', description }) as const
+const strOr = <const F extends string>(description: string, fallback: F) => ({ type: 'string', description, default: fallback }) as const
+const id = (description: string) => ({ ...str(description), maxLength: MAX_ID }) as const
+const idOr = <const F extends string>(description: string, fallback: F) => ({ ...strOr(description, fallback), maxLength: MAX_ID }) as const
 const name = (description: string) => ({ type: 'string', minLength: 1, maxLength: MAX_ID, description }) as const
 
 const org = name('The tenant (first element of the identity tuple); filled from the token or the server.')
@@ -23,7 +26,7 @@ const runId = id("The agent run (task scope) the call belongs to; '-' for none."
 const metadata = { type: 'object', description: 'Free-form key/values stored on the run.' } as const
 const keyList = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const
 
-const operation = <P extends Record<string, object>, R extends readonly string[]>(title: string, description: string, properties: P, required: R) =>
+const operation = <const P extends Record<string, object>, const R extends readonly string[]>(title: string, description: string, properties: P, required: R) =>
   ({ title, description, type: 'object', properties, required }) as const
 
 export const RUN_BEGIN_INPUT = operation(
@@ -33,16 +36,16 @@ export const RUN_BEGIN_INPUT = operation(
     org,
     namespace,
     agent: name('The writing agent; a token narrowed to an agent fills it.'),
-    user_id: id("The end user the run belongs to; '-' for none.", '-'),
-    session_id: id('The conversation this run belongs to.', '-'),
-    run_id: id('The run id; empty or "-" = the server mints one (a ULID).', ''),
+    user_id: idOr("The end user the run belongs to; '-' for none.", '-'),
+    session_id: idOr('The conversation this run belongs to.', '-'),
+    run_id: idOr('The run id; empty or "-" = the server mints one (a ULID).', ''),
     goal: { type: 'string', minLength: 1, description: "What the run sets out to do, in the agent's words." },
-    user_request: str('The original request that started the run, verbatim.', ''),
-    expected_outcome: str('What a successful run should produce.', ''),
-    environment: str('Where the run executes (ci, local, ...).', ''),
-    model: str('The model the agent runs on.', ''),
-    consumer: str("The calling integration's tag.", ''),
-    role: str("The agent's role in a multi-agent run; added to metadata.", ''),
+    user_request: strOr('The original request that started the run, verbatim.', ''),
+    expected_outcome: strOr('What a successful run should produce.', ''),
+    environment: strOr('Where the run executes (ci, local, ...).', ''),
+    model: strOr('The model the agent runs on.', ''),
+    consumer: strOr("The calling integration's tag.", ''),
+    role: strOr("The agent's role in a multi-agent run; added to metadata.", ''),
     metadata,
     budget_usd: { type: 'number', minimum: 0, default: 0, description: 'Model spend in USD the run may reach; needs a session_id (0 = none).' },
     budget_seconds: { type: 'integer', minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Seconds the run may take (0 = none).' },
@@ -56,11 +59,11 @@ export const RUN_COMPLETE_INPUT = operation(
   {
     org,
     namespace,
-    user_id: id("The run's user, as run.begin took it.", '-'),
-    session_id: id("The run's conversation, as run.begin took it.", '-'),
+    user_id: idOr("The run's user, as run.begin took it.", '-'),
+    session_id: idOr("The run's conversation, as run.begin took it.", '-'),
     run_id: { ...runId, minLength: 1 },
     status: { enum: [...CLOSED_STATUSES], description: 'How the run ended.' },
-    final_response: str("The agent's final answer.", ''),
+    final_response: strOr("The agent's final answer.", ''),
     confidence: { type: 'number', minimum: 0, maximum: 1, default: 0, description: "The agent's confidence in the result (0-1)." },
     memories_used: keyList('memory_keys the agent relied on; stored on the run.'),
     recalled_keys: keyList('memory keys the session was served; accepted (this ledger has no memory store).'),
@@ -86,12 +89,12 @@ export const RUN_GRADE_INPUT = operation(
   {
     org,
     namespace,
-    run_id: id('The run to grade; "" or "-" = none.', ''),
-    session_id: id('Every closed run of this session; "" or "-" = none.', ''),
+    run_id: idOr('The run to grade; "" or "-" = none.', ''),
+    session_id: idOr('Every closed run of this session; "" or "-" = none.', ''),
     grade: { enum: [...VERDICTS], description: 'pass (the result held up) or fail.' },
-    source: str('Who graded: maintainer, ci, reviewer, judge...', 'caller'),
-    reason: str('Why; stored on the run as grade_reason.', ''),
-    ref: str('What the grade rests on: a URL, a finding key, a check run id.', ''),
+    source: strOr('Who graded: maintainer, ci, reviewer, judge...', 'caller'),
+    reason: strOr('Why; stored on the run as grade_reason.', ''),
+    ref: strOr('What the grade rests on: a URL, a finding key, a check run id.', ''),
   },
   ['org', 'namespace', 'grade'],
 )
@@ -107,13 +110,13 @@ export const RUN_LIST_INPUT = operation(
   {
     org,
     namespace,
-    agent: str('Only this agent\'s runs; "", "*" or "-" = every agent.', ''),
-    session_id: str('Only this session\'s runs; "", "*" or "-" = every session.', ''),
+    agent: strOr('Only this agent\'s runs; "", "*" or "-" = every agent.', ''),
+    session_id: strOr('Only this session\'s runs; "", "*" or "-" = every session.', ''),
     status: { enum: ['', ...RUN_STATUSES], default: '', description: 'Only runs in this status; "" = every status.' },
     limit: { type: 'integer', minimum: 0, default: 50, description: `At most this many runs; capped at ${MAX_LIST_LIMIT}.` },
     offset: { type: 'integer', minimum: 0, maximum: MAX_LIST_OFFSET, default: 0, description: 'Runs to skip before the page.' },
     order_by: { enum: [...LIST_ORDERS], default: 'started_desc', description: 'Start time, duration (0 while active) or memories relied on.' },
-    q: str('Only runs whose goal, run id or agent holds this text, in any case.', ''),
+    q: strOr('Only runs whose goal, run id or agent holds this text, in any case.', ''),
     memory_activity: { enum: ['', 'with', 'without'], default: '', description: 'Runs that relied on or wrote a memory, or neither.' },
     grade: { enum: [...GRADE_FILTERS], default: '', description: 'ungraded, graded, pass or fail; "" = every run.' },
     fields: { type: ['array', 'null'], items: { type: 'string' }, default: null, description: 'The run fields to return; unset, every field.' },

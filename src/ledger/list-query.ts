@@ -8,6 +8,7 @@
  * - duration is 0 while active; "relied on" is the number of memories_used;
  * - `q` is a lower-case substring of goal, run id or agent (searchTextOf).
  */
+import type { ListInput } from './checked-input.js'
 import { LedgerRequestError } from './errors.js'
 import { isAny } from './identity.js'
 import { MAX_LIST_LIMIT, type LIST_ORDERS } from './input-schemas.js'
@@ -29,22 +30,6 @@ export interface ListQuery {
   orderBy: ListOrder
   limit: number
   offset: number
-}
-
-/** run.list's fields, defaults filled. */
-export interface ListInput {
-  org: string
-  namespace: string
-  agent: string
-  session_id: string
-  status: '' | RunRecord['status']
-  limit: number
-  offset: number
-  order_by: ListQuery['orderBy']
-  q: string
-  memory_activity: '' | 'with' | 'without'
-  grade: '' | NonNullable<ListQuery['grade']>
-  fields: string[] | null
 }
 
 /** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200. */

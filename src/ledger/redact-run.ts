@@ -7,7 +7,7 @@
  * session_id) are kept as sent: they are the keys callers look runs up by.
  */
 import { redactForDisk } from '../trace/redact.js'
-import type { BeginInput, CompleteInput, GradeVerdict } from './run-rules.js'
+import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 
 const redacted = (text: string): string => redactForDisk(text, undefined)
 

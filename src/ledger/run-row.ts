@@ -14,7 +14,6 @@ import type { UsageSummary } from './usage-summary.js'
 export const RUN_STATUSES = ['active', 'completed', 'failed', 'cancelled'] as const
 export type RunStatus = (typeof RUN_STATUSES)[number]
 export const CLOSED_STATUSES = ['completed', 'failed', 'cancelled'] as const
-export type ClosedStatus = (typeof CLOSED_STATUSES)[number]
 export const VERDICTS = ['pass', 'fail'] as const
 export type Verdict = (typeof VERDICTS)[number]
 

@@ -7,50 +7,9 @@
  * caller's free text redacted (redact-run.ts): whatever store writes it.
  */
 import type { JsonObject } from '../trace/types.js'
+import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 import { redactBegin, redactComplete, redactVerdict } from './redact-run.js'
-import type { ClosedStatus, RunRecord, Verdict } from './run-row.js'
-
-/** run.begin's fields, defaults filled. */
-export interface BeginInput {
-  org: string
-  namespace: string
-  agent: string
-  user_id: string
-  session_id: string
-  run_id: string
-  goal: string
-  user_request: string
-  expected_outcome: string
-  environment: string
-  model: string
-  consumer: string
-  role: string
-  metadata?: JsonObject
-  budget_usd: number
-  budget_seconds: number
-}
-
-/** run.complete's fields, defaults filled. */
-export interface CompleteInput {
-  org: string
-  namespace: string
-  user_id: string
-  session_id: string
-  run_id: string
-  status: ClosedStatus
-  final_response: string
-  confidence: number
-  memories_used?: string[]
-  duration_ms: number
-  metadata?: JsonObject
-}
-
-export interface GradeVerdict {
-  grade: Verdict
-  source: string
-  reason: string
-  ref: string
-}
+import type { RunRecord } from './run-row.js'
 
 function metadataOf(input: Pick<BeginInput, 'metadata' | 'role'>): JsonObject {
   const metadata = { ...input.metadata }

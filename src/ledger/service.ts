@@ -7,18 +7,18 @@
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { defaultPriceTable } from '../trace/prices.js'
+import type { BeginInput, CheckedInputs, CompleteInput, GradeInput, GradeVerdict, ListInput } from './checked-input.js'
 import { LedgerRequestError, StoreUnavailableError } from './errors.js'
 import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkValues } from './input-values.js'
-import { checkFields, listQueryOf, skipsTotal, type ListInput } from './list-query.js'
+import { checkFields, listQueryOf, skipsTotal } from './list-query.js'
 import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
-import type { BeginInput, CompleteInput, GradeVerdict } from './run-rules.js'
 import type { LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
 import { priceUsage } from './usage-summary.js'
-import { checkInput, ignoredArgs, requireObject, withDefaults } from './validate-input.js'
+import { checkedInput, ignoredArgs, requireObject } from './validate-input.js'
 
 export interface LedgerServiceOptions {
   /** The price table for cost_usd and cost budgets. Default: the built-in one (with REAGENT_PRICES over it). */
@@ -61,9 +61,7 @@ export class LedgerService {
     checkValues(operation, raw)
     const ignored = ignoredArgs(schema, raw)
     const body = fillIdentity(operation, raw, caller, IDENTITY_USE[operation])
-    checkInput(schema, body)
-    const input = withDefaults<Record<string, unknown>>(schema, body)
-    const out = await this.#run(operation, caller, input).catch((error: unknown) => {
+    const out = await this.#run(operation, caller, body).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error
       throw new LedgerRequestError(
         'unavailable',
@@ -75,20 +73,21 @@ export class LedgerService {
     return ignored.length === 0 ? out : { ...out, ignored_args: ignored }
   }
 
-  #run(operation: OperationName, caller: Caller, input: Record<string, unknown>): Promise<object> {
+  /** `body` checked against `operation`'s schema, with its defaults (a 422 when it breaks a rule), then run. */
+  #run(operation: OperationName, caller: Caller, body: Record<string, unknown>): Promise<object> {
     switch (operation) {
       case 'run.begin':
-        return this.#begin(input as unknown as BeginInput)
+        return this.#begin(checkedInput(operation, body))
       case 'run.complete':
-        return this.#complete(caller, input as unknown as CompleteInput & { retain: string })
+        return this.#complete(caller, checkedInput(operation, body))
       case 'run.get':
-        return this.#get(caller, input as { org: string; namespace: string; run_id: string })
+        return this.#get(caller, checkedInput(operation, body))
       case 'run.grade':
-        return this.#grade(caller, input as unknown as GradeInput)
+        return this.#grade(caller, checkedInput(operation, body))
       case 'run.list':
-        return this.#list(caller, input as unknown as ListInput)
+        return this.#list(caller, checkedInput(operation, body))
       case 'trace.put':
-        return this.#putTrace(caller, input as { org: string; namespace: string; run_id: string; trace: object })
+        return this.#putTrace(caller, checkedInput(operation, body))
     }
   }
 
@@ -116,7 +115,7 @@ export class LedgerService {
     return { run_id: run.run_id, status: run.status, started_at: isoTimeOf(run.started_at), next }
   }
 
-  async #complete(caller: Caller, input: CompleteInput & { retain: string }): Promise<RunCompleteResult> {
+  async #complete(caller: Caller, input: CompleteInput): Promise<RunCompleteResult> {
     const scope = scopeOf(caller, input)
     const outcome = await this.store.complete(scope, { ...input, user_id: noneAsDash(input.user_id), session_id: noneAsDash(input.session_id) }, this.#now())
     if (outcome.kind === 'not_found') throw notFound('run.complete', input, caller)
@@ -147,7 +146,7 @@ export class LedgerService {
     }
   }
 
-  async #get(caller: Caller, input: { org: string; namespace: string; run_id: string }): Promise<RunGetResult> {
+  async #get(caller: Caller, input: CheckedInputs['run.get']): Promise<RunGetResult> {
     const run = await this.store.get(scopeOf(caller, input), input.run_id)
     const empty = { recalled: 0, recalled_keys: [], memories_written: [], observations: 0 }
     if (run === undefined) return { found: false, run: null, ...empty, turns: 0, unpriced_turns: 0, cost_usd: 0, elapsed_seconds: 0, over_budget: [] }
@@ -191,19 +190,12 @@ export class LedgerService {
     }
   }
 
-  async #putTrace(caller: Caller, input: { org: string; namespace: string; run_id: string; trace: object }): Promise<TracePutResult> {
+  async #putTrace(caller: Caller, input: CheckedInputs['trace.put']): Promise<TracePutResult> {
     const trace = checkUploadedTrace(input.trace)
     const stored = await this.store.putTrace(scopeOf(caller, input), input.run_id, trace)
     if (stored === undefined) throw notFound('trace.put', input, caller)
     return { run_id: input.run_id, ...stored }
   }
-}
-
-interface GradeInput extends GradeVerdict {
-  org: string
-  namespace: string
-  run_id: string
-  session_id: string
 }
 
 function notFound(operation: string, input: { org: string; namespace: string; run_id: string }, caller: Caller): LedgerRequestError {

@@ -9,7 +9,7 @@ import type { Trace } from '../trace/types.js'
 import type { Scope } from './identity.js'
 import type { ListPage, ListQuery } from './list-query.js'
 import type { RunRecord } from './run-row.js'
-import type { BeginInput, CompleteInput, GradeVerdict } from './run-rules.js'
+import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 
 export type BeginOutcome =
   | { kind: 'opened'; run: RunRecord }

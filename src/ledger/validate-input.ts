@@ -1,14 +1,16 @@
 /**
  * An operation's body checked against its schema (input-schemas.ts) through
- * the one ajv (trace/validate.ts): the first broken rule becomes a 422 that
- * names the field and the rule. Fields the schema does not know are named
- * for `ignored_args`; defaults are filled from the schema, so each default is
- * written down once.
+ * ajv (trace/validate.ts): the first broken rule becomes a 422 that names
+ * the field and the rule. Fields the schema does not know are named for
+ * `ignored_args`; ajv fills the defaults from the schema as it checks
+ * (`useDefaults`), so each default is written down once, and the body comes
+ * out typed as its schema says (checked-input.ts).
  */
 import type { ErrorObject } from 'ajv'
-import { compileJsonSchema, toJsonPath } from '../trace/validate.js'
+import { compileFillingDefaults, toJsonPath } from '../trace/validate.js'
+import type { CheckedInputs } from './checked-input.js'
 import { LedgerRequestError } from './errors.js'
-import type { OPERATION_INPUTS, OperationName } from './input-schemas.js'
+import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 
 type Schema = (typeof OPERATION_INPUTS)[OperationName]
 
@@ -39,10 +41,16 @@ export function ignoredArgs(schema: Schema, body: Record<string, unknown>): stri
   return Object.keys(body).filter((key) => !Object.hasOwn(schema.properties, key))
 }
 
-/** Throws a 422 naming the first field at fault and its rule. */
-export function checkInput(schema: Schema, body: Record<string, unknown>): void {
-  const validate = compileJsonSchema(schema)
-  if (validate(body)) return
+/**
+ * `body` as `operation`'s input, its absent fields set to their defaults
+ * (in `body` itself: the caller's own copy); a 422 naming the first field at
+ * fault and its rule when it breaks the schema.
+ */
+export function checkedInput<N extends OperationName>(operation: N, body: Record<string, unknown>): CheckedInputs[N] {
+  const schema = OPERATION_INPUTS[operation]
+  const validate = compileFillingDefaults(schema)
+  // What ajv has just checked against the schema FromSchema reads: the one place the body becomes its type.
+  if (validate(body)) return body as CheckedInputs[N]
   const first = validate.errors?.[0]
   if (first === undefined) throw new LedgerRequestError('invalid_input', `${schema.title}: the body does not match the operation's schema`)
   const { field, text } = describe(first)
@@ -50,15 +58,6 @@ export function checkInput(schema: Schema, body: Record<string, unknown>): void 
     field,
     rule: first.keyword,
   })
-}
-
-/** The body with every absent field that has a default filled with it (a copy; the body is not changed). */
-export function withDefaults<T>(schema: Schema, body: Record<string, unknown>): T {
-  const out: Record<string, unknown> = { ...body }
-  for (const [key, property] of Object.entries(schema.properties)) {
-    if (out[key] === undefined && 'default' in property) out[key] = structuredClone(property.default)
-  }
-  return out as T
 }
 
 /** The body as an object: anything else (an array, a string) is a 400. */

@@ -17,14 +17,16 @@ import type { Trace } from './types.js'
 let ajvClass: typeof Ajv | undefined
 
 /** A new ajv instance (ajv is CommonJS: required synchronously, the first time only). */
-function newAjv(options: { allErrors: boolean; strict: boolean }): Ajv {
+function newAjv(options: { allErrors: boolean; strict: boolean; useDefaults?: boolean }): Ajv {
   ajvClass ??= (createRequire(import.meta.url)('ajv') as { Ajv: typeof Ajv }).Ajv
   return new ajvClass(options)
 }
 
 let traceValidator: ValidateFunction | undefined
 let userAjv: Ajv | undefined
+let defaultsAjv: Ajv | undefined
 const compiled = new WeakMap<object, ValidateFunction>()
+const compiledWithDefaults = new WeakMap<object, ValidateFunction>()
 
 function compileTraceSchema(): ValidateFunction {
   // allErrors is off for the trace schema: the first broken rule is what the
@@ -42,6 +44,22 @@ export function compileJsonSchema(schema: object): ValidateFunction {
     userAjv ??= newAjv({ allErrors: true, strict: false })
     validate = userAjv.compile(schema)
     compiled.set(schema, validate)
+  }
+  return validate
+}
+
+/**
+ * Compiles (once per schema object) one of our own schemas whose validation
+ * also sets each absent property that has a `default` to it, in the object
+ * validated (ajv's `useDefaults`). Its own ajv instance, so a user's schema never writes
+ * into the values it checks.
+ */
+export function compileFillingDefaults(schema: object): ValidateFunction {
+  let validate = compiledWithDefaults.get(schema)
+  if (validate === undefined) {
+    defaultsAjv ??= newAjv({ allErrors: true, strict: false, useDefaults: true })
+    validate = defaultsAjv.compile(schema)
+    compiledWithDefaults.set(schema, validate)
   }
   return validate
 }

@@ -1,5 +1,5 @@
 /** `reagent-flow mcp`: the run ledger's tools for a coding agent, over stdio. */
-import { installCommand, MCP_PACKAGES, requirePackages } from '../../optional-dependency.js'
+import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages } from '../../optional-dependency.js'
 import type { Command } from '../command.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
 
@@ -12,7 +12,7 @@ export const mcpCommand: Command = {
     'It opens the store itself (the trace directory, or PostgreSQL with --store), as the single user of',
     '--org and --namespace. While `reagent-flow serve` holds the same directory, point the agent at its',
     'MCP endpoint (http://127.0.0.1:4319/mcp) instead. Logs go to stderr; stdout is the protocol.',
-    `Needs an optional peer dependency of reagent-flow: ${installCommand(MCP_PACKAGES)} (and pg@^8 for PostgreSQL)`,
+    `Needs an optional peer dependency of reagent-flow: ${installCommand(MCP_PACKAGES)} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
   ],
   options: LEDGER_OPTIONS,
   positionals: { min: 0, max: 0, names: '' },

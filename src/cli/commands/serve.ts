@@ -1,5 +1,5 @@
 /** `reagent-flow serve`: the run ledger over HTTP (and MCP at /mcp), until SIGINT or SIGTERM. */
-import { installCommand, MCP_PACKAGES, requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
+import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
 import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
@@ -17,7 +17,7 @@ export const serveCommand: Command = {
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
     'One line per request goes to stderr; SIGINT or SIGTERM stops it after the requests in flight.',
-    `Needs optional peer dependencies of reagent-flow: ${installCommand([...SERVER_PACKAGES, ...MCP_PACKAGES])} (and pg@^8 for PostgreSQL)`,
+    `Needs optional peer dependencies of reagent-flow: ${installCommand([...SERVER_PACKAGES, ...MCP_PACKAGES])} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
   ],
   options: {
     ...LEDGER_OPTIONS,

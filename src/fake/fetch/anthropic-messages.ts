@@ -12,7 +12,8 @@ import type { Reply } from '../script-cursor.js'
 import type { ScriptMessage, ScriptTool } from '../types.js'
 import { anthropicErrorType } from './anthropic-error.js'
 import type { TokenCounts } from '../usage.js'
-import type { ReplyContext, SseEvent, WireFormat } from './wire-format.js'
+import type { SseEvent } from '../../http/sse.js'
+import type { ReplyContext, WireFormat } from './wire-format.js'
 
 export const anthropicMessages: WireFormat = {
   api: 'messages',

@@ -11,7 +11,9 @@ import type { Reply } from '../script-cursor.js'
 import type { ScriptMessage, ScriptTool } from '../types.js'
 import type { TokenCounts } from '../usage.js'
 import { openaiErrorBody } from './openai-error.js'
-import type { ReplyContext, SseEvent, WireFormat } from './wire-format.js'
+import type { SseEvent } from '../../http/sse.js'
+import type { JsonValue } from '../../trace/types.js'
+import type { ReplyContext, WireFormat } from './wire-format.js'
 
 const FINGERPRINT = 'fp_scripted'
 
@@ -78,7 +80,7 @@ function messageJson(reply: Reply): Record<string, unknown> {
 
 function chunkEvents(reply: Reply, context: ReplyContext): SseEvent[] {
   const includeUsage = isRecord(context.body.stream_options) && context.body.stream_options.include_usage === true
-  const chunk = (choices: unknown[], usage?: unknown): SseEvent => ({
+  const chunk = (choices: JsonValue[], usage?: JsonValue): SseEvent => ({
     data: {
       id: completionId(context),
       object: 'chat.completion.chunk',
@@ -90,7 +92,7 @@ function chunkEvents(reply: Reply, context: ReplyContext): SseEvent[] {
       ...(includeUsage ? { usage: usage ?? null } : {}),
     },
   })
-  const delta = (value: Record<string, unknown>, finish: string | null = null): SseEvent =>
+  const delta = (value: { [key: string]: JsonValue }, finish: string | null = null): SseEvent =>
     chunk([{ index: 0, delta: value, logprobs: null, finish_reason: finish }])
 
   const events = [delta({ role: 'assistant', content: reply.text === undefined ? null : '', refusal: null })]
@@ -101,7 +103,7 @@ function chunkEvents(reply: Reply, context: ReplyContext): SseEvent[] {
   })
   events.push(delta({}, finishReason(reply)))
   if (includeUsage) events.push(chunk([], usageJson(reply.usage)))
-  events.push({ data: '[DONE]' })
+  events.push({ text: '[DONE]' })
   return events
 }
 
@@ -113,7 +115,7 @@ function finishReason(reply: Reply): string {
   return reply.toolCalls.length > 0 ? 'tool_calls' : 'stop'
 }
 
-function usageJson({ inputTokens, outputTokens }: TokenCounts): unknown {
+function usageJson({ inputTokens, outputTokens }: TokenCounts): JsonValue {
   return {
     prompt_tokens: inputTokens,
     completion_tokens: outputTokens,

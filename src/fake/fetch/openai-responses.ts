@@ -10,7 +10,8 @@ import type { Reply, ReplyToolCall } from '../script-cursor.js'
 import type { TokenCounts } from '../usage.js'
 import { openaiErrorBody } from './openai-error.js'
 import { parseResponsesRequest } from './openai-responses-request.js'
-import type { ReplyContext, SseEvent, WireFormat } from './wire-format.js'
+import type { SseEvent } from '../../http/sse.js'
+import type { ReplyContext, WireFormat } from './wire-format.js'
 
 export const openaiResponses: WireFormat = {
   api: 'responses',

@@ -6,7 +6,8 @@
  * it by its own rules; an error of ours (a script run out, a step that is not
  * one, a request we do not speak) reaches the caller as itself.
  */
-import { responseFailingWith } from '../../adapter-support/failing-response.js'
+import { responseFailingWith } from '../../http/failing-response.js'
+import { eventStreamBody } from '../../http/sse.js'
 import { UnsupportedRequestError } from '../errors.js'
 import { isRecord, withToolNames } from '../request.js'
 import { RETRY_HEADERS } from '../retry-headers.js'
@@ -15,7 +16,6 @@ import type { ErrorStep, Script, ScriptProgress, ScriptRequest } from '../types.
 import { anthropicMessages } from './anthropic-messages.js'
 import { openaiChat } from './openai-chat.js'
 import { openaiResponses } from './openai-responses.js'
-import { eventStreamBody } from './sse.js'
 import type { ReplyContext, WireFormat } from './wire-format.js'
 
 /** A `fetch` that plays a script; also tells how far it got. */

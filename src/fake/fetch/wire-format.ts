@@ -3,6 +3,7 @@
  * request body, and how to write a reply, a stream of events or an error the
  * way that provider does.
  */
+import type { SseEvent } from '../../http/sse.js'
 import type { Reply } from '../script-cursor.js'
 import type { ErrorStep, ScriptApi, ScriptMessage, ScriptTool } from '../types.js'
 
@@ -24,12 +25,6 @@ export interface ReplyContext {
   created: number
   /** Sent in the format's request-id header, and in error bodies that repeat it. */
   requestId: string
-}
-
-/** One Server-Sent Event: `event:` (when the API names its events) and JSON `data:`, or the `[DONE]` sentinel. */
-export interface SseEvent {
-  event?: string
-  data: unknown
 }
 
 export interface WireFormat {

@@ -1,17 +1,25 @@
 /**
- * Server-Sent Events, both ways: a body's text read back as its events, and
- * events sent as a body the way a provider's server sends them (one event
- * at a time, as the reader pulls, cut off with the abort reason when the
- * request's signal fires, as `fetch` does).
+ * Server-Sent Events, the one codec both ways: a body's text read back as its
+ * events, and events sent as a body the way a provider's server sends them
+ * (one event at a time, as the reader pulls, cut off with the abort reason
+ * when the request's signal fires, as `fetch` does). Replayed streams
+ * (adapter-support/recorded-fetch.ts) and scripted ones (fake/fetch) both
+ * send through here, so a replay and a fake write the same bytes.
  */
-import type { RecordedEvent } from '../storage.js'
 import type { JsonValue } from '../trace/types.js'
+
+/**
+ * One event: its `event:` name when the API names its events, and its
+ * `data:` as JSON, or as `text` where it is not JSON (OpenAI's `[DONE]`).
+ * A recording's `RecordedEvent` is this shape.
+ */
+export type SseEvent = { event?: string; data: JsonValue } | { event?: string; text: string }
 
 const encoder = new TextEncoder()
 
 /** The events of an event stream's text: `data` parsed as JSON where it is JSON, else kept as `text` (`[DONE]`). */
-export function parseEventStream(text: string): RecordedEvent[] {
-  const events: RecordedEvent[] = []
+export function parseEventStream(text: string): SseEvent[] {
+  const events: SseEvent[] = []
   let name: string | undefined
   let data: string[] = []
   const dispatch = (): void => {
@@ -46,8 +54,8 @@ export function parseEventStream(text: string): RecordedEvent[] {
   return events
 }
 
-/** One event as the wire carries it. */
-export function eventText(event: RecordedEvent): string {
+/** One event as the wire carries it; a multi-line `text` is one `data:` line each. */
+function eventText(event: SseEvent): string {
   const payload = 'data' in event ? JSON.stringify(event.data) : event.text
   return `${event.event === undefined ? '' : `event: ${event.event}\n`}${payload
     .split('\n')
@@ -55,8 +63,8 @@ export function eventText(event: RecordedEvent): string {
     .join('\n')}\n\n`
 }
 
-/** A body sending `texts` (each one event's wire text) one per pull, failing with the abort reason when `signal` fires. */
-export function eventStreamBody(texts: readonly string[], signal: AbortSignal | null | undefined): ReadableStream<Uint8Array> {
+/** A body sending `events` one per pull, failing with the abort reason when `signal` fires. */
+export function eventStreamBody(events: readonly SseEvent[], signal: AbortSignal | null | undefined): ReadableStream<Uint8Array> {
   let next = 0
   let onAbort: (() => void) | undefined
   const stop = (): void => {
@@ -70,9 +78,9 @@ export function eventStreamBody(texts: readonly string[], signal: AbortSignal | 
       signal.addEventListener('abort', onAbort, { once: true })
     },
     pull(controller) {
-      const text = texts[next++]
-      if (text !== undefined) {
-        controller.enqueue(encoder.encode(text))
+      const event = events[next++]
+      if (event !== undefined) {
+        controller.enqueue(encoder.encode(eventText(event)))
         return
       }
       controller.close()
