@@ -4,24 +4,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ReplayMissError, session, type Session } from '../../src/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
-import { json, openaiClient } from '../adapters/openai/helpers.js'
+import { ask } from './record-replay.js'
+import { json } from '../adapters/openai/helpers.js'
 
 afterEach(() => vi.unstubAllEnvs())
 
 const FIX = "Record again with REAGENT_REPLAY=record (or the session option replay: 'record'), or use replay: 'auto' to record only the calls that changed."
-
-/** Asks the model one question per entry, in order. */
-function ask(server: CannedServer, ...questions: string[]): () => Promise<string[]> {
-  const client = openaiClient(server)
-  return async () => {
-    const answers: string[] = []
-    for (const question of questions) {
-      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] })
-      answers.push(completion.choices[0]!.message.content ?? '')
-    }
-    return answers
-  }
-}
 
 async function recorded(dir: string, server: CannedServer, ...questions: string[]): Promise<Session<string[]>> {
   return session('support', { traceDir: dir, replay: 'record' }, ask(server, ...questions))

@@ -13,6 +13,7 @@ import { canonicalJson } from '../../src/replay/step-key.js'
 import { startCannedServer, type CannedServer, type Handler } from '../helpers/canned-server.js'
 import { watchSockets } from '../helpers/sockets.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { openaiClient } from '../adapters/openai/helpers.js'
 
 export interface RoundTrip<T> {
   recorded: Session<T>
@@ -56,4 +57,17 @@ export async function recordThenReplay<T>(
   expect(replayed.trace.turns.every((turn) => turn.llm_call.replayed === true)).toBe(true)
   expect(recorded.trace.turns.some((turn) => 'replayed' in turn.llm_call)).toBe(false)
   return { recorded, replayed, server, dir, recording: () => readFileSync(join(dir, `${name}.recording.json`), 'utf8') }
+}
+
+/** Asks the model one question per entry, in order. */
+export function ask(server: CannedServer, ...questions: string[]): () => Promise<string[]> {
+  const client = openaiClient(server)
+  return async () => {
+    const answers: string[] = []
+    for (const question of questions) {
+      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] })
+      answers.push(completion.choices[0]!.message.content ?? '')
+    }
+    return answers
+  }
 }

@@ -7,6 +7,7 @@ import { sortKeys } from '../../src/trace/serialize.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { watchSockets } from '../helpers/sockets.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { ask } from './record-replay.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { json, openaiClient, sse } from '../adapters/openai/helpers.js'
 
@@ -36,19 +37,6 @@ function weatherAgent(server: CannedServer): () => Promise<{ answer: string; com
       }
     }
     throw new Error('no answer after 3 steps')
-  }
-}
-
-/** Asks the model one question per entry, in order. */
-function ask(server: CannedServer, ...questions: string[]): () => Promise<string[]> {
-  const client = openaiClient(server)
-  return async () => {
-    const answers: string[] = []
-    for (const question of questions) {
-      const completion = await client.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: question }] })
-      answers.push(completion.choices[0]!.message.content ?? '')
-    }
-    return answers
   }
 }
 
