@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { openCall, resetAdapterWarnings, SESSION_CLOSED, tapStream, toolOutputValue, type StreamEnd } from '../src/adapter-support.js'
-import { session } from '../src/index.js'
+import { openCall, resetAdapterWarnings, SESSION_CLOSED, tapStream, toolOutputValue, type StreamEnd } from '../src/adapter-support/index.js'
+import { session } from '../src/entries/index.js'
 import { captureWarnings } from './helpers/warnings.js'
 
 describe('toolOutputValue: a tool output sent back to the model, as the value the tool returned', () => {

@@ -1,9 +1,9 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError, loadChain, session, type Session } from '../src/index.js'
-import { ChainNode } from '../src/chain.js'
-import { scanTraceDirectory } from '../src/storage.js'
+import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError, loadChain, session, type Session } from '../src/entries/index.js'
+import { ChainNode } from '../src/chain/load-chain.js'
+import { scanTraceDirectory } from '../src/storage/index.js'
 import { tempDir } from './helpers/temp-dir.js'
 import { captureWarnings } from './helpers/warnings.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currentSession, getRunContext, session } from '../src/index.js'
+import { currentSession, getRunContext, session } from '../src/entries/index.js'
 
 describe('getRunContext()', () => {
   it('returns an empty context outside a session and never throws', () => {

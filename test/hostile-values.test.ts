@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session } from '../src/index.js'
+import { loadTrace, session } from '../src/entries/index.js'
 import { tempDir } from './helpers/temp-dir.js'
 
 function revokedProxy(): object {

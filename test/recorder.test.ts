@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AmbiguousToolCallError } from '../src/index.js'
-import { Recorder } from '../src/recorder.js'
+import { AmbiguousToolCallError } from '../src/entries/index.js'
+import { Recorder } from '../src/session/recorder.js'
 import { normalizeTokenUsage } from '../src/trace/tokens.js'
 import { captureWarnings } from './helpers/warnings.js'
 

@@ -1,10 +1,10 @@
 import { readFileSync, existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/index.js'
+import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/entries/index.js'
 import { APIUserAbortError } from 'openai'
 import { tempDir } from './helpers/temp-dir.js'
-import { hooks } from '../src/session-hooks.js'
+import { hooks } from '../src/session/internals.js'
 
 describe('session()', () => {
   it('records an LLM call and its tool result as one turn and writes <traceDir>/<name>.trace.json', async () => {

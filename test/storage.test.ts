@@ -2,10 +2,10 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { ReagentError, TraceFormatError, TraceNotFoundError, loadTrace, session } from '../src/index.js'
-import { sanitizeName, saveTrace, tracePath } from '../src/public/files.js'
-import { loadGolden } from '../src/public/golden.js'
-import { listTraceFiles, readTraceFields, renderTrace, writeFileAtomic } from '../src/storage.js'
+import { ReagentError, TraceFormatError, TraceNotFoundError, loadTrace, session } from '../src/entries/index.js'
+import { sanitizeName, saveTrace, tracePath } from '../src/entries/files.js'
+import { loadGolden } from '../src/entries/golden.js'
+import { listTraceFiles, readTraceFields, renderTrace, writeFileAtomic } from '../src/storage/index.js'
 import type { Trace } from '../src/trace/types.js'
 import { buildTrace } from './helpers/trace-builder.js'
 import { tempDir } from './helpers/temp-dir.js'
@@ -64,7 +64,7 @@ describe('writeFileAtomic()', () => {
       [
         '--input-type=module',
         '-e',
-        `import { writeFileAtomic } from ${JSON.stringify(new URL('../dist/src/storage.js', import.meta.url).href)}
+        `import { writeFileAtomic } from ${JSON.stringify(new URL('../dist/src/storage/index.js', import.meta.url).href)}
          for (let i = 0; ; i++) { writeFileAtomic(${JSON.stringify(path)}, (i % 2 ? 'b' : 'a').repeat(8_000_000)); process.send?.('w') }`,
       ],
       { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },

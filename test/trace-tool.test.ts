@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { session, traceTool } from '../src/index.js'
+import { session, traceTool } from '../src/entries/index.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 

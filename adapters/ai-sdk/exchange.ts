@@ -15,7 +15,7 @@ import {
   toRecordedValue,
   type DescribedFault,
   type ModelExchange,
-} from '../../src/adapter-support.js'
+} from '../../src/adapter-support/index.js'
 import type { MiddlewareCall } from './model-calls.js'
 
 const NOT_THE_ANSWER: ReadonlySet<string> = new Set(['abortSignal', 'headers'])

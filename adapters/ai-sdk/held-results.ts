@@ -8,9 +8,9 @@
  * exact duration) and is logged right after its call; what is still waiting
  * when the session closes is logged then, so nothing is lost.
  */
-import type { Session, ToolOutcome } from '../../src/adapter-support.js'
+import type { Session, ToolOutcome } from '../../src/adapter-support/index.js'
 import { recordSafelyAiSdk } from './record.js'
-import { hooks } from '../../src/adapter-support.js'
+import { hooks } from '../../src/adapter-support/index.js'
 
 interface HeldResult {
   name: string

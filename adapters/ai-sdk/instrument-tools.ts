@@ -5,9 +5,9 @@
  * duration. The middleware cannot do this: it sees model calls only.
  */
 import type { ToolExecutionOptions, ToolSet } from 'ai'
-import { admitTool, currentSession, measure, runToolIn, type Session } from '../../src/adapter-support.js'
+import { admitTool, currentSession, measure, runToolIn, type Session } from '../../src/adapter-support/index.js'
 import { logOrHoldResult } from './held-results.js'
-import { hooks } from '../../src/adapter-support.js'
+import { hooks } from '../../src/adapter-support/index.js'
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
 

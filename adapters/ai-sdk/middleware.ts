@@ -8,7 +8,7 @@
  */
 import type { LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider'
 import type { LanguageModelMiddleware } from 'ai'
-import { currentSession, startModelCall, type ModelCall, type ModelExchange } from '../../src/adapter-support.js'
+import { currentSession, startModelCall, type ModelCall, type ModelExchange } from '../../src/adapter-support/index.js'
 import { generateExchange, streamExchange } from './exchange.js'
 import { modelCalls, type MiddlewareCall } from './model-calls.js'
 import { observeStream } from './observe-stream.js'

@@ -4,7 +4,7 @@
  * provider and id, and its output folded part by part.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import type { ModelApi } from '../../src/adapter-support.js'
+import type { ModelApi } from '../../src/adapter-support/index.js'
 import { releaseHeldResults } from './held-results.js'
 import { PartFold } from './part-fold.js'
 import { promptMessages, promptToolResults } from './prompt.js'

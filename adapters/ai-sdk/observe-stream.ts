@@ -5,7 +5,7 @@
  */
 import type { Transformer } from 'node:stream/web'
 import type { LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import { runInSession, type Session, type StreamWatch } from '../../src/adapter-support.js'
+import { runInSession, type Session, type StreamWatch } from '../../src/adapter-support/index.js'
 
 type Part = LanguageModelV3StreamPart
 

@@ -4,7 +4,7 @@
  * `finish` part completes it.
  */
 import type { LanguageModelV3Content, LanguageModelV3FinishReason, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider'
-import type { ModelResponse, ProviderToolResult, StreamFold, ToolCallInput } from '../../src/adapter-support.js'
+import type { ModelResponse, ProviderToolResult, StreamFold, ToolCallInput } from '../../src/adapter-support/index.js'
 
 type Detail = Record<string, number | undefined>
 

@@ -12,7 +12,7 @@
  * copied into every later turn of the trace.
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider'
-import type { RequestToolResult, ToolOutcome } from '../../src/adapter-support.js'
+import type { RequestToolResult, ToolOutcome } from '../../src/adapter-support/index.js'
 
 interface PromptMessage {
   role: string

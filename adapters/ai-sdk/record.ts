@@ -1,5 +1,5 @@
 /** The adapter's name in warnings, and its guard around every recording. */
-import { recordSafely } from '../../src/adapter-support.js'
+import { recordSafely } from '../../src/adapter-support/index.js'
 
 export const ADAPTER = 'reagent-flow/ai-sdk'
 

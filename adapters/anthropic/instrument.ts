@@ -8,7 +8,7 @@
  * SDK's helpers (`messages.stream()`, `parse()`, the beta tool runner and
  * message threads) call that same `create`, so they are recorded once, by it.
  */
-import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support/index.js'
 import { messagesCreate } from './messages-api.js'
 
 /** A registry symbol, so two copies of reagent-flow in one process do not patch a client twice. */

@@ -10,7 +10,7 @@
  * `result()` can be read at any point: a stream that breaks is recorded
  * with what arrived.
  */
-import type { ModelResponse, StreamFold } from '../../src/adapter-support.js'
+import type { ModelResponse, StreamFold } from '../../src/adapter-support/index.js'
 import { responseOf } from './response.js'
 import type { WireBlock, WireEvent, WireMessage } from './wire.js'
 

@@ -7,7 +7,7 @@
  * closed by its reader (`break`, `controller.abort()`), or ends without
  * `message_stop` is recorded with what arrived and the reason it is incomplete.
  */
-import type { ModelApi } from '../../src/adapter-support.js'
+import type { ModelApi } from '../../src/adapter-support/index.js'
 import { MessageFold } from './message-fold.js'
 import { requestToolResults } from './request-tool-results.js'
 import { responseOf } from './response.js'

@@ -10,7 +10,7 @@
  * run time but the time from the response that asked for it to the request
  * that answers it.
  */
-import { toolOutputValue, type RequestToolResult, type ToolOutcome } from '../../src/adapter-support.js'
+import { toolOutputValue, type RequestToolResult, type ToolOutcome } from '../../src/adapter-support/index.js'
 import { contentText } from './content.js'
 import type { WireMessageParam } from './wire.js'
 

@@ -7,7 +7,7 @@
  * The text blocks are joined as they are: citations split one sentence into
  * several blocks, so adding separators would put them inside sentences.
  */
-import type { ModelResponse, ProviderToolResult, ToolCallInput, ToolOutcome } from '../../src/adapter-support.js'
+import type { ModelResponse, ProviderToolResult, ToolCallInput, ToolOutcome } from '../../src/adapter-support/index.js'
 import { contentText } from './content.js'
 import type { WireBlock, WireMessage } from './wire.js'
 

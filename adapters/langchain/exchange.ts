@@ -23,7 +23,7 @@ import {
   type JsonValue,
   type ModelExchange,
   type RecordedResponse,
-} from '../../src/adapter-support.js'
+} from '../../src/adapter-support/index.js'
 type Options = BaseChatModel['ParsedCallOptions'] & Record<string, unknown>
 
 const MESSAGE_FIELDS = ['content', 'additional_kwargs', 'response_metadata', 'tool_calls', 'invalid_tool_calls', 'usage_metadata', 'id', 'name'] as const

@@ -20,7 +20,7 @@ import { CallbackManager, type Callbacks } from '@langchain/core/callbacks/manag
 // sets up only when this entry (or LangGraph) is imported: without it, a handler passed to an outer
 // runnable never reaches the model that runnable calls.
 import '@langchain/core/context'
-import { currentSession, markInstrumented, patchMethod } from '../../src/adapter-support.js'
+import { currentSession, markInstrumented, patchMethod } from '../../src/adapter-support/index.js'
 import { HANDLER_NAME, ReagentCallbackHandler } from './handler.js'
 import { hookChatModels } from './model-hook.js'
 

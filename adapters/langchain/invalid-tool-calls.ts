@@ -7,7 +7,7 @@
  * call itself (an error ToolMessage sent to its model), and that answer wins.
  */
 import type { LLMResult } from '@langchain/core/outputs'
-import { hooks, type Session } from '../../src/adapter-support.js'
+import { hooks, type Session } from '../../src/adapter-support/index.js'
 
 interface InvalidToolCallLike {
   name?: unknown

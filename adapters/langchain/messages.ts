@@ -6,7 +6,7 @@
  */
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
-import type { ModelResponse, ToolCallInput } from '../../src/adapter-support.js'
+import type { ModelResponse, ToolCallInput } from '../../src/adapter-support/index.js'
 
 interface MessageLike {
   type?: unknown

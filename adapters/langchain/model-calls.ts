@@ -10,7 +10,7 @@
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
 import { consumeCallback } from '@langchain/core/callbacks/promises'
-import type { ModelApi, RequestToolResult } from '../../src/adapter-support.js'
+import type { ModelApi, RequestToolResult } from '../../src/adapter-support/index.js'
 import { modelNameOf, providerOf, responseOf, toRecordedMessages } from './messages.js'
 import { unwrapToolOutput } from './tool-output.js'
 

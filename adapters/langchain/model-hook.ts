@@ -16,7 +16,7 @@
 import { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { BaseMessage } from '@langchain/core/messages'
 import type { CallbackManagerForLLMRun } from '@langchain/core/callbacks/manager'
-import { currentSession, markInstrumented, patchMethod, recordSafely } from '../../src/adapter-support.js'
+import { currentSession, markInstrumented, patchMethod, recordSafely } from '../../src/adapter-support/index.js'
 import { generateExchange, streamExchange } from './exchange.js'
 import { ADAPTER } from './model-calls.js'
 import { modelRunOf } from './runs.js'

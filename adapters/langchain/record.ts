@@ -7,12 +7,12 @@
  * step goes through `recordSafely`.
  */
 import type { LLMResult } from '@langchain/core/outputs'
-import { currentSession, ModelCall, recordSafely, startModelCall, type Session } from '../../src/adapter-support.js'
+import { currentSession, ModelCall, recordSafely, startModelCall, type Session } from '../../src/adapter-support/index.js'
 import { ADAPTER, chatModelCalls, drainBackgroundCallbacks, type ModelStart } from './model-calls.js'
 import { addRun, hasRun, takeRun, takeUnfinishedRuns, type Run, type ToolRun } from './runs.js'
 import { unwrapToolOutput } from './tool-output.js'
 import { answerInvalidToolCallsAtClose } from './invalid-tool-calls.js'
-import { hooks } from '../../src/adapter-support.js'
+import { hooks } from '../../src/adapter-support/index.js'
 
 function unfinishedError(session: Session): Error {
   const error = new Error(

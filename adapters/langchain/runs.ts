@@ -11,7 +11,7 @@
  * by the first and recorded once.
  */
 import type { LLMResult } from '@langchain/core/outputs'
-import type { ModelCall, Session } from '../../src/adapter-support.js'
+import type { ModelCall, Session } from '../../src/adapter-support/index.js'
 
 /** A model run is a call of the lifecycle every adapter shares. */
 export type ModelRun = ModelCall<LLMResult>

@@ -7,7 +7,7 @@
  * by `toolOutputValue` (JSON objects and arrays parsed back), so output
  * assertions see fields, not text.
  */
-import { toolOutputValue, type ToolOutcome } from '../../src/adapter-support.js'
+import { toolOutputValue, type ToolOutcome } from '../../src/adapter-support/index.js'
 
 interface ToolMessageLike {
   content?: unknown

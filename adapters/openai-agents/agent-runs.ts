@@ -17,13 +17,13 @@
  * Spans are known by id until their SDK trace ends; a child session still
  * open then (a run that broke off) is closed with it.
  */
-import { currentSession, noteOnTrace, noteOnTurn, openChildSession, type ChildSession, type JsonObject, type Session } from '../../src/adapter-support.js'
+import { currentSession, noteOnTrace, noteOnTurn, openChildSession, type ChildSession, type JsonObject, type Session } from '../../src/adapter-support/index.js'
 import { isWithheld } from './model-request.js'
 import type { CallRouting } from './recorded-model.js'
 import { durationOf, errorText, type SdkSpan } from './sdk-span.js'
 import { recordToolResult } from './tool-results.js'
 import { field, stringOrNull } from './wire.js'
-import { hooks } from '../../src/adapter-support.js'
+import { hooks } from '../../src/adapter-support/index.js'
 
 export type { SdkSpan } from './sdk-span.js'
 

@@ -19,7 +19,7 @@ import {
   toRecordedValue,
   type ModelExchange,
   type RecordedResponse,
-} from '../../src/adapter-support.js'
+} from '../../src/adapter-support/index.js'
 import { field } from './wire.js'
 
 /** The abort signal, the tracing switch, and the runner's own bookkeeping (`_internal`: its trace span, its collision policy). */

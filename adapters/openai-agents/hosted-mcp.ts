@@ -4,7 +4,7 @@
  * results by model-response.ts; the server each call went to, and the tools a
  * server listed, are noted here once the response is in the trace.
  */
-import { noteOnTrace, noteOnTurnOfCall, type Session } from '../../src/adapter-support.js'
+import { noteOnTrace, noteOnTurnOfCall, type Session } from '../../src/adapter-support/index.js'
 import { field, stringOrNull } from './wire.js'
 
 /** Notes the hosted MCP calls and tool listings among a response's `output` items. */

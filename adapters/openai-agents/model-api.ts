@@ -3,7 +3,7 @@
  * in the lifecycle's terms (one `ModelApi` each, and again for calls whose
  * data the SDK withholds from its traces).
  */
-import type { ModelApi } from '../../src/adapter-support.js'
+import type { ModelApi } from '../../src/adapter-support/index.js'
 import { requestOf } from './model-request.js'
 import { responseOf, StreamEventFold } from './model-response.js'
 import { ADAPTER } from './wire.js'

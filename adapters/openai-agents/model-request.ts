@@ -6,7 +6,7 @@
  * `tracing` is "enabled_without_data") is recorded without its messages:
  * what the SDK keeps out of its own traces, the recording keeps out too.
  */
-import { inputMessages, toolOutputValue, type InputMessage, type ModelRequest, type RequestToolResult } from '../../src/adapter-support.js'
+import { inputMessages, toolOutputValue, type InputMessage, type ModelRequest, type RequestToolResult } from '../../src/adapter-support/index.js'
 import { field } from './wire.js'
 
 const RESULT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_result', 'computer_call_result', 'shell_call_output', 'apply_patch_call_output'])

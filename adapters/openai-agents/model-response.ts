@@ -6,7 +6,7 @@
  * their result. With the SDK withholding the call's data, only the shape is
  * kept: tool names and ids, usage, model; no text, no arguments.
  */
-import { outputTexts, type ModelResponse, type ProviderToolResult, type StreamFold, type ToolCallInput } from '../../src/adapter-support.js'
+import { outputTexts, type ModelResponse, type ProviderToolResult, type StreamFold, type ToolCallInput } from '../../src/adapter-support/index.js'
 import { field, stringOrNull } from './wire.js'
 
 const HOSTED_CALL = 'hosted_tool_call'

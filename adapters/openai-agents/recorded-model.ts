@@ -10,7 +10,7 @@
  * instead of calling the model (exchange.ts), as
  * docs/decisions/017-one-call-lifecycle.md describes for every adapter.
  */
-import { markInstrumented, patchMethod, recordSafely, startModelCall, tapStream, type Session } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordSafely, startModelCall, tapStream, type Session } from '../../src/adapter-support/index.js'
 import { getResponseExchange, streamedResponseExchange } from './exchange.js'
 import { noteHostedMcp } from './hosted-mcp.js'
 import { MODEL_APIS, type AgentsModelApi } from './model-api.js'

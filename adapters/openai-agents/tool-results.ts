@@ -4,10 +4,10 @@
  * session's calls waiting for a result (the span names no call id), timed by
  * the span. An MCP server's tool is noted with its server on the call's turn.
  */
-import { noteOnTurnOfCall, toolOutputValue, type Session, type ToolOutcome } from '../../src/adapter-support.js'
+import { noteOnTurnOfCall, toolOutputValue, type Session, type ToolOutcome } from '../../src/adapter-support/index.js'
 import { durationOf, type SdkSpan } from './sdk-span.js'
 import { field, parseObject, stringOrNull } from './wire.js'
-import { hooks } from '../../src/adapter-support.js'
+import { hooks } from '../../src/adapter-support/index.js'
 
 /** Records a function span's outcome; `isWithheld` when the SDK keeps the agent's data out of its traces (the output is then not recorded). */
 export function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean): void {

@@ -3,7 +3,7 @@
  * and end to AgentRuns, in the async context the SDK runs it in (that of the
  * run, inside the user's session). Nothing here is ever thrown into the SDK.
  */
-import { recordSafely } from '../../src/adapter-support.js'
+import { recordSafely } from '../../src/adapter-support/index.js'
 import type { AgentRuns, SdkSpan } from './agent-runs.js'
 import { ADAPTER } from './wire.js'
 

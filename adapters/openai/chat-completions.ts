@@ -6,7 +6,7 @@
  * With `n > 1` the model answers several times; the first choice is the one
  * recorded, as it is the one agent loops (and the SDK's helpers) go on with.
  */
-import type { ModelResponse, RequestToolResult, ToolCallInput } from '../../src/adapter-support.js'
+import type { ModelResponse, RequestToolResult, ToolCallInput } from '../../src/adapter-support/index.js'
 import { ChatChunkFold } from './chat-stream.js'
 import { ADAPTER, field, requestOf, stringOrNull, toolResultOf, usageOf, type OpenAIApi } from './types.js'
 

@@ -12,7 +12,7 @@
  * Only strings are kept, never the chunk objects: the SDK's stream helpers
  * and the user's code may mutate those after we have seen them.
  */
-import type { ModelResponse, StreamFold } from '../../src/adapter-support.js'
+import type { ModelResponse, StreamFold } from '../../src/adapter-support/index.js'
 import { field, usageOf } from './types.js'
 
 interface CallState {

@@ -4,7 +4,7 @@
  * would break) and returns the same object.
  */
 import type { OpenAI } from 'openai'
-import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support.js'
+import { markInstrumented, patchMethod, recordedCreate, recordFetch, reinstrumentWithOptions } from '../../src/adapter-support/index.js'
 import { chatCompletions } from './chat-completions.js'
 import { responses } from './responses.js'
 

@@ -3,7 +3,7 @@
  * `custom_tool_call` output items are the tool calls, the `output_text` parts
  * of its messages the response text.
  */
-import { outputTexts, type ModelResponse, type ToolCallInput } from '../../src/adapter-support.js'
+import { outputTexts, type ModelResponse, type ToolCallInput } from '../../src/adapter-support/index.js'
 import { field, stringOrNull, usageOf } from './types.js'
 
 export const CALL_ITEMS: ReadonlySet<unknown> = new Set(['function_call', 'custom_tool_call'])

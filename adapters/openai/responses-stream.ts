@@ -9,7 +9,7 @@
  * Only strings are kept: the SDK's ResponseStream appends deltas to the very
  * item objects the events carry.
  */
-import type { ModelResponse, StreamFold, ToolCallInput } from '../../src/adapter-support.js'
+import type { ModelResponse, StreamFold, ToolCallInput } from '../../src/adapter-support/index.js'
 import { CALL_ITEMS, responseError, responseOf, toolCallOfItem } from './responses-output.js'
 import { field, stringOrNull } from './types.js'
 

@@ -5,7 +5,7 @@
  * reasoning, are not messages); `function_call_output` items are the tool
  * results the request carries back.
  */
-import { inputMessages, type RequestToolResult } from '../../src/adapter-support.js'
+import { inputMessages, type RequestToolResult } from '../../src/adapter-support/index.js'
 import { CALL_ITEMS, responseOf } from './responses-output.js'
 import { ResponseEventFold } from './responses-stream.js'
 import { ADAPTER, field, requestOf, toolResultOf, type OpenAIApi, type RecordedMessage } from './types.js'

@@ -3,7 +3,7 @@
  * richer; the adapter reads wire objects defensively (a field may be missing
  * on an OpenAI-compatible server), so it describes only what it reads.
  */
-import { toolOutputValue, type ModelApi, type ModelRequest, type RequestToolResult } from '../../src/adapter-support.js'
+import { toolOutputValue, type ModelApi, type ModelRequest, type RequestToolResult } from '../../src/adapter-support/index.js'
 
 export const ADAPTER = 'reagent-flow/openai'
 

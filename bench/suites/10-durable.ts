@@ -17,8 +17,8 @@ import { compareAsync, compareCpu } from '../lib/measure.js'
 import type { Row } from '../lib/report.js'
 import { pushTraceShaped, recordTurns, TURNS } from '../lib/workload.js'
 
-const DIST = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url))
-const DIST_FILES = fileURLToPath(new URL('../../dist/src/public/files.js', import.meta.url))
+const DIST = fileURLToPath(new URL('../../dist/src/entries/index.js', import.meta.url))
+const DIST_FILES = fileURLToPath(new URL('../../dist/src/entries/files.js', import.meta.url))
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** A 10k-turn session that gives its event loop time, so the journal's timer flushes as it would in a real agent. */

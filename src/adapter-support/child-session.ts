@@ -7,9 +7,9 @@
  * session is; the parent closes it, if the SDK never did, before it closes
  * itself (a run that broke off must not leave a session open forever).
  */
-import { session, type Session } from '../session.js'
+import { session, type Session } from '../session/session.js'
 import type { JsonObject } from '../trace/types.js'
-import { hooks } from '../session-hooks.js'
+import { hooks } from '../session/internals.js'
 
 export interface ChildSession {
   readonly session: Session

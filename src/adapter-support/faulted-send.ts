@@ -20,7 +20,7 @@
  *   faulted one fails with the error the SDK's provider would raise
  *   (`exchange.faultError`), else a `ModelFaultError`.
  */
-import { runInModelCall } from '../context.js'
+import { runInModelCall } from '../session/context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError } from '../faults/model-fault.js'
 import { stepsOf } from '../replay/attach.js'

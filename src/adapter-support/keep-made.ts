@@ -4,7 +4,7 @@
  * The caller gets them unchanged; `done` gets their recorded form once they
  * are whole, or undefined when the call failed (a failed call is never kept).
  */
-import type { RecordedResponse } from '../storage.js'
+import type { RecordedResponse } from '../storage/index.js'
 import type { JsonValue } from '../trace/types.js'
 
 export type Done = (response: (() => RecordedResponse) | undefined) => void

@@ -7,9 +7,9 @@
  * hooks into its SDK; the lifecycle does the rest, the same for all.
  */
 import type { DescribedFault } from '../faults/model-fault.js'
-import type { ToolCallInput, ToolOutcome } from '../recorder.js'
-import type { Session } from '../session.js'
-import type { RecordedResponse } from '../storage.js'
+import type { ToolCallInput, ToolOutcome } from '../session/recorder.js'
+import type { Session } from '../session/session.js'
+import type { RecordedResponse } from '../storage/index.js'
 import type { JsonValue } from '../trace/types.js'
 
 /** A result of an earlier tool call that a request carries back to the model. */

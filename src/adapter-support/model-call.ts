@@ -30,9 +30,9 @@
  */
 import type { ModelFault } from '../faults/faults-option.js'
 import { modelFaultsOf } from '../faults/run-faults.js'
-import type { LlmCallInput } from '../recorder.js'
+import type { LlmCallInput } from '../session/recorder.js'
 import { stepsOf } from '../replay/attach.js'
-import type { Session } from '../session.js'
+import type { Session } from '../session/session.js'
 import { epochSeconds } from '../trace/ids.js'
 import { sendWithFaults } from './faulted-send.js'
 import { markNotRetryable } from '../http/failing-response.js'
@@ -42,7 +42,7 @@ import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { unreachableAsMiss } from './unreachable.js'
 import { recordSafely, reportRecordingFailure } from './record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
-import { hooks } from '../session-hooks.js'
+import { hooks } from '../session/internals.js'
 
 /** What a call that never got a response records. */
 const NO_RESPONSE: ModelResponse = Object.freeze({ toolCalls: Object.freeze([]), responseText: null, model: null, tokenUsage: null, stopReason: null })

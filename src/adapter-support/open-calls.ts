@@ -7,8 +7,8 @@
  * One before-close hook per session, however many calls it makes, and a call
  * leaves the registry as soon as it is recorded, so nothing here outlives it.
  */
-import type { Session } from '../session.js'
-import { hooks } from '../session-hooks.js'
+import type { Session } from '../session/session.js'
+import { hooks } from '../session/internals.js'
 
 /** The error of a call cut short by the end of its session. */
 export const SESSION_CLOSED = 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'

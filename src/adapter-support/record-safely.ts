@@ -3,7 +3,7 @@
  * warns once per adapter, then stays quiet.
  */
 import { isBudgetStop } from '../limits/budget-stop.js'
-import { warn } from '../warnings.js'
+import { warn } from '../base/warnings.js'
 
 const warned = new Set<string>()
 

@@ -25,10 +25,10 @@
  * recording or the network: a failed attempt is never a step, so it is
  * neither in a recording nor in what `resume()` replays.
  */
-import { currentModelCall, currentSession } from '../context.js'
+import { currentModelCall, currentSession } from '../session/context.js'
 import { modelFaultsOf } from '../faults/run-faults.js'
 import { stepsOf } from '../replay/attach.js'
-import type { RecordedResponse } from '../storage.js'
+import type { RecordedResponse } from '../storage/index.js'
 import type { JsonValue } from '../trace/types.js'
 import { responseFailingWith } from '../http/failing-response.js'
 import { eventStreamBody, parseEventStream } from '../http/sse.js'

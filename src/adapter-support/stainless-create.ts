@@ -7,7 +7,7 @@
  * `messages.stream()`, tool runners) call `this._client.<resource>.create`,
  * so they come through here too, and are recorded once.
  */
-import { currentSession } from '../context.js'
+import { currentSession } from '../session/context.js'
 import type { ModelApi } from './model-api.js'
 import { startModelCall } from './model-call.js'
 import { recordSafely } from './record-safely.js'

@@ -8,9 +8,9 @@
  *
  * One place writes them, so the journal can learn about them here.
  */
-import type { Session } from '../session.js'
+import type { Session } from '../session/session.js'
 import type { JsonValue, Turn } from '../trace/types.js'
-import { hooks } from '../session-hooks.js'
+import { hooks } from '../session/internals.js'
 
 /** Notes that arrived before the session had any turn, kept for its first one. */
 const waitingBySession = new WeakMap<Session, Array<[string, JsonValue]>>()

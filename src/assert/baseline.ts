@@ -8,7 +8,7 @@ import type { DiffOptions } from '../diff/types.js'
 import { AgentAssertionError, TraceNotFoundError } from '../errors/index.js'
 import { compareWithGolden, fileGoldenStore, mismatchMessage, renderGolden } from '../golden/index.js'
 import { plural } from '../report/format-value.js'
-import type { RedactOption } from '../trace/redact.js'
+import type { RedactOption } from '../redact/index.js'
 import type { Trace } from '../trace/types.js'
 
 export interface BaselineOptions extends DiffOptions {

@@ -8,7 +8,7 @@ import { estimateCost, exceedsLimit, formatUsd, parseModelCosts, type ModelCost 
 import { defaultPriceTable, PRICES_ENV } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
-import { warn } from '../warnings.js'
+import { warn } from '../base/warnings.js'
 import { notALimit, notAnObject, requireLimit, requireOptions, toTrace, type TraceSource } from './arguments.js'
 import { fail } from './fail.js'
 import { formatApart } from './render.js'

@@ -11,7 +11,7 @@
  *   left from a larger set) are left out;
  * - never a run that did not finish (active, cancelled, interrupted).
  */
-import { isFile, type TraceIdentity } from '../storage.js'
+import { isFile, type TraceIdentity } from '../storage/index.js'
 import { repeatOf, type RepeatField } from '../repeat/repeat-field.js'
 import { statusOf } from '../trace/facts.js'
 import type { TraceStatus } from '../trace/types.js'

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util'
 import { UsageError } from '../errors/index.js'
-import { DEFAULT_TRACE_DIR } from '../storage.js'
+import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import type { Command, CommandInput, OptionSpec } from './command.js'
 
 /** The options every command takes. */

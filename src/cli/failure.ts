@@ -6,7 +6,7 @@
  * for a typo and can be reported (msw splits its errors the same way).
  */
 import { isReagentError } from '../errors/index.js'
-import { PACKAGE_VERSION } from '../package-version.js'
+import { PACKAGE_VERSION } from '../base/package-version.js'
 
 /** Causes shown below an internal error's own stack. */
 const MAX_CAUSES = 5

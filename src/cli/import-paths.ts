@@ -4,7 +4,7 @@
  * name remembers the next suffix to try, so 20,000 runs of one agent name
  * cost 20,000 look-ups, not 200 million.
  */
-import { tracePath } from '../storage.js'
+import { tracePath } from '../storage/index.js'
 
 export class ImportPaths {
   readonly #dir: string

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path'
 import { TraceNotFoundError } from '../errors/index.js'
-import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage.js'
+import { scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceDirectory, type TraceFieldsFile } from '../storage/index.js'
 import { durationMs, statusOf } from '../trace/facts.js'
 import type { CommandContext } from './command.js'
 import { goalOf, testKeyOf } from './run-facts.js'

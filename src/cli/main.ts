@@ -25,7 +25,7 @@ import { validateCommand } from './commands/validate.js'
 import { viewCommand } from './commands/view.js'
 import { describeInternalError, isUserFixable, oneLineReason } from './failure.js'
 import { commandHelp, globalHelp } from './help.js'
-import { PACKAGE_VERSION } from '../package-version.js'
+import { PACKAGE_VERSION } from '../base/package-version.js'
 
 export { EXIT_INTERNAL, EXIT_USAGE } from './command.js'
 export type { CliIo } from './command.js'

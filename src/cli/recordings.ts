@@ -6,7 +6,7 @@
  */
 import { relative } from 'node:path'
 import { parseRecording } from '../replay/recording-format.js'
-import { listRecordingFiles, peekRecordingText, statRecording } from '../storage.js'
+import { listRecordingFiles, peekRecordingText, statRecording } from '../storage/index.js'
 
 /** One recording in `recordings --json`. */
 export interface RecordingRow {

@@ -15,7 +15,7 @@
 import { TraceNotFoundError } from '../errors/index.js'
 import { plural } from '../report/format-value.js'
 import { shellCommand } from '../report/shell.js'
-import { isFile, resolveTraceFile, type TraceDirectory } from '../storage.js'
+import { isFile, resolveTraceFile, type TraceDirectory } from '../storage/index.js'
 import { AmbiguousRunError } from './ambiguous-run-error.js'
 import { closestNames } from './closest-names.js'
 import { runsOf, scanOnce, type RunFile } from './ledger.js'

@@ -8,7 +8,7 @@ import { singleUser } from '../ledger/identity.js'
 import { createMcpServer } from '../ledger/mcp-server.js'
 import { openStore } from '../ledger/open-store.js'
 import { LedgerService } from '../ledger/service.js'
-import { PACKAGE_VERSION } from '../package-version.js'
+import { PACKAGE_VERSION } from '../base/package-version.js'
 import { EXIT_OK, type CommandContext } from './command.js'
 import type { LedgerSettings } from './ledger-options.js'
 

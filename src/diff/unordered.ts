@@ -13,7 +13,7 @@
  * better than a removal and an addition. The response compared is the final
  * answer (the last response text of each trace), since turns are not aligned.
  */
-import { pushTo } from '../list-map.js'
+import { pushTo } from '../base/list-map.js'
 import type { Pair } from './align.js'
 import type { ChangeLog } from './changes.js'
 import { argsKey, argsMatch } from './compare-values.js'

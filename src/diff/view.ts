@@ -6,7 +6,7 @@
  * Ids, times, durations, token usage, the other messages and metadata are
  * never part of it.
  */
-import { pushTo } from '../list-map.js'
+import { pushTo } from '../base/list-map.js'
 import type { JsonObject, JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
 import { ANY, coversPath, patternBelow, type PatternSegment, type Segment } from './json-path.js'
 import type { ArgsRule, IgnoreRules, ResolvedDiffOptions } from './options.js'

@@ -5,7 +5,7 @@
  * accepted variants, not each with a golden of its own.
  */
 import { repeatOf } from '../repeat/repeat-field.js'
-import type { TraceIdentity } from '../storage.js'
+import type { TraceIdentity } from '../storage/index.js'
 import type { Trace } from '../trace/types.js'
 
 /** The identity a trace's golden is filed under: the run set's for a repeated run, else the trace's own. */

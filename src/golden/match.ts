@@ -5,7 +5,7 @@
  */
 import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions, TraceDiff } from '../diff/types.js'
-import type { RedactOption } from '../trace/redact.js'
+import type { RedactOption } from '../redact/index.js'
 import type { Trace } from '../trace/types.js'
 import { outcomeMessage } from './messages.js'
 import { reconcile } from './reconcile.js'

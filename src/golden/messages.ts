@@ -3,7 +3,7 @@ import { relative } from 'node:path'
 import { formatDiff } from '../diff/format.js'
 import type { TraceDiff } from '../diff/types.js'
 import { shellCommand } from '../report/shell.js'
-import { DEFAULT_TRACE_DIR } from '../storage.js'
+import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import type { Reconciliation, WriteDecision } from './reconcile.js'
 
 /** `path` as a user would type it from the working directory. */

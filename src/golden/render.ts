@@ -2,9 +2,9 @@
  * A recorded run as its golden file holds it: in normal form and redacted,
  * as an object (for comparing) and as bytes (made only when read).
  */
-import { pieceRedactor } from '../storage.js'
+import { pieceRedactor } from '../storage/index.js'
 import { goldenFileChunks, joinChunks } from '../trace/trace-text.js'
-import type { RedactOption } from '../trace/redact.js'
+import type { RedactOption } from '../redact/index.js'
 import type { JsonValue, Trace } from '../trace/types.js'
 import { normalizeTrace } from './normal-form.js'
 

@@ -5,7 +5,7 @@
  * them under `<traceDir>/golden/` — inside vitest, in a folder per test file
  * (`<traceDir>/golden/test/refund.test.ts/<test name>.trace.json`).
  */
-import { DEFAULT_TRACE_DIR, readTextOrNull, readTraceFile, removeQuietly, resolveTraceFile, writeFileAtomic, type TraceIdentity } from '../storage.js'
+import { DEFAULT_TRACE_DIR, readTextOrNull, readTraceFile, removeQuietly, resolveTraceFile, writeFileAtomic, type TraceIdentity } from '../storage/index.js'
 import type { Trace } from '../trace/types.js'
 import { goldenIdentity } from './identity.js'
 

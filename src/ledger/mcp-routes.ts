@@ -7,7 +7,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import { Hono } from 'hono'
-import { PACKAGE_VERSION } from '../package-version.js'
+import { PACKAGE_VERSION } from '../base/package-version.js'
 import { errorResponse, type RouteGroup, type ServerEnv } from '../server/route-group.js'
 import { RUN_BODY_LIMIT } from './http-routes.js'
 import type { Caller } from './identity.js'

@@ -3,7 +3,7 @@
  * `postgres://` URL, opened. PostgreSQL's driver is an optional peer
  * dependency, loaded only here and only for a URL.
  */
-import { POSTGRES_PACKAGES, requirePackages } from '../optional-dependency.js'
+import { POSTGRES_PACKAGES, requirePackages } from '../base/optional-dependency.js'
 import { DirectoryStore } from './directory/directory-store.js'
 import type { LedgerStore } from './store.js'
 

@@ -6,7 +6,7 @@
  * grade's reason. The identifiers (org, namespace, run_id, agent, user_id,
  * session_id) are kept as sent: they are the keys callers look runs up by.
  */
-import { redactForDisk } from '../trace/redact.js'
+import { redactForDisk } from '../redact/index.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 
 const redacted = (text: string): string => redactForDisk(text, undefined)

@@ -13,11 +13,11 @@
  * the trace is written locally as always.
  */
 import { isCi } from '../golden/update-mode.js'
-import { renderTrace } from '../storage.js'
+import { renderTrace } from '../storage/index.js'
 import { finalResponse } from '../trace/facts.js'
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../redact/index.js'
 import type { JsonObject, Trace } from '../trace/types.js'
-import { warn } from '../warnings.js'
+import { warn } from '../base/warnings.js'
 import { createLedgerClient, type LedgerClient } from './client.js'
 import { gitRevision } from './git-revision.js'
 import type { RunCompleteInput } from './input-types.js'

@@ -12,7 +12,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { UsageError } from '../errors/index.js'
-import { readTextOrNull } from '../storage.js'
+import { readTextOrNull } from '../storage/index.js'
 import { compileJsonSchema, toJsonPath } from '../trace/validate.js'
 import type { Caller } from './identity.js'
 

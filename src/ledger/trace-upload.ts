@@ -6,7 +6,7 @@
  * local file would be.
  */
 import { TraceFormatError } from '../errors/index.js'
-import { redactForDisk } from '../trace/redact.js'
+import { redactForDisk } from '../redact/index.js'
 import type { Trace } from '../trace/types.js'
 import { validateTrace } from '../trace/validate.js'
 import { LedgerRequestError } from './errors.js'

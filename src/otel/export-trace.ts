@@ -7,7 +7,7 @@
  * conventions' opt-in attributes. Everything passes through redaction first,
  * as a trace file does. Ids are derived from the traces (span-ids.ts).
  */
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../redact/index.js'
 import type { JsonValue, LlmCall, Trace, Turn } from '../trace/types.js'
 import { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
 import { inputMessagesOf, outputMessagesOf } from './content.js'

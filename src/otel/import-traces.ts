@@ -7,8 +7,8 @@
  * attributes (`reagent_flow.*`) restore what the conventions have no place for.
  */
 import { OtlpFormatError } from '../errors/index.js'
-import { sanitizeName } from '../storage.js'
-import { session } from '../session.js'
+import { sanitizeName } from '../storage/index.js'
+import { session } from '../session/session.js'
 import type { JsonObject, Trace } from '../trace/types.js'
 import { REAGENT } from './attributes.js'
 import { chooseDialect, type Dialect, type DialectOption } from './dialects/index.js'

@@ -4,7 +4,7 @@
  * calls. Shared by `reagent-flow import` and the live span processor, so a
  * span becomes the same turn either way.
  */
-import { amendLatestTurn, type Session } from '../adapter-support.js'
+import { amendLatestTurn, type Session } from '../adapter-support/index.js'
 import { REAGENT } from './attributes.js'
 import { ownObject } from './own-attributes.js'
 import type { RunPlan, ToolPlan, TurnPlan } from './run-plan.js'

@@ -14,12 +14,12 @@
  * inside it add no child sessions, and every model call and tool span it saw
  * end is one of its turns (or results).
  */
-import { currentSession, recordSafely, type Session } from '../adapter-support.js'
+import { currentSession, recordSafely, type Session } from '../adapter-support/index.js'
 import { chooseDialect, type DialectOption } from './dialects/index.js'
 import { logRun } from './log-turns.js'
 import { planOneRun } from './run-plan.js'
 import { spanFromReadable, type ReadableSpanLike, type SpanRecord } from './span-record.js'
-import { hooks } from '../session-hooks.js'
+import { hooks } from '../session/internals.js'
 
 const ADAPTER = 'reagent-flow/otel'
 

@@ -1,7 +1,7 @@
 /**
  * `repeat(k, name, opts, fn)`: runs an agent k times, each run a session of
  * its own (`<name> #1` ... `<name> #k`, each its own trace; inside vitest
- * each its own key of the test, as src/run-location.ts gives them), and
+ * each its own key of the test, as src/session/run-location.ts gives them), and
  * resolves to the RunSet. A run that throws is kept, as a failed run: the
  * run set says how often the agent gets it right.
  *
@@ -9,11 +9,11 @@
  * that `reagent-flow list` groups them by; their golden is the run set's
  * (src/golden/identity.ts).
  */
-import { currentTestScope } from '../context.js'
-import { testKeyOf } from '../run-location.js'
-import { runSession, type Session } from '../session.js'
-import { checkOptions, type SessionOptions } from '../session-options.js'
-import { sanitizeName } from '../storage.js'
+import { currentTestScope } from '../session/context.js'
+import { testKeyOf } from '../session/run-location.js'
+import { runSession, type Session } from '../session/session.js'
+import { checkOptions, type SessionOptions } from '../session/options.js'
+import { sanitizeName } from '../storage/index.js'
 import { ulid } from '../trace/ids.js'
 import type { RepeatField } from './repeat-field.js'
 import { RunSet } from './run-set.js'

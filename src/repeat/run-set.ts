@@ -6,8 +6,8 @@
  * With a synchronous check the answers are immediate; with an async one
  * (a check that awaits, an LLM judge) they are promises.
  */
-import type { Session } from '../session.js'
-import { isThenable } from '../trace-tool.js'
+import type { Session } from '../session/session.js'
+import { isThenable } from '../adapter-support/trace-tool.js'
 import { summarize, type RunSetSummary } from './summary.js'
 import { judgeRuns, type RepeatedRun, type RunCheck, type RunVerdict } from './verdicts.js'
 

@@ -9,7 +9,7 @@ import { defaultPriceTable } from '../trace/prices.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { TraceStatus } from '../trace/types.js'
 import type { RunVerdict } from './verdicts.js'
-import type { Session } from '../session.js'
+import type { Session } from '../session/session.js'
 
 /** One run of a run set, in numbers. */
 export interface RunSetRow {

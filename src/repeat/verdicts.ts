@@ -10,10 +10,10 @@
  * synchronous verdicts; the first check that returns a promise makes the
  * rest asynchronous.
  */
-import { isThenable } from '../trace-tool.js'
+import { isThenable } from '../adapter-support/trace-tool.js'
 import { recordError } from '../trace/recorded-error.js'
-import type { Session } from '../session.js'
-import { hooks } from '../session-hooks.js'
+import type { Session } from '../session/session.js'
+import { hooks } from '../session/internals.js'
 
 /** A check of one run: assertions that throw, or a predicate. Sync or async. */
 export type RunCheck<T = unknown> = (run: Session<T>) => unknown

@@ -5,13 +5,13 @@
  * project's defaults, project-defaults.ts), found by the
  * adapters through `stepsOf(session)`, closed with it.
  */
-import type { SessionOptions } from '../session-options.js'
+import type { SessionOptions } from '../session/options.js'
 import type { Trace } from '../trace/types.js'
 import { resolveReplayMode } from './mode.js'
 import { projectDefaults } from './project-defaults.js'
 import { findResumable, warnFresh } from './resume-source.js'
 import { SessionSteps } from './session-steps.js'
-import { recordingPath, type StepRecord } from '../storage.js'
+import { recordingPath, type StepRecord } from '../storage/index.js'
 
 /** The internal option `resume()` opens its session with. */
 export const RESUME: unique symbol = Symbol.for('reagent-flow.resume')

@@ -31,7 +31,7 @@
  */
 import { sortKeys } from '../trace/serialize.js'
 import type { JsonValue } from '../trace/types.js'
-import type { StepRecord } from '../storage.js'
+import type { StepRecord } from '../storage/index.js'
 import { RecordingFormatError } from '../errors/index.js'
 
 export const RECORDING_VERSION = 1

@@ -9,9 +9,9 @@
  * only when its text changes. The provider's volatile fields (ids, times,
  * fingerprints) are made steady as the scope is written (volatile-fields.ts).
  */
-import { markRecordingUsed, readRecordingText, writeRecordingText, type StepRecord } from '../storage.js'
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
-import { warn } from '../warnings.js'
+import { markRecordingUsed, readRecordingText, writeRecordingText, type StepRecord } from '../storage/index.js'
+import { redactForDisk, type RedactOption } from '../redact/index.js'
+import { warn } from '../base/warnings.js'
 import { steadySteps } from './volatile-fields.js'
 import { RecordingFormatError } from '../errors/index.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'

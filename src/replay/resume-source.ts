@@ -7,8 +7,8 @@
  * latest run means there is nothing to resume.
  */
 import { dirname } from 'node:path'
-import { readTraceFieldsOrUndefined, sweepDirectory, type JournalFile } from '../storage.js'
-import { warn } from '../warnings.js'
+import { readTraceFieldsOrUndefined, sweepDirectory, type JournalFile } from '../storage/index.js'
+import { warn } from '../base/warnings.js'
 
 export type ResumeSource = { found: JournalFile } | { found: undefined; why: string }
 

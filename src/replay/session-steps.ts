@@ -12,9 +12,9 @@
  * Other answerers (injected faults, later) take the same place: an answer is
  * a recorded response or an error, delivered the way the SDK delivers them.
  */
-import type { RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage.js'
-import type { ToolOutcome } from '../recorder.js'
-import type { RedactOption } from '../trace/redact.js'
+import type { RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage/index.js'
+import type { ToolOutcome } from '../session/recorder.js'
+import type { RedactOption } from '../redact/index.js'
 import { toJsonValue } from '../trace/serialize.js'
 import type { JsonValue, Trace, TraceStatus } from '../trace/types.js'
 import type { ReplayMode } from './mode.js'

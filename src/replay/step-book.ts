@@ -4,7 +4,7 @@
  * answers in order, and calls of different keys may come in any order (the
  * agent's concurrency decides it, not the recording).
  */
-import type { StepRecord } from '../storage.js'
+import type { StepRecord } from '../storage/index.js'
 import { recordedKey } from './step-key.js'
 
 export interface BookEntry {

@@ -5,10 +5,10 @@
  * (redacted by the session's `redact` rules), so a call matches the recorded
  * request it equals, secrets or not.
  */
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../redact/index.js'
 import { sortKeys } from '../trace/serialize.js'
 import type { JsonValue } from '../trace/types.js'
-import type { StepRecord } from '../storage.js'
+import type { StepRecord } from '../storage/index.js'
 
 /** A step as the session asks for it: what to match, and the request as it would be written. */
 export interface StepKey {

@@ -3,7 +3,7 @@
  * fresh copy each time: the agent may change what it gets), or the error it
  * threw, as a promise when the tool was async.
  */
-import type { ToolRecord } from '../storage.js'
+import type { ToolRecord } from '../storage/index.js'
 
 function errorFrom(recorded: { name: string; message: string }): Error {
   const error = new Error(recorded.message)

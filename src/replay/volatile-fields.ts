@@ -26,7 +26,7 @@
  * recording's.
  */
 import { createHash } from 'node:crypto'
-import type { ExchangeRecord, StepRecord } from '../storage.js'
+import type { ExchangeRecord, StepRecord } from '../storage/index.js'
 import { setOwn } from '../trace/serialize.js'
 import type { JsonObject, JsonValue } from '../trace/types.js'
 import { DATA_KEYS, ID_KEYS } from './normalize.js'

@@ -21,7 +21,7 @@
 import { createHash } from 'node:crypto'
 import { basename, dirname, join } from 'node:path'
 import { ReagentError } from '../errors/index.js'
-import { redactForDisk } from '../trace/redact.js'
+import { redactForDisk } from '../redact/index.js'
 
 export const DEFAULT_TRACE_DIR = '.reagent'
 export const TRACE_FILE_SUFFIX = '.trace.json'

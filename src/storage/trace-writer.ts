@@ -1,7 +1,7 @@
 /**
  * Writing trace files: redacted, streamed in pieces (any size), atomic.
  */
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import { redactForDisk, type RedactOption } from '../redact/index.js'
 import { normalizeTrace } from '../golden/normal-form.js'
 import { goldenFileChunks, joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'

@@ -10,7 +10,7 @@
  * the table does not know, a negotiated rate, a new release.
  */
 import { UsageError } from '../errors/index.js'
-import { readTextOrNull } from '../storage.js'
+import { readTextOrNull } from '../storage/index.js'
 import { parseModelCosts, type ModelCost } from './cost.js'
 
 /** When the built-in prices were read off the providers' pricing pages. */

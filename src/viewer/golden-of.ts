@@ -16,7 +16,7 @@ import type { TraceDiff } from '../diff/types.js'
 import { sep } from 'node:path'
 import { compareWithGolden, renderGolden } from '../golden/index.js'
 import { goldenIdentity } from '../golden/identity.js'
-import { JOURNAL_SUFFIX, TRACE_FILE_SUFFIX, traceFilePath } from '../storage.js'
+import { JOURNAL_SUFFIX, TRACE_FILE_SUFFIX, traceFilePath } from '../storage/index.js'
 import type { Trace } from '../trace/types.js'
 import type { GoldenState, RunSummary } from './types.js'
 

@@ -5,7 +5,7 @@
  * and its diffs with other options or between any two runs are computed in
  * the page by the same diffTraces.
  */
-import { writeFileAtomic } from '../storage.js'
+import { writeFileAtomic } from '../storage/index.js'
 import type { ModelCost } from '../trace/cost.js'
 import { loadPriceTable } from '../trace/prices.js'
 import { epochSeconds } from '../trace/ids.js'

@@ -4,7 +4,7 @@
  * spaces, quotes, `$` or `>` is pasted as one word and never runs anything.
  */
 import { shellQuote } from '../report/shell.js'
-import { DEFAULT_TRACE_DIR, sanitizeName, TRACE_FILE_SUFFIX } from '../storage.js'
+import { DEFAULT_TRACE_DIR, sanitizeName, TRACE_FILE_SUFFIX } from '../storage/index.js'
 import { runFileOf } from './golden-of.js'
 import type { RunSummary } from './types.js'
 

@@ -25,7 +25,7 @@ import {
   treePathOf,
   unreadableReason,
   type TreeFile,
-} from '../storage.js'
+} from '../storage/index.js'
 import type { Trace } from '../trace/types.js'
 import { watchDirectory, type DirectoryWatch } from '../watch/directory-watch.js'
 import { goldenIdsOf, goldenOf, goldenStateOf, isGoldenPath } from './golden-of.js'

@@ -9,7 +9,7 @@
  * Paths resolve against the vitest root, as the trace directory does inside vitest.
  */
 import { resolve } from 'node:path'
-import { DEFAULT_TRACE_DIR } from '../storage.js'
+import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import { plural } from '../report/format-value.js'
 import { writeReport } from './report.js'
 

@@ -13,13 +13,13 @@
  */
 import { resolve } from 'node:path'
 import type { MatcherState } from 'vitest'
-import { currentTestScope } from '../context.js'
+import { currentTestScope } from '../session/context.js'
 import { resolveDiffOptions } from '../diff/options.js'
 import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden/index.js'
-import { Session } from '../session.js'
-import { hooks } from '../session-hooks.js'
-import { DEFAULT_TRACE_DIR } from '../storage.js'
-import type { RedactOption } from '../trace/redact.js'
+import { Session } from '../session/session.js'
+import { hooks } from '../session/internals.js'
+import { DEFAULT_TRACE_DIR } from '../storage/index.js'
+import type { RedactOption } from '../redact/index.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
 
 /** Options of `toMatchGolden`: the `diffTraces` options, and where the golden lives. */

@@ -28,10 +28,10 @@ import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { resolveUpdateMode, shownPath } from '../golden/index.js'
-import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage.js'
+import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage/index.js'
 import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
-import type { GoldenEntry } from '../context.js'
+import type { GoldenEntry } from '../session/context.js'
 
 export interface ReagentReporterOptions {
   /** The traceDir your tests' sessions use, relative to the vitest root. Default: `".reagent"`. */

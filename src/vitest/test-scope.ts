@@ -10,9 +10,9 @@
  * when their function settles.
  */
 import * as vitest from 'vitest'
-import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type PrunedEntry, type TestScope } from '../context.js'
-import { hooks } from '../session-hooks.js'
-import { warn } from '../warnings.js'
+import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type PrunedEntry, type TestScope } from '../session/context.js'
+import { hooks } from '../session/internals.js'
+import { warn } from '../base/warnings.js'
 
 interface TaskLike {
   name: string

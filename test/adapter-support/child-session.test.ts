@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { noteOnTrace, noteOnTurn, noteOnTurnOfCall, openChildSession, type Session } from '../../src/adapter-support.js'
-import { loadChain, session } from '../../src/index.js'
+import { noteOnTrace, noteOnTurn, noteOnTurnOfCall, openChildSession, type Session } from '../../src/adapter-support/index.js'
+import { loadChain, session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 describe("openChildSession: a session an SDK's events open and close", () => {

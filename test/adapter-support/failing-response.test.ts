@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk'
 import { AsyncCaller } from '@langchain/core/utils/async_caller'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import { markNotRetryable, responseFailingWith } from '../../src/adapter-support.js'
+import { markNotRetryable, responseFailingWith } from '../../src/adapter-support/index.js'
 
 class ReplayMiss extends Error {
   override name = 'ReplayMiss'

@@ -8,8 +8,8 @@ import {
   type ModelResponse,
   type Session,
   type StreamFold,
-} from '../../src/adapter-support.js'
-import { session, type LlmCall } from '../../src/index.js'
+} from '../../src/adapter-support/index.js'
+import { session, type LlmCall } from '../../src/entries/index.js'
 import { captureWarnings } from '../helpers/warnings.js'
 
 /** A fold over text events; `lastEvent` is the event "end", and `canTell: false` makes it a stream whose end is not handed out. */

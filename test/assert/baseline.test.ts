@@ -1,8 +1,8 @@
 import { copyFileSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { AgentAssertionError, assertMatchesBaseline, session, TraceNotFoundError, type Session } from '../../src/index.js'
-import { normalizeTrace } from '../../src/public/golden.js'
+import { AgentAssertionError, assertMatchesBaseline, session, TraceNotFoundError, type Session } from '../../src/entries/index.js'
+import { normalizeTrace } from '../../src/entries/golden.js'
 import { renderGolden } from '../../src/golden/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { assertCostUnder, assertMaxTurns, assertTotalDurationUnder, assertTotalTokensUnder } from '../../src/index.js'
+import { assertCostUnder, assertMaxTurns, assertTotalDurationUnder, assertTotalTokensUnder } from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 import { captureWarnings } from '../helpers/warnings.js'
 

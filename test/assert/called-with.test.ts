@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assertCalledWith } from '../../src/index.js'
+import { assertCalledWith } from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const refund = buildTrace('refund-agent', [

@@ -7,7 +7,7 @@ import {
   assertToolSucceeded,
   AgentAssertionError,
   isReagentError,
-} from '../../src/index.js'
+} from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assertFlow } from '../../src/index.js'
+import { assertFlow } from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 // search, then two parallel fetches, a text-only turn, then summarize.

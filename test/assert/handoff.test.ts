@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { assertContextPreserved, assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields, session } from '../../src/index.js'
+import {
+  assertContextPreserved,
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertHandoffReceived,
+  assertNoExtraFields,
+  session,
+} from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const HINT = ' Pass the Session that session() resolves to (or a loaded Trace), not what the agent returned.'

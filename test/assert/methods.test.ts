@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type AgentAssertionError, assertCalled, assertOn, session, type Session } from '../../src/index.js'
+import { type AgentAssertionError, assertCalled, assertOn, session, type Session } from '../../src/entries/index.js'
 import { TraceAssertions } from '../../src/assert/trace-assertions.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 

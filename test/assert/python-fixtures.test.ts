@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { assertOn, loadTrace } from '../../src/index.js'
+import { assertOn, loadTrace } from '../../src/entries/index.js'
 import { failureOf } from '../helpers/trace-builder.js'
 
 const load = (name: string) => loadTrace(new URL(`../../fixtures/reagent-flow-py-0.5/${name}`, import.meta.url).pathname)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { assertOn, loadChain, session, type Session } from '../../src/index.js'
+import { assertOn, loadChain, session, type Session } from '../../src/entries/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
-import { hooks } from '../../src/session-hooks.js'
+import { hooks } from '../../src/session/internals.js'
 
 function supportAgent(s: Session): string {
   s.logLlmCall({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { assertHandoffMatches, assertToolOutputMatches } from '../../src/index.js'
+import { assertHandoffMatches, assertToolOutputMatches } from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 
 const deploy = buildTrace('deployer', [{ text: 'Deploying.' }], {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, type Trace } from '../../src/index.js'
+import { loadTrace, type Trace } from '../../src/entries/index.js'
 import { renderGolden } from '../../src/golden/index.js'
-import { renderTrace, saveTrace } from '../../src/storage.js'
+import { renderTrace, saveTrace } from '../../src/storage/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'
 

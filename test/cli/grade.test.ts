@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace } from '../../src/index.js'
+import { loadTrace } from '../../src/entries/index.js'
 import { leaksIn, secretForms } from '../redact/corpus.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 

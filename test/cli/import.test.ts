@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace } from '../../src/index.js'
-import { normalizeTrace } from '../../src/public/golden.js'
+import { loadTrace } from '../../src/entries/index.js'
+import { normalizeTrace } from '../../src/entries/golden.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, traceDirWith } from './run-cli.js'
 

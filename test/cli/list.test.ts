@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { Trace } from '../../src/index.js'
+import type { Trace } from '../../src/entries/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'
 

@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Trace } from '../../src/index.js'
-import { saveTrace } from '../../src/public/files.js'
+import type { Trace } from '../../src/entries/index.js'
+import { saveTrace } from '../../src/entries/files.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resolveDiffOptions } from '../../src/diff/options.js'
 import { reconcile, renderGolden } from '../../src/golden/index.js'
-import { repeat, session, traceTool, type Session } from '../../src/index.js'
+import { repeat, session, traceTool, type Session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const LOADER = join(import.meta.dirname, 'load_like_reagent_flow_05.py')

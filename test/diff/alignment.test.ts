@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { Session, type Trace } from '../../src/index.js'
-import { diffTraces } from '../../src/public/diff.js'
+import { Session, type Trace } from '../../src/entries/index.js'
+import { diffTraces } from '../../src/entries/diff.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 
 const refund: ScriptedTurn[] = [

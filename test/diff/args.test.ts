@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { JsonObject } from '../../src/index.js'
-import { diffTraces, type DiffOptions } from '../../src/public/diff.js'
+import type { JsonObject } from '../../src/entries/index.js'
+import { diffTraces, type DiffOptions } from '../../src/entries/diff.js'
 import { scriptTrace } from '../helpers/script-trace.js'
 
 const expected = scriptTrace([['search', { q: 'paris', limit: 5 }, { hits: 3 }]])

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffTraces, formatDiff } from '../../src/public/diff.js'
+import { diffTraces, formatDiff } from '../../src/entries/diff.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 
 const script: ScriptedTurn[] = [

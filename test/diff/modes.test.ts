@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { diffTraces, type MatchMode } from '../../src/public/diff.js'
+import { diffTraces, type MatchMode } from '../../src/entries/diff.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 
 const lookup = ['lookup', { id: 1 }, { ok: true }] as const

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { systemPromptOf } from '../../src/diff/system-prompt.js'
-import { diffTraces, formatDiff } from '../../src/public/diff.js'
-import { Session, type Message } from '../../src/index.js'
+import { diffTraces, formatDiff } from '../../src/entries/diff.js'
+import { Session, type Message } from '../../src/entries/index.js'
 
 function traceWith(messages: Message[] | undefined, model = 'gpt-4o') {
   const s = new Session('agent', { save: false })

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { COMMANDS } from '../../src/cli/main.js'
-import { installCommand, MCP_PACKAGES, SERVER_PACKAGES } from '../../src/optional-dependency.js'
+import { installCommand, MCP_PACKAGES, SERVER_PACKAGES } from '../../src/base/optional-dependency.js'
 import { codeBlocks, docPages, REPO } from '../helpers/doc-examples.js'
 
 const textOf = (file: string): string => readFileSync(join(REPO, file), 'utf8')

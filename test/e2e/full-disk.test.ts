@@ -11,7 +11,7 @@
  */
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace } from '../../src/index.js'
+import { loadTrace } from '../../src/entries/index.js'
 import { runCli } from '../cli/run-cli.js'
 import { startChildAgent } from '../helpers/child-agent.js'
 import { tempDir } from '../helpers/temp-dir.js'

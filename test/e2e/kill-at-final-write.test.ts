@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace } from '../../src/index.js'
+import { loadTrace } from '../../src/entries/index.js'
 import { startChildAgent } from '../helpers/child-agent.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { tempDir } from '../helpers/temp-dir.js'
 
-const ENTRY = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url))
+const ENTRY = fileURLToPath(new URL('../../dist/src/entries/index.js', import.meta.url))
 
 function runNode(script: string, heapMb: number): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(

@@ -39,7 +39,7 @@ describe('the optional server-side peers (hono, @hono/node-server, pg, @modelcon
       createLedgerClient('http://127.0.0.1:65534')
       await session('x', { save: false, ledger: { url: 'http://127.0.0.1:65534', timeoutMs: 100 } }, () => 1)
     `)
-    expect(loaded.some((url) => url.includes('/dist/src/index.js'))).toBe(true)
+    expect(loaded.some((url) => url.includes('/dist/src/entries/index.js'))).toBe(true)
     expect(loaded.filter((url) => SERVER_SIDE.test(url))).toEqual([])
   })
 

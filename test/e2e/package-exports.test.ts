@@ -76,9 +76,9 @@ import { validateTrace } from 'reagent-flow/files'
 
   it('declares the files whose import registers the vitest matchers as side effects, so bundlers keep the import', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
-    expect(pkg.sideEffects).toEqual(['./dist/src/vitest/index.js', './dist/src/vitest/register.js'])
+    expect(pkg.sideEffects).toEqual(['./dist/src/entries/vitest.js', './dist/src/vitest/register.js'])
     for (const file of pkg.sideEffects) expect(existsSync(new URL(file, root))).toBe(true)
-    expect(readFileSync(new URL('dist/src/vitest/index.js', root), 'utf8')).toContain("import './register.js';")
+    expect(readFileSync(new URL('dist/src/entries/vitest.js', root), 'utf8')).toContain("import '../vitest/register.js';")
   })
 
   it('declares ESM, Node 20+, typed exports for every subpath, and the CLI', () => {
@@ -150,7 +150,7 @@ import { validateTrace } from 'reagent-flow/files'
       visit(fileURLToPath(new URL(entry, root)))
       return bare
     }
-    for (const entry of ['dist/src/index.js', 'dist/src/otel/index.js', 'dist/src/cli/index.js']) {
+    for (const entry of ['dist/src/entries/index.js', 'dist/src/entries/otel.js', 'dist/src/cli/index.js']) {
       expect([
         entry,
         [...imported(entry)].filter(
@@ -158,6 +158,6 @@ import { validateTrace } from 'reagent-flow/files'
         ),
       ]).toEqual([entry, []])
     }
-    expect([...imported('dist/adapters/openai-agents/index.js')]).toContain('@openai/agents')
+    expect([...imported('dist/src/entries/openai-agents.js')]).toContain('@openai/agents')
   })
 })

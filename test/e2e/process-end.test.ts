@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session } from '../../src/index.js'
+import { loadTrace, session } from '../../src/entries/index.js'
 import { startChildAgent } from '../helpers/child-agent.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { runCli } from '../cli/run-cli.js'

@@ -7,14 +7,14 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, resume, traceTool } from '../../src/index.js'
+import { loadTrace, resume, traceTool } from '../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { startChildAgent } from '../helpers/child-agent.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { json, openaiClient } from '../adapters/openai/helpers.js'
 import { getWeather } from '../adapters/openai/weather-agent.js'
 
-const ADAPTER = fileURLToPath(new URL('../../dist/adapters/openai/index.js', import.meta.url))
+const ADAPTER = fileURLToPath(new URL('../../dist/src/entries/openai.js', import.meta.url))
 const QUESTION = { role: 'user', content: 'Weather in Paris?' }
 
 /** The first half of the agent, in a child process: a model call, a tool run, then it hangs until it is killed. */

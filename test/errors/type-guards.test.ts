@@ -36,8 +36,8 @@ import {
   isUnusedRecordingError,
   isUsageError,
 } from '../../src/errors/index.js'
-import { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../../src/fake/index.js'
-import { LedgerError, isLedgerError } from '../../src/ledger/index.js'
+import { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../../src/entries/fake.js'
+import { LedgerError, isLedgerError } from '../../src/entries/ledger.js'
 
 interface GuardCase {
   guard: (value: unknown) => boolean

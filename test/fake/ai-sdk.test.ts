@@ -1,9 +1,9 @@
 import { APICallError, generateText, RetryError, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools, reagentMiddleware } from '../../adapters/ai-sdk/index.js'
-import { scriptedLanguageModel, ScriptExhaustedError, type Script, type ScriptedLanguageModel } from '../../src/fake/index.js'
-import { session } from '../../src/index.js'
+import { instrumentTools, reagentMiddleware } from '../../src/entries/ai-sdk.js'
+import { scriptedLanguageModel, ScriptExhaustedError, type Script, type ScriptedLanguageModel } from '../../src/entries/fake.js'
+import { session } from '../../src/entries/index.js'
 import { FINAL_ANSWER, expectRefundRun, issueRefund, lookupOrder, QUESTION, refundScript, refundConversation, REFUND_TOOLS } from './refund-kit.js'
 
 const TOOLS = instrumentTools({

@@ -1,9 +1,9 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema'
 import { describe, expect, it } from 'vitest'
-import { instrumentAnthropic } from '../../adapters/anthropic/index.js'
-import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
-import { session } from '../../src/index.js'
+import { instrumentAnthropic } from '../../src/entries/anthropic.js'
+import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/entries/fake.js'
+import { session } from '../../src/entries/index.js'
 import {
   FINAL_ANSWER,
   expectRefundRun,

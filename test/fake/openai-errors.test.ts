@@ -1,8 +1,8 @@
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import { instrumentOpenAI } from '../../adapters/openai/index.js'
-import { scriptedFetch, ScriptExhaustedError, type Script } from '../../src/fake/index.js'
-import { session } from '../../src/index.js'
+import { instrumentOpenAI } from '../../src/entries/openai.js'
+import { scriptedFetch, ScriptExhaustedError, type Script } from '../../src/entries/fake.js'
+import { session } from '../../src/entries/index.js'
 
 const ASK = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'Is order 42 refunded?' }] }
 const EXHAUSTED =

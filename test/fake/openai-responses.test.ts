@@ -1,8 +1,8 @@
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import { instrumentOpenAI } from '../../adapters/openai/index.js'
-import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/fake/index.js'
-import { session } from '../../src/index.js'
+import { instrumentOpenAI } from '../../src/entries/openai.js'
+import { scriptedFetch, ScriptExhaustedError, type ScriptedFetch } from '../../src/entries/fake.js'
+import { session } from '../../src/entries/index.js'
 import {
   FINAL_ANSWER,
   expectRefundRun,

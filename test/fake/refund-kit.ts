@@ -4,8 +4,8 @@
  * function that answers from the tool result the agent sent back.
  */
 import { expect } from 'vitest'
-import type { Script, ScriptMessage, ScriptRequest } from '../../src/fake/index.js'
-import type { Trace } from '../../src/index.js'
+import type { Script, ScriptMessage, ScriptRequest } from '../../src/entries/fake.js'
+import type { Trace } from '../../src/entries/index.js'
 
 export const QUESTION = 'Refund order 42, please.'
 export const FINAL_ANSWER = 'Done: Refunded 19.99 on order 42.'

@@ -1,7 +1,7 @@
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
-import { scriptedFetch, scriptedLanguageModel, UnsupportedRequestError, type Script } from '../../src/fake/index.js'
-import { scriptedChatModel } from '../../src/fake/langchain/index.js'
+import { scriptedFetch, scriptedLanguageModel, UnsupportedRequestError, type Script } from '../../src/entries/fake.js'
+import { scriptedChatModel } from '../../src/entries/fake-langchain.js'
 
 const SHAPES = 'A step is { text }, { toolCalls: [{ name, arguments }] }, { error: { status, message } }, or a function returning one.'
 const userSays = (text: string) => ({ prompt: [{ role: 'user' as const, content: [{ type: 'text' as const, text }] }] })

@@ -1,9 +1,9 @@
 import { APICallError, generateText, RetryError, stepCountIs, streamText, tool, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools, reagentMiddleware } from '../../adapters/ai-sdk/index.js'
-import { scriptedLanguageModel, type ScriptedLanguageModel } from '../../src/fake/index.js'
-import { session, type Session } from '../../src/index.js'
+import { instrumentTools, reagentMiddleware } from '../../src/entries/ai-sdk.js'
+import { scriptedLanguageModel, type ScriptedLanguageModel } from '../../src/entries/fake.js'
+import { session, type Session } from '../../src/entries/index.js'
 import { FINAL_ANSWER, issueRefund, lookupOrder, QUESTION, refundScript } from '../fake/refund-kit.js'
 
 const TOOLS = instrumentTools({

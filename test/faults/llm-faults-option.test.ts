@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
+import { session } from '../../src/entries/index.js'
 
 const MODEL_FORM = 'A model fault is { llm: true, status, times?, after?, model? }, e.g. { llm: true, status: 429, times: 1 }.'
 const STATUSES = "429, 500, 503, 529 or 'timeout'"

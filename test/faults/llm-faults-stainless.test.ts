@@ -1,12 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI, { APIConnectionTimeoutError, InternalServerError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { repeat, session, type Session } from '../../src/index.js'
+import { repeat, session, type Session } from '../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { instrumentedClient, MODEL } from '../adapters/anthropic/helpers.js'
 import { json } from '../adapters/openai/helpers.js'
 import { runChatAgent } from '../adapters/openai/weather-agent.js'
-import { instrumentOpenAI } from '../../adapters/openai/index.js'
+import { instrumentOpenAI } from '../../src/entries/openai.js'
 
 const QUESTION = { role: 'user' as const, content: 'What is the weather in Paris?' }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
-import { matchGolden } from '../../src/public/golden.js'
+import { session } from '../../src/entries/index.js'
+import { matchGolden } from '../../src/entries/golden.js'
 import { json, openaiClient } from '../adapters/openai/helpers.js'
 import { instrumentedClient, MODEL } from '../adapters/anthropic/helpers.js'
 import { fixtureJson, inOrder, startCannedServer } from '../helpers/canned-server.js'

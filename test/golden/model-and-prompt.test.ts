@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { Session, type Message, type Trace } from '../../src/index.js'
-import { matchGolden, type MatchGoldenOptions } from '../../src/public/golden.js'
+import { Session, type Message, type Trace } from '../../src/entries/index.js'
+import { matchGolden, type MatchGoldenOptions } from '../../src/entries/golden.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const PROMPT = [

@@ -1,9 +1,9 @@
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { session, type Session } from '../../src/index.js'
-import { normalizeTrace } from '../../src/public/golden.js'
-import { renderTrace } from '../../src/storage.js'
+import { session, type Session } from '../../src/entries/index.js'
+import { normalizeTrace } from '../../src/entries/golden.js'
+import { renderTrace } from '../../src/storage/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 async function refundAgent(s: Session): Promise<string> {

@@ -8,7 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const ENTRY = fileURLToPath(new URL('../../dist/src/index.js', import.meta.url))
+const ENTRY = fileURLToPath(new URL('../../dist/src/entries/index.js', import.meta.url))
 
 export interface ChildAgent {
   child: ChildProcess

@@ -1,4 +1,4 @@
-import { Session, type Trace } from '../../src/index.js'
+import { Session, type Trace } from '../../src/entries/index.js'
 
 /** One tool call of a scripted turn: `[name, arguments, result]`, or an object when it failed or has no result. */
 export type ScriptedCall =

@@ -4,7 +4,7 @@
  * built here is checked against the trace schema.
  */
 import { vi } from 'vitest'
-import { AgentAssertionError } from '../../src/index.js'
+import { AgentAssertionError } from '../../src/entries/index.js'
 import { validateTrace } from '../../src/trace/validate.js'
 import type { JsonObject, JsonValue, TokenUsage, Trace, Turn } from '../../src/trace/types.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createLedgerClient, LedgerError } from '../../src/ledger/index.js'
-import { renderTrace } from '../../src/storage.js'
+import { createLedgerClient, LedgerError } from '../../src/entries/ledger.js'
+import { renderTrace } from '../../src/storage/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { startDirectoryLedger } from './harness.js'
 

@@ -5,8 +5,8 @@
  */
 import { execFileSync } from 'node:child_process'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import '../../src/vitest/index.js'
-import { session } from '../../src/index.js'
+import '../../src/entries/vitest.js'
+import { session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { POSTGRES_URL, postgresLedgers, startDirectoryLedger, type StartLedger } from './harness.js'
 

@@ -1,6 +1,6 @@
 import * as incubating from '@opentelemetry/semantic-conventions/incubating'
 import { describe, expect, it } from 'vitest'
-import { GEN_AI, GENERAL, OPERATION } from '../../src/otel/index.js'
+import { GEN_AI, GENERAL, OPERATION } from '../../src/entries/otel.js'
 
 /** `gen_ai.request.model` -> its constant's name, `ATTR_GEN_AI_REQUEST_MODEL`. */
 function constantOf(name: string): string {

@@ -6,8 +6,8 @@
  * without a call, a handoff context, metadata, session and user ids).
  */
 import { run } from '@openai/agents'
-import { instrumentOpenAIAgents } from '../../adapters/openai-agents/index.js'
-import { loadChain, session, type ChainNode } from '../../src/index.js'
+import { instrumentOpenAIAgents } from '../../src/entries/openai-agents.js'
+import { loadChain, session, type ChainNode } from '../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { chatModel, triageAgents, triageReplies } from '../adapters/openai-agents/triage-agents.js'

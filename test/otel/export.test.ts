@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { toOtlp, type OtlpSpan } from '../../src/otel/index.js'
+import { toOtlp, type OtlpSpan } from '../../src/entries/otel.js'
 import { agentsChain, handLoggedChain } from './chains.js'
 import { decodeWithOtlpDefinitions, hexIds, withStringInts } from './helpers.js'
 

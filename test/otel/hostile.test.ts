@@ -2,7 +2,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { OtlpExportError, OtlpFormatError } from '../../src/errors/index.js'
-import { fromOtlp, postOtlp, toOtlp, type OtlpExportRequest } from '../../src/otel/index.js'
+import { fromOtlp, postOtlp, toOtlp, type OtlpExportRequest } from '../../src/entries/otel.js'
 import { decodeValue, type OtlpAnyValue } from '../../src/otel/otlp-json.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 

@@ -27,8 +27,8 @@ import {
 import { LLMRequestTypeValues, SpanAttributes as TL, TraceloopSpanKindValues } from '@traceloop/ai-semantic-conventions'
 import { describe, expect, it } from 'vitest'
 import { OtlpFormatError } from '../../src/errors/index.js'
-import type { Trace } from '../../src/index.js'
-import { fromOtlp } from '../../src/otel/index.js'
+import type { Trace } from '../../src/entries/index.js'
+import { fromOtlp } from '../../src/entries/otel.js'
 import { spanFile } from './helpers.js'
 
 /** Milliseconds since the epoch of the spans' start: 2027-01-15 08:00:00 UTC. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { session, type ChainNode } from '../../src/index.js'
-import { normalizeTrace } from '../../src/public/golden.js'
-import { fromOtlp, toOtlp } from '../../src/otel/index.js'
+import { session, type ChainNode } from '../../src/entries/index.js'
+import { normalizeTrace } from '../../src/entries/golden.js'
+import { fromOtlp, toOtlp } from '../../src/entries/otel.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { agentsChain, handLoggedChain } from './chains.js'
 

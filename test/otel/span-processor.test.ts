@@ -14,9 +14,9 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
 } from '@opentelemetry/semantic-conventions/incubating'
 import { describe, expect, it } from 'vitest'
-import '../../src/vitest/index.js'
-import { session } from '../../src/index.js'
-import { ReagentSpanProcessor } from '../../src/otel/index.js'
+import '../../src/entries/vitest.js'
+import { session } from '../../src/entries/index.js'
+import { ReagentSpanProcessor } from '../../src/entries/otel.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { spanFile, type SpanFileBuilder } from './helpers.js'
 

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session } from '../../src/index.js'
+import { loadTrace, session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { leaksIn, secretForms, type SecretForm } from '../redact/corpus.js'
 

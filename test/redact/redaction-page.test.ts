@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { redactForDisk } from '../../src/public/files.js'
+import { redactForDisk } from '../../src/entries/files.js'
 import { DESCRIPTOR_WORDS, KEY_QUALIFIERS, NON_SECRET_TOKEN_MODIFIERS, SECRET_WORDS, TOKENS_QUALIFIERS, WEAK_WORDS } from '../../src/redact/key-words.js'
 
 it('does what docs/redaction.md says each option does', () => {

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { repeat, session, type Session } from '../../src/index.js'
+import { repeat, session, type Session } from '../../src/entries/index.js'
 import { RunSet } from '../../src/repeat/run-set.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { flakyRefundAgent } from './seeded-agent.js'

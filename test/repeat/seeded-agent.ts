@@ -4,7 +4,7 @@
  * the order (right) or escalates it (wrong). The draws, so the pass rates,
  * are the same on every machine and in any order the runs go.
  */
-import type { RunPosition, Session } from '../../src/index.js'
+import type { RunPosition, Session } from '../../src/entries/index.js'
 import { seededRandom } from '../../fixtures/vitest-variants/agents.js'
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))

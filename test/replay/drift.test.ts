@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { ReplayMissError, session, type Session } from '../../src/index.js'
+import { ReplayMissError, session, type Session } from '../../src/entries/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { ask } from './record-replay.js'

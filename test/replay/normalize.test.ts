@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { readFetchRequest } from '../../src/adapter-support/request-body.js'
 import { normalizeRequest, NOT_THE_ANSWER } from '../../src/replay/normalize.js'
 import { liveKey, recordedKey } from '../../src/replay/step-key.js'
-import type { StepRecord } from '../../src/storage.js'
+import type { StepRecord } from '../../src/storage/index.js'
 
 describe('the normal form a request is matched on', () => {
   it('renumbers generated ids in order of appearance, the same id to the same number, so a conversation re-recorded live matches', () => {

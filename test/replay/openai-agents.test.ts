@@ -1,7 +1,7 @@
 import { Agent, OpenAIResponsesModel, tool } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentOpenAIAgents } from '../../adapters/openai-agents/index.js'
+import { instrumentOpenAIAgents } from '../../src/entries/openai-agents.js'
 import { fixtureJson, fixtureText, inOrder } from '../helpers/canned-server.js'
 import { getWeather } from '../adapters/openai/weather-agent.js'
 import { chatModel, openaiClient, runAgent, triageAgents, triageReplies } from '../adapters/openai-agents/triage-agents.js'

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { resolveReplayMode } from '../../src/replay/mode.js'
 import { setProjectDefaultsReader } from '../../src/replay/project-defaults.js'
-import { session, traceTool } from '../../src/index.js'
+import { session, traceTool } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 describe('the replay mode', () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { RecordingFormatError, session } from '../../src/index.js'
+import { RecordingFormatError, session } from '../../src/entries/index.js'
 import { parseRecording, renderRecording } from '../../src/replay/recording-format.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished, vi } from 'vitest'
-import { resume, session, traceTool } from '../../src/index.js'
+import { resume, session, traceTool } from '../../src/entries/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { captureWarnings } from '../helpers/warnings.js'

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { session, traceTool, UnusedRecordingError } from '../../src/index.js'
+import { session, traceTool, UnusedRecordingError } from '../../src/entries/index.js'
 import { inOrder, startCannedServer, type CannedServer } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { captureWarnings } from '../helpers/warnings.js'

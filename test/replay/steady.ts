@@ -7,7 +7,7 @@ import { randomBytes, randomInt } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
-import { session, type Session } from '../../src/index.js'
+import { session, type Session } from '../../src/entries/index.js'
 import { inOrder, startCannedServer, type CannedResponse, type CannedServer, type Handler } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { RecordedResponse, StepRecord } from '../../src/storage.js'
+import type { RecordedResponse, StepRecord } from '../../src/storage/index.js'
 import { steadySteps } from '../../src/replay/volatile-fields.js'
 
 const SCOPE = ['support', null, null] as const

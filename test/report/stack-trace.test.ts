@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { formatStackTrace } from '../../src/index.js'
+import { formatStackTrace } from '../../src/entries/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 
 afterEach(() => void vi.unstubAllEnvs())

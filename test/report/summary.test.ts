@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { loadTrace } from '../../src/index.js'
+import { loadTrace } from '../../src/entries/index.js'
 import { colors } from '../../src/report/colors.js'
 import { formatStackTrace } from '../../src/report/stack-trace.js'
 import { formatTurnLines } from '../../src/report/summary.js'

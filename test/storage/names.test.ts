@@ -6,9 +6,9 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session } from '../../src/index.js'
-import { loadGolden, matchGolden } from '../../src/public/golden.js'
-import { fileStem, resolveTraceFile } from '../../src/storage.js'
+import { loadTrace, session } from '../../src/entries/index.js'
+import { loadGolden, matchGolden } from '../../src/entries/golden.js'
+import { fileStem, resolveTraceFile } from '../../src/storage/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const record = (name: string, traceDir: string, text = name) => session(name, { traceDir }, (s) => void s.logLlmCall({ responseText: text }))

@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session, TraceNotFoundError } from '../../src/index.js'
+import { loadTrace, session, TraceNotFoundError } from '../../src/entries/index.js'
 import { runCli } from '../cli/run-cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

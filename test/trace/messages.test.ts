@@ -7,7 +7,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { loadTrace, session, TraceFormatError } from '../../src/index.js'
+import { loadTrace, session, TraceFormatError } from '../../src/entries/index.js'
 import type { Message } from '../../src/trace/types.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

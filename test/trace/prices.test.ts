@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { assertCostUnder } from '../../src/index.js'
+import { assertCostUnder } from '../../src/entries/index.js'
 import { estimateCost, priceOf } from '../../src/trace/cost.js'
 import { BUILTIN_PRICES, defaultPriceTable, loadPriceTable, PRICES_AS_OF } from '../../src/trace/prices.js'
 import { tempDir } from '../helpers/temp-dir.js'

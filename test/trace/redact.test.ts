@@ -4,10 +4,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
-import { redactForDisk, REDACTED } from '../../src/public/files.js'
-import { matchGolden } from '../../src/public/golden.js'
-import { renderTrace } from '../../src/storage.js'
+import { session } from '../../src/entries/index.js'
+import { redactForDisk, REDACTED } from '../../src/entries/files.js'
+import { matchGolden } from '../../src/entries/golden.js'
+import { renderTrace } from '../../src/storage/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 describe('session redaction', () => {

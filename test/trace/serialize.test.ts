@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { session } from '../../src/index.js'
+import { session } from '../../src/entries/index.js'
 import { stringifyStable, toJsonValue, type ValueIssueKind } from '../../src/trace/serialize.js'
 import { captureWarnings } from '../helpers/warnings.js'
 

@@ -1,8 +1,8 @@
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { TraceFormatError, loadTrace } from '../../src/index.js'
-import { validateTrace } from '../../src/public/files.js'
+import { TraceFormatError, loadTrace } from '../../src/entries/index.js'
+import { validateTrace } from '../../src/entries/files.js'
 import { toJsonPath } from '../../src/trace/validate.js'
 
 const PYTHON_FIXTURES = join(import.meta.dirname, '../../fixtures/reagent-flow-py-0.5')

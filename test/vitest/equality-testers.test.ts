@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest'
-import '../../src/vitest/index.js'
+import '../../src/entries/vitest.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { matcherFailure } from './helpers.js'
 

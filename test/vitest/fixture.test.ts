@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { test } from '../../src/vitest/index.js'
-import { loadTrace } from '../../src/index.js'
+import { test } from '../../src/entries/vitest.js'
+import { loadTrace } from '../../src/entries/index.js'
 import { fullTestName } from '../../src/vitest/test-scope.js'
 
 const traceDir = mkdtempSync(join(tmpdir(), 'reagent-fixture-'))

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
-import '../../src/vitest/index.js'
-import { loadTrace, session, type Session } from '../../src/index.js'
+import '../../src/entries/vitest.js'
+import { loadTrace, session, type Session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 function refundAgent(s: Session): string {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import '../../src/vitest/index.js'
-import { assertFlow, assertToolSucceeded, session, type Session } from '../../src/index.js'
+import '../../src/entries/vitest.js'
+import { assertFlow, assertToolSucceeded, session, type Session } from '../../src/entries/index.js'
 import { buildTrace, failureOf } from '../helpers/trace-builder.js'
 import { matcherFailure, refund, REFUND_TURNS } from './helpers.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import '../../src/vitest/index.js'
-import { repeat, type Session } from '../../src/index.js'
+import '../../src/entries/vitest.js'
+import { repeat, type Session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { flakyRefundAgent } from '../repeat/seeded-agent.js'
 import { matcherFailure } from './helpers.js'

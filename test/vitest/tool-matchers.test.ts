@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import '../../src/vitest/index.js'
-import { assertCalled, assertCalledTimes, assertCalledWith, assertNeverCalled, loadChain, session } from '../../src/index.js'
+import '../../src/entries/vitest.js'
+import { assertCalled, assertCalledTimes, assertCalledWith, assertNeverCalled, loadChain, session } from '../../src/entries/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { failureOf } from '../helpers/trace-builder.js'
 import { matcherFailure, refund, REFUND_TURNS } from './helpers.js'

@@ -5,7 +5,7 @@ import { ARGS_MODES, MATCH_MODES, resolveDiffOptions } from '../../diff/options.
 import type { DiffOptions, TraceDiff } from '../../diff/types.js'
 import { TraceNotFoundError } from '../../errors/index.js'
 import { compareWithGolden, fileGoldenStore, renderGolden } from '../../golden/index.js'
-import { DEFAULT_TRACE_DIR, loadTrace } from '../../storage.js'
+import { DEFAULT_TRACE_DIR, loadTrace } from '../../storage/index.js'
 import { shellCommand } from '../../report/shell.js'
 import { stringOption } from '../args.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'

@@ -1,11 +1,11 @@
 /** `reagent-flow export <run> --otlp`: a run and the runs it started as OpenTelemetry spans, for the tracing backend a team already runs. */
 import { dirname } from 'node:path'
-import { linkChain } from '../../chain.js'
+import { linkChain } from '../../chain/load-chain.js'
 import { UsageError } from '../../errors/index.js'
 import { toOtlp } from '../../otel/export-trace.js'
 import { postOtlp, tracesUrl } from '../../otel/post-otlp.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, loadTrace, writeFileAtomic, type SkippedFile } from '../../storage.js'
+import { isFile, loadTrace, writeFileAtomic, type SkippedFile } from '../../storage/index.js'
 import { stringOption } from '../args.js'
 import { EXIT_OK, type Command, type CommandInput } from '../command.js'
 import { noteUnreadable, scanOnce } from '../ledger.js'

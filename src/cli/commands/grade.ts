@@ -1,7 +1,7 @@
 /** `reagent-flow grade <run> pass|fail`: records a verdict on the run's trace file. */
 import { UsageError } from '../../errors/index.js'
-import { updateGrade } from '../../storage.js'
-import { redactForDisk } from '../../trace/redact.js'
+import { updateGrade } from '../../storage/index.js'
+import { redactForDisk } from '../../redact/index.js'
 import type { Grade } from '../../trace/types.js'
 import { stringOption } from '../args.js'
 import { EXIT_OK, type Command } from '../command.js'

@@ -4,7 +4,7 @@ import { DIALECT_OPTIONS, type DialectOption } from '../../otel/dialects/index.j
 import { tracesFromSpans } from '../../otel/import-traces.js'
 import { spansFromOtlp, type SpanRecord } from '../../otel/span-record.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, readTextOrNull, renderTrace, writeFileAtomic } from '../../storage.js'
+import { isFile, readTextOrNull, renderTrace, writeFileAtomic } from '../../storage/index.js'
 import { EXIT_OK, type Command } from '../command.js'
 import { ImportPaths } from '../import-paths.js'
 

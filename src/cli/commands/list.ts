@@ -1,6 +1,6 @@
 /** `reagent-flow list`: a table of the recorded runs, filtered, ordered and paged like a run ledger. */
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
-import { loadTraceOrSkip } from '../../storage.js'
+import { loadTraceOrSkip } from '../../storage/index.js'
 import { countFailedToolCalls, countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { intOption, stringOption } from '../args.js'

@@ -1,5 +1,5 @@
 /** `reagent-flow mcp`: the run ledger's tools for a coding agent, over stdio. */
-import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages } from '../../optional-dependency.js'
+import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages } from '../../base/optional-dependency.js'
 import type { Command } from '../command.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
 

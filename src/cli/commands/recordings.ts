@@ -1,6 +1,6 @@
 /** `reagent-flow recordings`: the recordings of model calls in the trace directory, and pruning the unused ones. */
 import { plural } from '../../report/format-value.js'
-import { removeRecording } from '../../storage.js'
+import { removeRecording } from '../../storage/index.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { UsageError } from '../../errors/index.js'
 import { formatTable } from '../format.js'

@@ -1,5 +1,5 @@
 /** `reagent-flow serve`: the run ledger over HTTP (and MCP at /mcp), until SIGINT or SIGTERM. */
-import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages, SERVER_PACKAGES } from '../../optional-dependency.js'
+import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages, SERVER_PACKAGES } from '../../base/optional-dependency.js'
 import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'

@@ -1,6 +1,6 @@
 /** `reagent-flow show <run>`: one run as an agent stack trace, with its place among the runs around it. */
 import { formatStackTrace } from '../../report/stack-trace.js'
-import { loadTrace } from '../../storage.js'
+import { loadTrace } from '../../storage/index.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatFacts, formatGrade, formatTime } from '../format.js'

@@ -1,9 +1,9 @@
 /** `reagent-flow tree <run>`: the chain of agents a run belongs to, from the agent that started it all. */
 import { dirname, resolve } from 'node:path'
-import { linkChain, type ChainNode } from '../../chain.js'
+import { linkChain, type ChainNode } from '../../chain/load-chain.js'
 import { formatDuration, formatStatus, plural } from '../../report/format-value.js'
 import { UsageError } from '../../errors/index.js'
-import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage.js'
+import { isFile, loadTrace, TRACE_FILE_SUFFIX } from '../../storage/index.js'
 import { countToolCalls, durationMs, statusOf } from '../../trace/facts.js'
 import type { TraceStatus } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'

@@ -2,7 +2,7 @@
 import { join } from 'node:path'
 import { TraceFormatError, TraceNotFoundError } from '../../errors/index.js'
 import { plural } from '../../report/format-value.js'
-import { isFile, listTraceFiles, readRun, sweepTraceDirectory, unreadableReason } from '../../storage.js'
+import { isFile, listTraceFiles, readRun, sweepTraceDirectory, unreadableReason } from '../../storage/index.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
 
 /** A file that failed the check: where in it (JSON path, `""` for the top level) and which rule. */

@@ -2,7 +2,7 @@
  * The demo's assertions: what a test of the refund agent would check, run on
  * the recorded session and printed one per line, as the code that runs them.
  */
-import type { Session } from '../../session.js'
+import type { Session } from '../../session/session.js'
 import type { Colors } from '../../report/colors.js'
 
 interface DemoAssertion {

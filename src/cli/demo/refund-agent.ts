@@ -4,7 +4,7 @@
  * have: ask the model, run the tools it asks for, feed results back, repeat
  * until it answers in text.
  */
-import type { Session } from '../../session.js'
+import type { Session } from '../../session/session.js'
 
 interface Order {
   order_id: string

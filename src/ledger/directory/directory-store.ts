@@ -21,11 +21,11 @@ import {
   sweepDirectory,
   TRACE_FILE_SUFFIX,
   writeFileAtomic,
-} from '../../storage.js'
+} from '../../storage/index.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { TraceFileError } from '../../errors/index.js'
-import { warn } from '../../warnings.js'
+import { warn } from '../../base/warnings.js'
 import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import type { ListPage, ListQuery } from '../list-query.js'

@@ -7,7 +7,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, renameSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
-import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../storage.js'
+import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../storage/index.js'
 import type { RunRecord } from '../run-row.js'
 import { LEDGER_FOLDER, ledgerPath, ledgerRunOf, recordedRun } from './run-files.js'
 import { indexEntry, type IndexEntry } from './run-index.js'

@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto'
 import { join } from 'node:path'
-import { TRACE_FILE_SUFFIX } from '../../storage.js'
+import { TRACE_FILE_SUFFIX } from '../../storage/index.js'
 import { durationMs } from '../../trace/facts.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { JsonObject, Trace } from '../../trace/types.js'

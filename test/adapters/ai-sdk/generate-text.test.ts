@@ -2,12 +2,12 @@ import { generateText, stepCountIs, tool, wrapLanguageModel } from 'ai'
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools, reagentMiddleware } from '../../../adapters/ai-sdk/index.js'
-import { resetAdapterWarnings } from '../../../src/adapter-support.js'
-import { session } from '../../../src/index.js'
+import { instrumentTools, reagentMiddleware } from '../../../src/entries/ai-sdk.js'
+import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
+import { session } from '../../../src/entries/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { answer, generatingModel, sleep, text, toolCall, usage } from './scripted.js'
-import { hooks } from '../../../src/session-hooks.js'
+import { hooks } from '../../../src/session/internals.js'
 
 function refundTools() {
   return {

@@ -1,8 +1,8 @@
 import { dynamicTool, tool } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools } from '../../../adapters/ai-sdk/index.js'
-import { session } from '../../../src/index.js'
+import { instrumentTools } from '../../../src/entries/ai-sdk.js'
+import { session } from '../../../src/entries/index.js'
 
 const marker = Symbol('marker')
 

@@ -1,9 +1,9 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, streamText, wrapLanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
-import { reagentMiddleware } from '../../../adapters/ai-sdk/index.js'
-import { SESSION_CLOSED } from '../../../src/adapter-support.js'
-import { session } from '../../../src/index.js'
+import { reagentMiddleware } from '../../../src/entries/ai-sdk.js'
+import { SESSION_CLOSED } from '../../../src/adapter-support/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type CannedServer } from '../../helpers/canned-server.js'
 
 /** The AI SDK's own OpenAI provider (chat completions), pointed at the canned server, recorded. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { outcomeOf, promptMessages } from '../../../adapters/ai-sdk/prompt.js'
 import { tokenUsageOf } from '../../../adapters/ai-sdk/part-fold.js'
-import { Recorder } from '../../../src/recorder.js'
+import { Recorder } from '../../../src/session/recorder.js'
 
 /** A tool output as the trace records it: `{ error }` when it is one, else `{ result }`. */
 function recorded(output: Parameters<typeof outcomeOf>[0]): { result: unknown } | { error: string } {

@@ -3,8 +3,8 @@ import { stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModel } 
 import { MockLanguageModelV3 } from 'ai/test'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools, reagentMiddleware } from '../../../adapters/ai-sdk/index.js'
-import { session } from '../../../src/index.js'
+import { instrumentTools, reagentMiddleware } from '../../../src/entries/ai-sdk.js'
+import { session } from '../../../src/entries/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { answer, sleep, streamingModel, text, toolCall, usage } from './scripted.js'
 

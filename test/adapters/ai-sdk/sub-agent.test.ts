@@ -1,8 +1,8 @@
 import { generateText, stepCountIs, streamText, tool, wrapLanguageModel, type LanguageModel } from 'ai'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { instrumentTools, reagentMiddleware } from '../../../adapters/ai-sdk/index.js'
-import { loadChain, session, type Session } from '../../../src/index.js'
+import { instrumentTools, reagentMiddleware } from '../../../src/entries/ai-sdk.js'
+import { loadChain, session, type Session } from '../../../src/entries/index.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { answer, generatingModel, streamingModel, text, toolCall } from './scripted.js'
 

@@ -4,8 +4,8 @@
  * durations), so tests can compare whole turns exactly.
  */
 import Anthropic from '@anthropic-ai/sdk'
-import { instrumentAnthropic } from '../../../adapters/anthropic/index.js'
-import type { Trace, Turn } from '../../../src/index.js'
+import { instrumentAnthropic } from '../../../src/entries/anthropic.js'
+import type { Trace, Turn } from '../../../src/entries/index.js'
 import type { CannedServer } from '../../helpers/canned-server.js'
 
 export const MODEL = 'claude-sonnet-4-6'

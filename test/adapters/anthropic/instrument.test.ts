@@ -1,12 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { instrumentAnthropic } from '../../../adapters/anthropic/index.js'
-import { resetAdapterWarnings } from '../../../src/adapter-support.js'
-import { session } from '../../../src/index.js'
+import { instrumentAnthropic } from '../../../src/entries/anthropic.js'
+import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type ReceivedRequest } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { MODEL, instrumentedClient, plainClient, stableTurns } from './helpers.js'
-import { hooks } from '../../../src/session-hooks.js'
+import { hooks } from '../../../src/session/internals.js'
 
 const ASK = [{ role: 'user' as const, content: 'What is the weather in Paris?' }]
 const toolUse = { json: fixtureJson('anthropic/weather-tool-use.json') }

@@ -4,7 +4,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk'
 import { expect, it } from 'vitest'
-import { loadTrace, session } from '../../../src/index.js'
+import { loadTrace, session } from '../../../src/entries/index.js'
 import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { instrumentedClient, stableTurns } from './helpers.js'

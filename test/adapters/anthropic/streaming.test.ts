@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import { Stream } from '@anthropic-ai/sdk/core/streaming'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { MODEL, instrumentedClient, plainClient, stableTurns } from './helpers.js'
 

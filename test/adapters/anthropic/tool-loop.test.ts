@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import { describe, expect, it } from 'vitest'
-import { session, traceTool } from '../../../src/index.js'
+import { session, traceTool } from '../../../src/entries/index.js'
 import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { MODEL, instrumentedClient, stableTurns, weatherTool } from './helpers.js'

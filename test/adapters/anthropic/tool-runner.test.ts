@@ -1,6 +1,6 @@
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { MODEL, instrumentedClient, stableTurns } from './helpers.js'
 

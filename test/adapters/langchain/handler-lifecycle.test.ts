@@ -2,13 +2,13 @@ import { BaseCallbackHandler } from '@langchain/core/callbacks/base'
 import { HumanMessage } from '@langchain/core/messages'
 import { FakeListChatModel, FakeLLM } from '@langchain/core/utils/testing'
 import { describe, expect, it } from 'vitest'
-import { ReagentCallbackHandler } from '../../../adapters/langchain/index.js'
-import { session } from '../../../src/index.js'
-import { resetAdapterWarnings } from '../../../src/adapter-support.js'
+import { ReagentCallbackHandler } from '../../../src/entries/langchain.js'
+import { session } from '../../../src/entries/index.js'
+import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { agentLoop, call, fakeModelFor, lookupOrder, scriptedModel, sleep } from './agent-kit.js'
 import { turnsOf } from './trace-shape.js'
-import { hooks } from '../../../src/session-hooks.js'
+import { hooks } from '../../../src/session/internals.js'
 
 describe('ReagentCallbackHandler: streams, sessions and the background', () => {
   it('records a streamed answer once, with its chunks joined, from .stream() and .streamEvents()', async () => {

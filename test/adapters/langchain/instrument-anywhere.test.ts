@@ -7,8 +7,8 @@
  */
 import { CallbackManager } from '@langchain/core/callbacks/manager'
 import { describe, expect, it } from 'vitest'
-import { instrumentLangChain, type ReagentCallbackHandler } from '../../../adapters/langchain/index.js'
-import { session } from '../../../src/index.js'
+import { instrumentLangChain, type ReagentCallbackHandler } from '../../../src/entries/langchain.js'
+import { session } from '../../../src/entries/index.js'
 import { agentLoop, call, scriptedModel } from './agent-kit.js'
 
 describe('instrumentLangChain() called in an async context of its own', () => {

@@ -1,5 +1,5 @@
 /** A recorded trace without its clock readings (timestamps, latencies, durations), for exact comparisons. */
-import type { Trace } from '../../../src/index.js'
+import type { Trace } from '../../../src/entries/index.js'
 
 export function turnsOf(trace: Trace): unknown[] {
   return trace.turns.map((turn) => {

@@ -6,9 +6,9 @@
  */
 import { FakeListChatModel } from '@langchain/core/utils/testing'
 import { describe, expect, it } from 'vitest'
-import { ReagentCallbackHandler } from '../../../adapters/langchain/index.js'
+import { ReagentCallbackHandler } from '../../../src/entries/langchain.js'
 import { hookChatModels } from '../../../adapters/langchain/model-hook.js'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 
 hookChatModels()

@@ -1,9 +1,17 @@
 import { Agent, InputGuardrailTripwireTriggered, run } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
-import '../../../src/vitest/index.js'
-import { instrumentOpenAIAgents } from '../../../adapters/openai-agents/index.js'
-import { assertHandoffHasFields, assertHandoffMatches, assertHandoffReceived, assertNoExtraFields, loadChain, session, type Trace } from '../../../src/index.js'
-import { normalizeTrace } from '../../../src/public/golden.js'
+import '../../../src/entries/vitest.js'
+import { instrumentOpenAIAgents } from '../../../src/entries/openai-agents.js'
+import {
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertHandoffReceived,
+  assertNoExtraFields,
+  loadChain,
+  session,
+  type Trace,
+} from '../../../src/entries/index.js'
+import { normalizeTrace } from '../../../src/entries/golden.js'
 import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { chatModel, HandoffInput, runAgent, triageAgents, triageReplies } from './triage-agents.js'

@@ -1,7 +1,7 @@
 import { APIPromise } from 'openai'
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { chatUsage, json, openaiClient, toolCall, toolResult } from './helpers.js'

@@ -1,6 +1,6 @@
 import { APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { chatUsage, openaiClient, sse, toolCall } from './helpers.js'
 import { chatTools } from './weather-agent.js'

@@ -1,11 +1,11 @@
 import { APIConnectionError, BadRequestError, InternalServerError } from 'openai'
 import { describe, expect, it } from 'vitest'
-import { resetAdapterWarnings } from '../../../src/adapter-support.js'
-import { session } from '../../../src/index.js'
+import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
+import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { json, openaiClient } from './helpers.js'
-import { hooks } from '../../../src/session-hooks.js'
+import { hooks } from '../../../src/session/internals.js'
 
 const QUESTION = { role: 'user' as const, content: 'What is the weather in Paris?' }
 

@@ -4,7 +4,7 @@
  */
 import OpenAI from 'openai'
 import { expect } from 'vitest'
-import { instrumentOpenAI } from '../../../adapters/openai/index.js'
+import { instrumentOpenAI } from '../../../src/entries/openai.js'
 import { fixtureJson, fixtureText, type CannedResponse, type CannedServer } from '../../helpers/canned-server.js'
 
 export function openaiClient(server: CannedServer, { instrument = true } = {}): OpenAI {

@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { json, openaiClient, sse } from './helpers.js'

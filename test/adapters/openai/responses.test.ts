@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { json, openaiClient, responsesUsage, sse, toolCall, toolResult } from './helpers.js'
 import { responsesTools, runResponsesAgent } from './weather-agent.js'

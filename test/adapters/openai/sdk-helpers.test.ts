@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { session } from '../../../src/index.js'
+import { session } from '../../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { chatUsage, json, openaiClient, sse, toolCall, toolResult } from './helpers.js'
 import { chatTools, getWeather, weatherParameters } from './weather-agent.js'

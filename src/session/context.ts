@@ -8,9 +8,9 @@
  * nothing.
  */
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { ModelCall } from './adapter-support/model-call.js'
+import type { ModelCall } from '../adapter-support/model-call.js'
 import type { Session } from './session.js'
-import type { JsonObject } from './trace/types.js'
+import type { JsonObject } from '../trace/types.js'
 
 const STORE_KEY = Symbol.for('reagent-flow.context.v1')
 const TEST_KEY = Symbol.for('reagent-flow.test-scope.v1')

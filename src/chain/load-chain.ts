@@ -7,15 +7,23 @@
  *   linkChain(root, files, skipped)     links a root's descendants, reading only them whole
  *   loadChain(idOrName, { traceDir })   scans the directory, finds the root, links it
  */
-import { TraceAssertions } from './assert/trace-assertions.js'
+import { TraceAssertions } from '../assert/trace-assertions.js'
 import { join } from 'node:path'
-import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from './errors/index.js'
-import { pushTo } from './list-map.js'
-import { plural } from './report/format-value.js'
-import { DEFAULT_TRACE_DIR, loadTraceOrSkip, scanTraceDirectory, TRACE_FILE_SUFFIX, type SkippedFile, type TraceFieldsFile, type TraceFile } from './storage.js'
-import type { Session } from './session.js'
-import type { Trace } from './trace/types.js'
-import { warn } from './warnings.js'
+import { AgentAssertionError, AmbiguousTraceError, TraceNotFoundError } from '../errors/index.js'
+import { pushTo } from '../base/list-map.js'
+import { plural } from '../report/format-value.js'
+import {
+  DEFAULT_TRACE_DIR,
+  loadTraceOrSkip,
+  scanTraceDirectory,
+  TRACE_FILE_SUFFIX,
+  type SkippedFile,
+  type TraceFieldsFile,
+  type TraceFile,
+} from '../storage/index.js'
+import type { Session } from '../session/session.js'
+import type { Trace } from '../trace/types.js'
+import { warn } from '../base/warnings.js'
 
 export interface LoadChainOptions {
   /** Directory of the trace files. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */

@@ -4,10 +4,10 @@
  * Proxy, a null-prototype object, a non-finite number are recorded with a
  * stand-in (and one warning per kind), so the log call goes on.
  */
-import { textOf } from './trace/recorded-error.js'
-import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
-import { normalizeTokenUsage } from './trace/tokens.js'
-import type { JsonObject, JsonValue, Message, TokenUsage } from './trace/types.js'
+import { textOf } from '../trace/recorded-error.js'
+import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from '../trace/serialize.js'
+import { normalizeTokenUsage } from '../trace/tokens.js'
+import type { JsonObject, JsonValue, Message, TokenUsage } from '../trace/types.js'
 
 /** A field that could not be read: its getter threw. Recorded as `[Thrown: message]`. */
 export class Unreadable {

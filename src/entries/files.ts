@@ -6,8 +6,8 @@
 export { saveTrace } from '../storage/trace-writer.js'
 export { tracePath, sanitizeName, DEFAULT_TRACE_DIR } from '../storage/paths.js'
 export { validateTrace } from '../trace/validate.js'
-export { REDACTED, redactForDisk } from '../trace/redact.js'
+export { REDACTED, redactForDisk } from '../redact/index.js'
 
 export type { SaveOptions } from '../storage/trace-writer.js'
 export type { TraceLocation } from '../storage/paths.js'
-export type { RedactOption } from '../trace/redact.js'
+export type { RedactOption } from '../redact/index.js'

@@ -6,7 +6,7 @@
  * any other run's journal is kept, closed, to resume from.
  */
 import { dirname, resolve } from 'node:path'
-import type { RedactOption } from './trace/redact.js'
+import type { RedactOption } from '../redact/index.js'
 import {
   JournalWriter,
   journalPath,
@@ -19,8 +19,8 @@ import {
   type CloseRecord,
   type RecordingListener,
   type StepListener,
-} from './storage.js'
-import type { Trace, Turn } from './trace/types.js'
+} from '../storage/index.js'
+import type { Trace, Turn } from '../trace/types.js'
 
 export interface RunFileOptions {
   /** The file the trace is written to. */

@@ -14,7 +14,7 @@
  */
 import { isAbsolute, resolve } from 'node:path'
 import type { TestScope } from './context.js'
-import { DEFAULT_TRACE_DIR, resolveTraceFile } from './storage.js'
+import { DEFAULT_TRACE_DIR, resolveTraceFile } from '../storage/index.js'
 
 export interface RunLocation {
   /** The directory of the run's trace file and golden: absolute inside vitest. */

@@ -10,12 +10,12 @@
  * A call may fail instead of running: when the session's `faults` name the
  * tool, or its `limits` have been passed (admitTool).
  */
-import { currentSession } from './context.js'
-import type { ToolOutcome } from './recorder.js'
-import { stepsOf } from './replay/attach.js'
-import type { Session } from './session.js'
-import { warn } from './warnings.js'
-import { hooks } from './session-hooks.js'
+import { currentSession } from '../session/context.js'
+import type { ToolOutcome } from '../session/recorder.js'
+import { stepsOf } from '../replay/attach.js'
+import type { Session } from '../session/session.js'
+import { warn } from '../base/warnings.js'
+import { hooks } from '../session/internals.js'
 
 export interface TraceToolOptions<Args extends unknown[]> {
   /**

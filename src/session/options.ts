@@ -3,11 +3,11 @@
  * option is a TypeError listing the valid ones, so a typo (`tracedir`) never
  * silently writes somewhere else.
  */
-import { checkFaultsOption, type Fault } from './faults/faults-option.js'
-import type { LedgerOption } from './ledger/session-reporter.js'
-import { REPLAY_MODES, type ReplayMode } from './replay/mode.js'
-import { checkLimitsOption, type Limits } from './limits/limits-option.js'
-import type { RedactOption } from './trace/redact.js'
+import { checkFaultsOption, type Fault } from '../faults/faults-option.js'
+import type { LedgerOption } from '../ledger/session-reporter.js'
+import { REPLAY_MODES, type ReplayMode } from '../replay/mode.js'
+import { checkLimitsOption, type Limits } from '../limits/limits-option.js'
+import type { RedactOption } from '../redact/index.js'
 
 export interface SessionOptions {
   /** Where trace files go. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */

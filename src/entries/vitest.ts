@@ -1,17 +1,17 @@
-import './register.js'
-import './types.js'
+import '../vitest/register.js'
+import '../vitest/types.js'
 import { inject } from 'vitest'
 import { setProjectDefaultsReader } from '../replay/project-defaults.js'
-import { registerTestScope } from './test-scope.js'
+import { registerTestScope } from '../vitest/test-scope.js'
 
-export { test, it } from './fixture.js'
-export { reagentMatchers } from './matchers.js'
+export { test, it } from '../vitest/fixture.js'
+export { reagentMatchers } from '../vitest/matchers.js'
 
-export type { AgentSession, AgentSessionOptions, ReagentFixtures } from './fixture.js'
-export type { GoldenMatcherOptions } from './golden-matcher.js'
-export type { MatcherOutcome } from './outcome.js'
-export type { AnswerExpectation } from './answer-matchers.js'
-export type { CostMatcherOptions } from './budget-matchers.js'
+export type { AgentSession, AgentSessionOptions, ReagentFixtures } from '../vitest/fixture.js'
+export type { GoldenMatcherOptions } from '../vitest/golden-matcher.js'
+export type { MatcherOutcome } from '../vitest/outcome.js'
+export type { AnswerExpectation } from '../vitest/answer-matchers.js'
+export type { CostMatcherOptions } from '../vitest/budget-matchers.js'
 export type { ProjectDefaults } from '../replay/project-defaults.js'
 
 // Here, in the entry: vitest evaluates a setup file again for every test file (also with `isolate: false`),

@@ -7,17 +7,17 @@
  * parallel). Nothing logged is ever dropped: a result that matches no call is
  * kept on the latest turn with its tool name, and a warning says so.
  */
-import { markInjected } from './trace/injected-mark.js'
+import { markInjected } from '../trace/injected-mark.js'
 import stringify from 'fast-json-stable-stringify'
-import { AmbiguousToolCallError } from './errors/index.js'
+import { AmbiguousToolCallError } from '../errors/index.js'
 import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
-import type { RecordingListener } from './storage.js'
-import { epochSeconds } from './trace/ids.js'
-import { MessageHistory } from './trace/messages.js'
-import { describeError, recordError } from './trace/recorded-error.js'
-import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from './trace/serialize.js'
-import type { LlmCall, Message, ToolCall, ToolResult, Turn } from './trace/types.js'
-import { warn } from './warnings.js'
+import type { RecordingListener } from '../storage/index.js'
+import { epochSeconds } from '../trace/ids.js'
+import { MessageHistory } from '../trace/messages.js'
+import { describeError, recordError } from '../trace/recorded-error.js'
+import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from '../trace/serialize.js'
+import type { LlmCall, Message, ToolCall, ToolResult, Turn } from '../trace/types.js'
+import { warn } from '../base/warnings.js'
 
 export interface ToolCallInput {
   name: string

@@ -4,7 +4,7 @@
  * silenced with `--no-warnings`, and can be observed with
  * `process.on('warning', ...)`.
  */
-import { redactForDisk } from './redact/for-disk.js'
+import { redactForDisk } from '../redact/for-disk.js'
 
 /** Stable codes, for filtering: `warning.code === 'REAGENT_VALUE'`. */
 export type ReagentWarningCode =

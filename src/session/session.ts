@@ -6,33 +6,33 @@
  * holds the finished trace and what `fn` returned. Its assertion methods are
  * inherited from TraceAssertions (assert/trace-assertions.ts).
  */
-import { TraceAssertions } from './assert/trace-assertions.js'
-import { assertMatchesBaseline, type BaselineOptions } from './assert/baseline.js'
-import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from './errors/index.js'
+import { TraceAssertions } from '../assert/trace-assertions.js'
+import { assertMatchesBaseline, type BaselineOptions } from '../assert/baseline.js'
+import { AgentAssertionError, SessionClosedError, type BudgetExceededError } from '../errors/index.js'
 import { currentSession, runInSession, testScopeOfSession, type TestScope } from './context.js'
-import { FaultPlan } from './faults/fault-plan.js'
-import { attachFaults } from './faults/run-faults.js'
-import { budgetStopOf } from './limits/budget-stop.js'
-import { RunGuard } from './limits/run-guard.js'
+import { FaultPlan } from '../faults/fault-plan.js'
+import { attachFaults } from '../faults/run-faults.js'
+import { budgetStopOf } from '../limits/budget-stop.js'
+import { RunGuard } from '../limits/run-guard.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { Recorder, type LlmCallInput, type ToolOutcome, type ToolResultInput } from './recorder.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
-import { startLedgerReport, type LedgerReport } from './ledger/session-reporter.js'
+import { startLedgerReport, type LedgerReport } from '../ledger/session-reporter.js'
 import { RunFiles } from './run-files.js'
-import { checkOptions, type SessionOptions } from './session-options.js'
-import type { RedactOption } from './trace/redact.js'
-import { recordError } from './trace/recorded-error.js'
-import { matchGolden, resolveUpdateMode, shownPath } from './golden/index.js'
-import { formatStackTrace } from './report/stack-trace.js'
+import { checkOptions, type SessionOptions } from './options.js'
+import type { RedactOption } from '../redact/index.js'
+import { recordError } from '../trace/recorded-error.js'
+import { matchGolden, resolveUpdateMode, shownPath } from '../golden/index.js'
+import { formatStackTrace } from '../report/stack-trace.js'
 import { locateRun, type RunLocation } from './run-location.js'
-import { isResume, openSteps, stepsOf, type StepsOptions } from './replay/attach.js'
-import { sanitizeName } from './storage.js'
-import { statusOf } from './trace/facts.js'
-import { epochSeconds, ulid } from './trace/ids.js'
-import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from './trace/serialize.js'
-import type { JsonObject, JsonValue, Trace, TraceStatus } from './trace/types.js'
-import { warn } from './warnings.js'
-import { hooks, type SessionHooks } from './session-hooks.js'
+import { isResume, openSteps, stepsOf, type StepsOptions } from '../replay/attach.js'
+import { sanitizeName } from '../storage/index.js'
+import { statusOf } from '../trace/facts.js'
+import { epochSeconds, ulid } from '../trace/ids.js'
+import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from '../trace/serialize.js'
+import type { JsonObject, JsonValue, Trace, TraceStatus } from '../trace/types.js'
+import { warn } from '../base/warnings.js'
+import { hooks, type SessionHooks } from './internals.js'
 
 /**
  * The function a session runs. Its parameter is a plain `Session` (its
@@ -98,7 +98,7 @@ export class Session<T = unknown> extends TraceAssertions {
   /** The `faults` of this run, or of the session it was opened inside. */
   readonly #faults: FaultPlan | undefined
 
-  /** What adapters, tool wrappers and the test runner do to the session; not for its user (see session-hooks.ts). */
+  /** What adapters, tool wrappers and the test runner do to the session; not for its user (see internals.ts). */
   readonly [hooks]: SessionHooks = {
     recordModelCall: (call) => this.#recordModelCall(call),
     admitModelCall: () => this.#admitModelCall(),

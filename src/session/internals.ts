@@ -6,7 +6,7 @@
  * public surface is what a test needs: its trace, its output and the
  * assertions.
  */
-import type { AgentAssertionError, BudgetExceededError } from './errors/index.js'
+import type { AgentAssertionError, BudgetExceededError } from '../errors/index.js'
 import type { LlmCallInput, ToolOutcome } from './recorder.js'
 
 export const hooks: unique symbol = Symbol('reagent-flow session hooks')

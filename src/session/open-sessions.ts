@@ -17,7 +17,7 @@
  * recovered from their journals (storage/recovery.ts).
  */
 import { isMainThread } from 'node:worker_threads'
-import { hooks, type SessionHooks } from './session-hooks.js'
+import { hooks, type SessionHooks } from './internals.js'
 
 /** What a session must offer to be closed from outside, at once and synchronously. */
 export interface ClosableSession {

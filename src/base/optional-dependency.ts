@@ -8,7 +8,7 @@
  * `requirePackages` first, then `import()` those modules.
  */
 import { createRequire } from 'node:module'
-import { ReagentError, UsageError } from './errors/index.js'
+import { ReagentError, UsageError } from '../errors/index.js'
 
 /** A package as `import` names it, and the range `npm i` should install (the one we test). */
 export interface OptionalPackage {

@@ -1,2 +1,0 @@
-export { reagentMiddleware } from './middleware.js'
-export { instrumentTools } from './instrument-tools.js'

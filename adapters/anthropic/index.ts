@@ -1,3 +1,0 @@
-export { instrumentAnthropic } from './instrument.js'
-
-export type { AnthropicLike } from './instrument.js'

@@ -1,2 +1,0 @@
-export { ReagentCallbackHandler } from './handler.js'
-export { instrumentLangChain } from './instrument.js'

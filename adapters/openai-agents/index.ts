@@ -1,3 +1,0 @@
-export { instrumentAgentsModel, instrumentOpenAIAgents } from './instrument.js'
-
-export type { AgentsModelOptions } from './instrument.js'

@@ -1,1 +1,0 @@
-export { instrumentOpenAI } from './instrument.js'

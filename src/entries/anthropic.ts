@@ -1,0 +1,3 @@
+export { instrumentAnthropic } from '../../adapters/anthropic/instrument.js'
+
+export type { AnthropicLike } from '../../adapters/anthropic/instrument.js'

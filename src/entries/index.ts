@@ -1,0 +1,100 @@
+export { session, Session } from '../session/session.js'
+export { assertOn } from '../assert/trace-assertions.js'
+export type { TraceAssertions } from '../assert/trace-assertions.js'
+export { assertCalled, assertNeverCalled, assertCalledBefore, assertToolSucceeded, assertCalledTimes } from '../assert/calls.js'
+export { assertCalledWith } from '../assert/called-with.js'
+export { assertFlow, ANY_CALLS } from '../assert/flow.js'
+export { assertMaxTurns, assertTotalDurationUnder } from '../assert/budgets.js'
+export { assertTotalTokensUnder, assertCostUnder } from '../assert/usage.js'
+export {
+  assertHandoffReceived,
+  assertHandoffHasFields,
+  assertHandoffMatches,
+  assertNoExtraFields,
+  assertContextPreserved,
+} from '../assert/handoff.js'
+export { assertToolOutputMatches } from '../assert/tool-output.js'
+export { assertGoalReached } from '../assert/goal.js'
+export { formatStackTrace } from '../report/stack-trace.js'
+export { currentSession, getRunContext } from '../session/context.js'
+export { traceTool } from '../adapter-support/trace-tool.js'
+export { resume } from '../replay/resume.js'
+export { repeat } from '../repeat/repeat.js'
+export type { RunSet } from '../repeat/run-set.js'
+export { loadChain } from '../chain/load-chain.js'
+export type { ChainNode } from '../chain/load-chain.js'
+export {
+  ReagentError,
+  SessionClosedError,
+  AmbiguousToolCallError,
+  AmbiguousTraceError,
+  TraceNotFoundError,
+  TraceFormatError,
+  TraceFileError,
+  AgentAssertionError,
+  BudgetExceededError,
+  ToolFaultError,
+  ModelFaultError,
+  ReplayMissError,
+  UnusedRecordingError,
+  RecordingFormatError,
+  isReagentError,
+  isSessionClosedError,
+  isAmbiguousToolCallError,
+  isAmbiguousTraceError,
+  isTraceNotFoundError,
+  isTraceFormatError,
+  isTraceFileError,
+  isAgentAssertionError,
+  isBudgetExceededError,
+  isToolFaultError,
+  isModelFaultError,
+  isOtlpFormatError,
+  isOtlpExportError,
+  isReplayMissError,
+  isUnusedRecordingError,
+  isRecordingFormatError,
+} from '../errors/index.js'
+export { loadTrace } from '../storage/runs.js'
+export { assertMatchesBaseline } from '../assert/baseline.js'
+
+export type { ClosedSession, SessionFn } from '../session/session.js'
+export type { SessionOptions } from '../session/options.js'
+export type { ReplayMode } from '../replay/mode.js'
+export type { Fault, ModelFault, ModelFaultStatus, ToolFault } from '../faults/faults-option.js'
+export type { Limits } from '../limits/limits-option.js'
+export type { LimitName, StoppedCall } from '../errors/index.js'
+export type { RepeatOptions, RepeatFn, RunPosition } from '../repeat/repeat.js'
+export type { RunCheck, RunVerdict } from '../repeat/verdicts.js'
+export type { RunSetSummary, RunSetRow } from '../repeat/summary.js'
+export type { RunContext } from '../session/context.js'
+export type { TraceSource } from '../assert/arguments.js'
+export type { CallCount } from '../assert/calls.js'
+export type { DurationOptions } from '../assert/budgets.js'
+export type { CostOptions, ModelCost, TokenOptions } from '../assert/usage.js'
+export type { GoalJudge, GoalJudgeInput, GoalJudgement, GoalOptions, GoalVerdict } from '../assert/goal.js'
+export type { AllowedFieldsOptions, PreservedFieldsOptions } from '../assert/handoff.js'
+export type { AssertionSchema, JsonSchema, SchemaOptions, StandardSchemaLike } from '../assert/schema.js'
+export type { AsymmetricMatcher } from '../assert/equality.js'
+export type { StackTraceOptions } from '../report/stack-trace.js'
+export type { TraceToolOptions } from '../adapter-support/trace-tool.js'
+export type { LoadChainOptions } from '../chain/load-chain.js'
+export type { LlmCallInput, ToolCallInput, ToolResultInput } from '../session/recorder.js'
+export type { RedactOption } from '../redact/index.js'
+export type { BaselineOptions } from '../assert/baseline.js'
+export type { ReagentWarningCode } from '../base/warnings.js'
+export type {
+  Trace,
+  Turn,
+  LlmCall,
+  ToolCall,
+  ToolResult,
+  Message,
+  TokenUsage,
+  TraceStatus,
+  Grade,
+  RecordedError,
+  UnmatchedResult,
+  JsonValue,
+  JsonObject,
+} from '../trace/types.js'

@@ -1,0 +1,2 @@
+export { ReagentCallbackHandler } from '../../adapters/langchain/handler.js'
+export { instrumentLangChain } from '../../adapters/langchain/instrument.js'

@@ -1,0 +1,1 @@
+export { instrumentOpenAI } from '../../adapters/openai/instrument.js'
