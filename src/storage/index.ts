@@ -49,6 +49,7 @@ export {
   listRecordingFiles,
   removeRecording,
 } from './recording-files.js'
+export { loadPriceTable, defaultPriceTable } from './price-file.js'
 export { listTraceTree, isInsideRoot, realPathInside, treePathOf } from './trace-tree.js'
 
 export type { TraceLocation, TraceIdentity } from './paths.js'
