@@ -21,7 +21,7 @@ export {
 } from './paths.js'
 export { resolveTraceFile } from './naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './atomic-write.js'
-export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
+export { renderTrace, traceChunks, writeChunks, writeIfChanged, pieceRedactor } from './trace-writer.js'
 export { readTraceFile } from './trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined, peekTraceFields } from './trace-fields.js'
 export { loadTrace, readRun } from './runs.js'
@@ -54,7 +54,6 @@ export { listTraceTree, isInsideRoot, realPathInside, treePathOf } from './trace
 
 export type { TraceLocation, TraceIdentity } from './paths.js'
 export type { TextSink } from './atomic-write.js'
-export type { SaveOptions } from './trace-writer.js'
 export type { TraceFile, TraceFieldsFile, SkippedFile, TraceDirectory } from './directory.js'
 export type { JournalFile } from './journal-reader.js'
 export type { RecordingListener, StepListener } from './journal-writer.js'
