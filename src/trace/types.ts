@@ -12,7 +12,7 @@
 
 import type { JsonObject, JsonValue } from '../base/json.js'
 
-export type { JsonPrimitive, JsonValue, JsonObject } from '../base/json.js'
+export type { JsonValue, JsonObject } from '../base/json.js'
 
 /** Epoch seconds as a float, as Python's `time.time()`. */
 export type EpochSeconds = number
