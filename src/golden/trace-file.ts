@@ -6,7 +6,7 @@
  * knows nothing of the golden format.
  */
 import type { RedactOption } from '../redact/index.js'
-import { pieceRedactor, renderTrace as renderRunFile, tracePath, traceChunks, writeChunks, writeIfChanged, type TraceLocation } from '../storage/index.js'
+import { pieceRedactor, renderTrace as renderRunFile, tracePath, traceChunks, writeChunks, writeFileAtomic, type TraceLocation } from '../storage/index.js'
 import { goldenFileChunks, joinChunks } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
 import { normalizeTrace } from './normal-form.js'
@@ -27,7 +27,7 @@ export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveO
  */
 export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
   const path = tracePath(trace.name, options)
-  if (options.golden === true) writeIfChanged(path, renderTrace(trace, options))
+  if (options.golden === true) writeFileAtomic(path, renderTrace(trace, options), { skipIfUnchanged: true })
   else writeChunks(path, traceChunks(trace, options))
   return path
 }

@@ -21,7 +21,7 @@ export {
 } from './paths.js'
 export { resolveTraceFile } from './naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './atomic-write.js'
-export { renderTrace, traceChunks, writeChunks, writeIfChanged, pieceRedactor } from './trace-writer.js'
+export { renderTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
 export { readTraceFile } from './trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined, peekTraceFields } from './trace-fields.js'
 export { loadTrace, readRun } from './runs.js'

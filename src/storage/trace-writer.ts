@@ -7,7 +7,7 @@
 import { redactForDisk, type RedactOption } from '../redact/index.js'
 import { joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
-import { readTextOrNull, writeAtomic } from './atomic-write.js'
+import { writeAtomic } from './atomic-write.js'
 
 /** The redaction every written piece goes through (the one function that owns it); undefined with `redact: false`. */
 export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor | undefined {
@@ -30,9 +30,4 @@ export function writeChunks(path: string, chunks: Iterable<string>): void {
   writeAtomic(path, (sink) => {
     for (const chunk of chunks) sink.write(chunk)
   })
-}
-
-/** Writes `text` to `path` atomically, unless the file holds these bytes already: then it is left alone, and its mtime stays put. */
-export function writeIfChanged(path: string, text: string): void {
-  if (readTextOrNull(path) !== text) writeChunks(path, [text])
 }
