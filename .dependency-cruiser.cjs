@@ -39,7 +39,7 @@ const upward = LAYERS.slice(0, -1).map((layer, index) => ({
  * The one arrow allowed upward, and only this edge: a warning quotes what it
  * is about (a session's name, a URL, an error's message) into CI logs, so
  * `warn()` redacts it through the one way in to redaction, `redactForDisk`.
- * Every layer but the lowest two warns, so the warnings stay in base; the
+ * Code from base (recordSafely) to the CLI warns, so the warnings stay in base; the
  * redaction walks JSON with the trace layer's checks, so it cannot come down.
  */
 const warningsRedact = {
