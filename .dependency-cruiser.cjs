@@ -25,13 +25,30 @@ const LAYERS = [
   { name: 'entries', path: '^src/(entries|cli)/' },
 ]
 
+const WARNINGS = '^src/base/warnings\\.ts$'
+
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `no-upward-from-${layer.name}`,
   comment: `${layer.name} may import only itself and the layers below it (docs/architecture.md)`,
   severity: 'error',
-  from: { path: layer.path },
+  from: layer.name === 'base' ? { path: layer.path, pathNot: WARNINGS } : { path: layer.path },
   to: { path: LAYERS.slice(index + 1).map((above) => above.path) },
 }))
+
+/**
+ * The one arrow allowed upward, and only this edge: a warning quotes what it
+ * is about (a session's name, a URL, an error's message) into CI logs, so
+ * `warn()` redacts it through the one way in to redaction, `redactForDisk`.
+ * Code from base (recordSafely) to the CLI warns, so the warnings stay in base; the
+ * redaction walks JSON with the trace layer's checks, so it cannot come down.
+ */
+const warningsRedact = {
+  name: 'no-upward-from-base-warnings',
+  comment: 'base/warnings.ts may import redact/for-disk.ts (to redact what a warning quotes), and nothing else above base',
+  severity: 'error',
+  from: { path: WARNINGS },
+  to: { path: LAYERS.slice(1).map((above) => above.path), pathNot: '^src/redact/for-disk\\.ts$' },
+}
 
 module.exports = {
   forbidden: [
@@ -43,6 +60,7 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
+    warningsRedact,
     {
       name: 'adapters-only-through-adapter-support',
       comment: 'An adapter is a thin translator: from reagent-flow it imports only src/adapter-support',

@@ -21,7 +21,7 @@
 import { currentModelCall } from '../session/context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError, type DescribedFault } from '../faults/model-fault.js'
-import type { ModelCall } from './model-call.js'
+import type { CallInFlight } from './call-in-flight.js'
 import { markInstrumented } from './patch.js'
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -56,7 +56,7 @@ function clientError(client: object, fault: ModelFault, described: DescribedFaul
  * `provider`: the answer of a failed attempt (an error response, or a
  * rejection), or undefined when it goes on.
  */
-export function answerFault(call: ModelCall, client: object, provider: string): Promise<Response> | undefined {
+export function answerFault(call: CallInFlight, client: object, provider: string): Promise<Response> | undefined {
   const { model } = call.asked
   let described: DescribedFault | undefined
   const injected = call.injectFault((fault) => {

@@ -20,21 +20,20 @@
  *   faulted one fails with the error the SDK's provider would raise
  *   (`exchange.faultError`), else a `ModelFaultError`.
  */
-import { runInModelCall } from '../session/context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError } from '../faults/model-fault.js'
 import { stepsOf } from '../replay/attach.js'
 import { answerFaultsInFetch, clientFaultError } from './fault-response.js'
 import type { ModelExchange } from './model-api.js'
-import type { ModelCall } from './model-call.js'
+import type { CallInFlight } from './call-in-flight.js'
 
-export function sendWithFaults<R>(call: ModelCall, make: () => R, exchange: ModelExchange<R> | undefined, answer: () => R): R {
-  if (exchange === undefined) return runInModelCall(call, make)
+export function sendWithFaults<R>(call: CallInFlight, make: () => R, exchange: ModelExchange<R> | undefined, answer: () => R): R {
+  if (exchange === undefined) return call.run(make)
   const { model, provider } = call.asked
   const http = exchange.client?.()
   if (http !== undefined && stepsOf(call.session)?.answers !== true) {
     answerFaultsInFetch(http.client, http.provider)
-    return iteratedInCall(call, runInModelCall(call, answer))
+    return iteratedInCall(call, call.run(answer))
   }
   const errorOf = (fault: ModelFault): unknown => {
     if (http !== undefined) return clientFaultError(http.client, fault, model, http.provider)
@@ -58,7 +57,7 @@ export function sendWithFaults<R>(call: ModelCall, make: () => R, exchange: Mode
  * of its reader: read through this, each step runs as part of `call`, so the
  * client's `fetch` still finds it. Anything else is returned as it is.
  */
-function iteratedInCall<R>(call: ModelCall, made: R): R {
+function iteratedInCall<R>(call: CallInFlight, made: R): R {
   if (made === null || typeof made !== 'object' || 'then' in made || !(Symbol.asyncIterator in made)) return made
   const iterator = (made as AsyncIterable<unknown>)[Symbol.asyncIterator]()
   const inCall =
@@ -66,7 +65,7 @@ function iteratedInCall<R>(call: ModelCall, made: R): R {
     (value?: unknown): Promise<IteratorResult<unknown>> => {
       const step = iterator[method]
       if (step === undefined) return Promise.resolve({ done: true, value })
-      return runInModelCall(call, () => step.call(iterator, value))
+      return call.run(() => step.call(iterator, value))
     }
   const wrapped: AsyncIterableIterator<unknown> = {
     next: inCall('next'),

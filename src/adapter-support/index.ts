@@ -31,8 +31,7 @@
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
  *   Agents SDK.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
- *   (guardrails, MCP servers), as extra keys of a turn or the trace;
- *   amendLatestTurn: a turn's facts as its spans tell them.
+ *   (guardrails, MCP servers), as extra keys of a turn or the trace.
  */
 export { currentSession, runInSession } from '../session/context.js'
 export { ModelCall, startModelCall } from './model-call.js'
@@ -41,7 +40,7 @@ export { recordFetch } from './recorded-fetch.js'
 export { fromRecordedValue, toRecordedValue } from './recorded-values.js'
 export { failingChunks, keepIterated, keepResolved, replayChunks } from './keep-made.js'
 export { normalizeRecordedRequest } from './recorded-request.js'
-export { recordSafely, resetAdapterWarnings } from './record-safely.js'
+export { recordSafely, resetAdapterWarnings } from '../base/record-safely.js'
 export { warn } from '../base/warnings.js'
 export { toolOutputValue } from './tool-output.js'
 export { markNotRetryable, responseFailingWith } from '../http/failing-response.js'
@@ -51,7 +50,7 @@ export { admitTool, measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './stream-tap.js'
 export { openChildSession } from './child-session.js'
 export { hooks } from '../session/internals.js'
-export { amendLatestTurn, noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './turn-notes.js'
+export { noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './turn-notes.js'
 export { inputMessages, outputTexts } from './response-items.js'
 
 export type { DescribedFault } from '../faults/model-fault.js'

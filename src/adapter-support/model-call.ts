@@ -34,13 +34,15 @@ import type { LlmCallInput } from '../session/recorder.js'
 import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session/session.js'
 import { epochSeconds } from '../trace/ids.js'
+import { runInModelCall } from '../session/context.js'
+import type { CallInFlight } from './call-in-flight.js'
 import { sendWithFaults } from './faulted-send.js'
 import { markNotRetryable } from '../http/failing-response.js'
 import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { unreachableAsMiss } from './unreachable.js'
-import { recordSafely, reportRecordingFailure } from './record-safely.js'
+import { recordSafely, reportRecordingFailure } from '../base/record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
 import { hooks } from '../session/internals.js'
 
@@ -70,7 +72,7 @@ export function startModelCall<Request, Response, Event>(
   throw stop
 }
 
-export class ModelCall<Response = unknown, Event = unknown> {
+export class ModelCall<Response = unknown, Event = unknown> implements CallInFlight {
   readonly #session: Session
   readonly #api: ModelApi<never, Response, Event>
   readonly #request: ModelRequest
@@ -117,6 +119,16 @@ export class ModelCall<Response = unknown, Event = unknown> {
   /** True once the call is in the trace (or its recording was attempted and failed): anything later is ignored. */
   get isRecorded(): boolean {
     return this.#isRecorded
+  }
+
+  /**
+   * Runs `fn` (an SDK method making this call, or a step of the stream it
+   * returned) with this call as the one its HTTP requests are attempts of:
+   * an instrumented client's `fetch` asks it, per attempt, whether an
+   * injected fault answers (see recorded-fetch.ts).
+   */
+  run<T>(fn: () => T): T {
+    return runInModelCall(this, fn)
   }
 
   /**

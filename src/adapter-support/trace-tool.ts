@@ -14,6 +14,7 @@ import { currentSession } from '../session/context.js'
 import type { ToolOutcome } from '../session/recorder.js'
 import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session/session.js'
+import { isThenable } from '../base/thenable.js'
 import { warn } from '../base/warnings.js'
 import { hooks } from '../session/internals.js'
 
@@ -36,11 +37,6 @@ function findCallId(args: readonly unknown[]): string | undefined {
     }
   }
   return undefined
-}
-
-/** Whether `value` is a promise or any object with a `then` method (awaiting it would wait for it). */
-export function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function'
 }
 
 function record(s: Session, name: string, callId: string | undefined, outcome: ToolOutcome, durationMs: number, injected: boolean): void {

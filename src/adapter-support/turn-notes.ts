@@ -2,9 +2,7 @@
  * Facts an adapter keeps on a turn or on the trace beyond the LLM call and
  * its tool results (the guardrails that ran, the MCP server a tool came
  * from): extra keys, which format "1" allows on Turn and Trace and
- * reagent-flow 0.5 reads past. Each key holds a list, appended to. And the
- * facts of a turn built from spans, which the spans know better than the
- * clock (amendLatestTurn).
+ * reagent-flow 0.5 reads past. Each key holds a list, appended to.
  *
  * One place writes them, so the journal can learn about them here.
  */
@@ -55,19 +53,6 @@ export function noteOnTrace(s: Session, key: string, note: JsonValue): void {
   const text = JSON.stringify(note)
   if (Array.isArray(list) && list.some((kept) => JSON.stringify(kept) === text)) return
   append(s.trace, key, note)
-}
-
-/**
- * Sets keys of the session's latest turn and of its LLM call that the
- * recorder measured otherwise or does not know: a span's own duration, the
- * extra keys a trace exported by reagent-flow carries. False without a turn.
- */
-export function amendLatestTurn(s: Session, turn: Readonly<Record<string, unknown>>, llmCall: Readonly<Record<string, unknown>> = {}): boolean {
-  const last = s.trace.turns.at(-1)
-  if (last === undefined) return false
-  Object.assign(last, turn)
-  Object.assign(last.llm_call, llmCall)
-  return true
 }
 
 function flushWaiting(s: Session): void {

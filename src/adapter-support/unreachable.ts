@@ -6,6 +6,7 @@
  * `Connection error.`: the first failure is answered, so the SDK never
  * retries it into a wait (docs/decisions/044-steady-recordings.md).
  */
+import { isThenable } from '../base/thenable.js'
 
 /** Error codes of a request that never reached the server (Node's `net`/`dns`, undici's). */
 const UNREACHABLE: ReadonlySet<string> = new Set([
@@ -49,10 +50,6 @@ type Unreachable = (failure: string) => Error
 function missFor(error: unknown, unreachable: Unreachable): unknown {
   const failure = unreachableBecause(error)
   return failure === undefined ? error : unreachable(failure)
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function'
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

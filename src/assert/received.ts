@@ -5,6 +5,7 @@
  * of its Session: printing that value whole would bury the one sentence
  * that says so under kilobytes of messages.
  */
+import { isThenable } from '../base/thenable.js'
 import { cut, plural } from '../report/format-value.js'
 import { render } from './render.js'
 
@@ -31,10 +32,6 @@ function keysOf(value: object): string {
   if (keys.length === 0) return 'no keys'
   const shown = keys.slice(0, MAX_KEYS).map((key) => JSON.stringify(cut(key, 24)))
   return `${keys.length === 1 ? 'key' : 'keys'} ${shown.join(', ')}${keys.length > MAX_KEYS ? `, … (${keys.length})` : ''}`
-}
-
-function isThenable(value: object): boolean {
-  return typeof (value as { then?: unknown }).then === 'function'
 }
 
 /** `42 (number)`, `"Refunded." (string)`, `an array of 4 items (the first an AIMessage)`, `an object with key "messages"`, `a Promise`. */

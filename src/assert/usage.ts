@@ -5,7 +5,8 @@
  * the test opts out (`allowMissing`, `allowUnpriced`).
  */
 import { estimateCost, exceedsLimit, formatUsd, parseModelCosts, type ModelCost } from '../trace/cost.js'
-import { defaultPriceTable, PRICES_ENV } from '../trace/prices.js'
+import { defaultPriceTable } from '../storage/index.js'
+import { PRICES_ENV } from '../trace/prices.js'
 import { readTokens } from '../trace/tokens.js'
 import type { Trace, Turn } from '../trace/types.js'
 import { warn } from '../base/warnings.js'

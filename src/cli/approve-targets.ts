@@ -12,7 +12,7 @@
  * - never a run that did not finish (active, cancelled, interrupted).
  */
 import { isFile, type TraceIdentity } from '../storage/index.js'
-import { repeatOf, type RepeatField } from '../repeat/repeat-field.js'
+import { repeatOf, type RepeatField } from '../trace/repeat-field.js'
 import { statusOf } from '../trace/facts.js'
 import type { TraceStatus } from '../trace/types.js'
 import type { RunFile, UnreadableFile } from './ledger.js'

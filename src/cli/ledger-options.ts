@@ -1,7 +1,7 @@
 /** The options `serve` and `mcp` share: where the ledger is, whose it is, and its prices. */
 import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../ledger/identity.js'
 import type { ModelCost } from '../trace/cost.js'
-import { loadPriceTable } from '../trace/prices.js'
+import { loadPriceTable } from '../storage/index.js'
 import { stringOption } from './args.js'
 import type { CommandContext, CommandInput, OptionSpec } from './command.js'
 

@@ -6,7 +6,7 @@
  * the directory counted (on this page or not).
  */
 import { plural } from '../report/format-value.js'
-import { repeatOf } from '../repeat/repeat-field.js'
+import { repeatOf } from '../trace/repeat-field.js'
 import { statusOf } from '../trace/facts.js'
 import type { TraceStatus } from '../trace/types.js'
 import type { RunFile } from './ledger.js'

@@ -45,3 +45,17 @@ export class BudgetExceededError extends ReagentError {
 export function isBudgetExceededError(value: unknown): value is BudgetExceededError {
   return isReagentErrorNamed(value, 'BudgetExceededError')
 }
+
+/**
+ * Whether a run was stopped by a limit, its own or a sub-agent's: a
+ * `BudgetExceededError` with the reason its session is closed as cancelled
+ * with. Never throws: the value may be anything an agent threw (a revoked
+ * Proxy refuses every look).
+ */
+export function isBudgetStop(error: unknown): error is BudgetExceededError {
+  try {
+    return isBudgetExceededError(error) && typeof (error as { reason?: unknown }).reason === 'string'
+  } catch {
+    return false
+  }
+}

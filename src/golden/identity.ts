@@ -4,7 +4,7 @@
  * so the k repetitions of one agent are compared with one golden and its
  * accepted variants, not each with a golden of its own.
  */
-import { repeatOf } from '../repeat/repeat-field.js'
+import { repeatOf } from '../trace/repeat-field.js'
 import type { TraceIdentity } from '../storage/index.js'
 import type { Trace } from '../trace/types.js'
 

@@ -6,7 +6,7 @@
  * (adapter-support/recorded-fetch.ts) and scripted ones (fake/fetch) both
  * send through here, so a replay and a fake write the same bytes.
  */
-import type { JsonValue } from '../trace/types.js'
+import type { JsonValue } from '../base/json.js'
 
 /**
  * One event: its `event:` name when the API names its events, and its

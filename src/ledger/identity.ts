@@ -6,20 +6,8 @@
  * naming anything else is a 403, and runs outside the scope are invisible
  * (as if they did not exist), so a namespace never sees another's runs.
  */
+import type { Caller } from '../server/caller.js'
 import { LedgerRequestError } from './errors.js'
-
-export interface Caller {
-  org: string
-  namespace: string
-  /** A token narrowed to one agent. */
-  agent?: string
-  /** A token narrowed to one session (conversation). */
-  session_id?: string
-  /** True for a token: its org and namespace are the only ones it may use. */
-  bound: boolean
-  /** How the caller is named in logs: the token's name, never the token. */
-  label: string
-}
 
 export const DEFAULT_ORG = 'local'
 export const DEFAULT_NAMESPACE = 'default'

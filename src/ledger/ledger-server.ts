@@ -12,7 +12,7 @@ import { singleUser } from './identity.js'
 import { mcpRoutes } from './mcp-routes.js'
 import { LedgerService } from './service.js'
 import type { LedgerStore } from './store.js'
-import type { TokenRegistry } from './tokens.js'
+import type { TokenRegistry } from '../server/caller.js'
 
 export interface LedgerServerOptions {
   store: LedgerStore

@@ -10,7 +10,7 @@ import { Hono } from 'hono'
 import { PACKAGE_VERSION } from '../base/package-version.js'
 import { errorResponse, type RouteGroup, type ServerEnv } from '../server/route-group.js'
 import { RUN_BODY_LIMIT } from './http-routes.js'
-import type { Caller } from './identity.js'
+import type { Caller } from '../server/caller.js'
 import { createMcpServer } from './mcp-server.js'
 import type { LedgerService } from './service.js'
 

@@ -10,7 +10,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { LedgerRequestError } from './errors.js'
-import type { Caller } from './identity.js'
+import type { Caller } from '../server/caller.js'
 import { OPERATION_INPUTS, RUN_OPERATIONS, type RunOperationName } from './input-schemas.js'
 import { OPERATION_OUTPUTS } from './output-schemas.js'
 import type { LedgerService } from './service.js'

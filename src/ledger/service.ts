@@ -6,10 +6,11 @@
  */
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
-import { defaultPriceTable } from '../trace/prices.js'
+import { defaultPriceTable } from '../storage/index.js'
 import type { BeginInput, CheckedInputs, CompleteInput, GradeInput, GradeVerdict, ListInput } from './checked-input.js'
 import { LedgerRequestError, StoreUnavailableError } from './errors.js'
-import { fillIdentity, scopeOf, type Caller, type IdentityUse } from './identity.js'
+import type { Caller } from '../server/caller.js'
+import { fillIdentity, scopeOf, type IdentityUse } from './identity.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkValues } from './input-values.js'
 import { checkFields, listQueryOf, skipsTotal } from './list-query.js'

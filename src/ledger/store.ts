@@ -3,7 +3,7 @@
  * PostgreSQL (postgres/). A store gives each operation its atomic step, with
  * the rules of run-rules.ts; the service (service.ts) owns everything else
  * (identity, validation, defaults, outputs). Both pass one conformance suite
- * (test/ledger/conformance.ts).
+ * (test/ledger/conformance/).
  */
 import type { Trace } from '../trace/types.js'
 import type { Scope } from './identity.js'

@@ -14,7 +14,7 @@ import { createHash, timingSafeEqual } from 'node:crypto'
 import { UsageError } from '../errors/index.js'
 import { readTextOrNull } from '../storage/index.js'
 import { compileJsonSchema, toJsonPath } from '../trace/validate.js'
-import type { Caller } from './identity.js'
+import type { Caller, TokenRegistry } from '../server/caller.js'
 
 /** Shorter tokens can be guessed: `openssl rand -hex 32` makes a good one. */
 export const MIN_TOKEN_LENGTH = 16
@@ -49,12 +49,6 @@ const TOKEN_FILE_SCHEMA = {
 interface TokenEntry {
   hash: Buffer
   caller: Caller
-}
-
-export interface TokenRegistry {
-  /** The caller a bearer token stands for, or undefined when no entry holds it. */
-  lookup(token: string): Caller | undefined
-  readonly size: number
 }
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest()

@@ -1,19 +1,6 @@
-/** Whether a run was stopped by a limit, its own or a sub-agent's: the stop its session is closed as cancelled with. */
-import { isBudgetExceededError, type BudgetExceededError } from '../errors/budget-exceeded-error.js'
+/** The stop a run past its limits is closed as cancelled with. */
+import { isBudgetStop, type BudgetExceededError } from '../errors/budget-exceeded-error.js'
 import type { RunGuard } from './run-guard.js'
-
-/**
- * By name, so a stop thrown by another copy of reagent-flow (a nested
- * install) counts too. Never throws: the value may be anything an agent
- * threw (a revoked Proxy refuses every look).
- */
-export function isBudgetStop(error: unknown): error is BudgetExceededError {
-  try {
-    return isBudgetExceededError(error) && typeof (error as { reason?: unknown }).reason === 'string'
-  } catch {
-    return false
-  }
-}
 
 /**
  * The stop of a closing run: its guard's first stop (the agent may have

@@ -10,7 +10,7 @@
  */
 import { BudgetExceededError, type LimitName, type StoppedCall } from '../errors/budget-exceeded-error.js'
 import { exceedsLimit, priceCall, type ModelCost } from '../trace/cost.js'
-import { defaultPriceTable } from '../trace/prices.js'
+import { defaultPriceTable } from '../storage/index.js'
 import { readTokens } from '../trace/tokens.js'
 import type { LlmCall } from '../trace/types.js'
 import { warn } from '../base/warnings.js'

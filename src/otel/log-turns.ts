@@ -4,7 +4,7 @@
  * calls. Shared by `reagent-flow import` and the live span processor, so a
  * span becomes the same turn either way.
  */
-import { amendLatestTurn, type Session } from '../adapter-support/index.js'
+import type { Session } from '../session/session.js'
 import { REAGENT } from './attributes.js'
 import { ownObject } from './own-attributes.js'
 import type { RunPlan, ToolPlan, TurnPlan } from './run-plan.js'
@@ -52,6 +52,19 @@ function logTurn(s: Session, turn: TurnPlan): void {
   const ownTurn = ownObject(span.attributes.get(REAGENT.turn))
   const durationMs = typeof ownTurn?.['duration_ms'] === 'number' ? ownTurn['duration_ms'] : msBetween(span.start, lastEnd)
   amendLatestTurn(s, { ...asObject(ownTurn?.['extra']), duration_ms: durationMs }, asObject(ownCall?.['extra']))
+}
+
+/**
+ * Sets keys of the session's latest turn and of its LLM call that the
+ * recorder measured otherwise or does not know: a span's own duration, the
+ * extra keys a trace exported by reagent-flow carries. False without a turn.
+ */
+function amendLatestTurn(s: Session, turn: Readonly<Record<string, unknown>>, llmCall: Readonly<Record<string, unknown>> = {}): boolean {
+  const last = s.trace.turns.at(-1)
+  if (last === undefined) return false
+  Object.assign(last, turn)
+  Object.assign(last.llm_call, llmCall)
+  return true
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -15,7 +15,7 @@ import { runSession, type Session } from '../session/session.js'
 import { checkOptions, type SessionOptions } from '../session/options.js'
 import { sanitizeName } from '../storage/index.js'
 import { ulid } from '../trace/ids.js'
-import type { RepeatField } from './repeat-field.js'
+import type { RepeatField } from '../trace/repeat-field.js'
 import { RunSet } from './run-set.js'
 import type { RepeatedRun } from './verdicts.js'
 

@@ -7,7 +7,7 @@
  * (a check that awaits, an LLM judge) they are promises.
  */
 import type { Session } from '../session/session.js'
-import { isThenable } from '../adapter-support/trace-tool.js'
+import { isThenable } from '../base/thenable.js'
 import { summarize, type RunSetSummary } from './summary.js'
 import { judgeRuns, type RepeatedRun, type RunCheck, type RunVerdict } from './verdicts.js'
 

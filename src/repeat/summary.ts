@@ -5,7 +5,7 @@
  */
 import { estimateCost } from '../trace/cost.js'
 import { durationMs } from '../trace/facts.js'
-import { defaultPriceTable } from '../trace/prices.js'
+import { defaultPriceTable } from '../storage/index.js'
 import { sumTokens } from '../trace/tokens.js'
 import type { TraceStatus } from '../trace/types.js'
 import type { RunVerdict } from './verdicts.js'

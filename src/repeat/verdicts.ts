@@ -10,7 +10,7 @@
  * synchronous verdicts; the first check that returns a promise makes the
  * rest asynchronous.
  */
-import { isThenable } from '../adapter-support/trace-tool.js'
+import { isThenable } from '../base/thenable.js'
 import { recordError } from '../trace/recorded-error.js'
 import type { Session } from '../session/session.js'
 import { hooks } from '../session/internals.js'

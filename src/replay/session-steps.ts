@@ -8,9 +8,10 @@
  * to the recording when the session closes.
  *
  * Adapters reach it through the call lifecycle (`ModelCall.send`) and an
- * instrumented client's `fetch`: `answerCall` says how a call is answered.
- * Other answerers (injected faults, later) take the same place: an answer is
- * a recorded response or an error, delivered the way the SDK delivers them.
+ * instrumented client's `fetch`: `answerCall` says how a call is answered:
+ * with a recorded response or an error, delivered the way the SDK delivers
+ * them. Injected faults answer before it (adapter-support/faulted-send.ts),
+ * so a fault is never kept as a step.
  */
 import type { RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage/index.js'
 import type { ToolOutcome } from '../session/recorder.js'

@@ -15,8 +15,7 @@
  * cookie: what changes a run (the ledger's POSTs) still needs the header.
  */
 import type { MiddlewareHandler } from 'hono'
-import type { Caller } from '../ledger/identity.js'
-import type { TokenRegistry } from '../ledger/tokens.js'
+import type { Caller, TokenRegistry } from './caller.js'
 import { errorResponse, type ServerEnv } from './route-group.js'
 
 const LOOPBACK_NAMES: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])

@@ -5,7 +5,7 @@
  * read the caller (who the token or the single user is) from `c.get('caller')`.
  */
 import type { Hono } from 'hono'
-import type { Caller } from '../ledger/identity.js'
+import type { Caller } from './caller.js'
 
 export interface ServerEnv {
   Variables: { caller: Caller }

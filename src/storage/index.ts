@@ -21,7 +21,7 @@ export {
 } from './paths.js'
 export { resolveTraceFile } from './naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './atomic-write.js'
-export { renderTrace, saveTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
+export { renderTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
 export { readTraceFile } from './trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined, peekTraceFields } from './trace-fields.js'
 export { loadTrace, readRun } from './runs.js'
@@ -49,11 +49,11 @@ export {
   listRecordingFiles,
   removeRecording,
 } from './recording-files.js'
+export { loadPriceTable, defaultPriceTable } from './price-file.js'
 export { listTraceTree, isInsideRoot, realPathInside, treePathOf } from './trace-tree.js'
 
 export type { TraceLocation, TraceIdentity } from './paths.js'
 export type { TextSink } from './atomic-write.js'
-export type { SaveOptions } from './trace-writer.js'
 export type { TraceFile, TraceFieldsFile, SkippedFile, TraceDirectory } from './directory.js'
 export type { JournalFile } from './journal-reader.js'
 export type { RecordingListener, StepListener } from './journal-writer.js'

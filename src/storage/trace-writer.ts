@@ -1,17 +1,13 @@
 /**
- * Writing trace files: redacted, streamed in pieces (any size), atomic.
+ * Writing trace files: redacted, streamed in pieces (any size), atomic. What
+ * a run file holds is written here; a golden file's bytes are made by the
+ * golden engine (golden/trace-file.ts), which owns its normal form, and
+ * handed down to be written.
  */
 import { redactForDisk, type RedactOption } from '../redact/index.js'
-import { normalizeTrace } from '../golden/normal-form.js'
-import { goldenFileChunks, joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
+import { joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
-import { readTextOrNull, writeAtomic } from './atomic-write.js'
-import { tracePath, type TraceLocation } from './paths.js'
-
-export interface SaveOptions extends TraceLocation {
-  /** Secrets to remove from what is written; see `RedactOption`. Default: the built-in secret shapes. */
-  redact?: RedactOption | undefined
-}
+import { writeAtomic } from './atomic-write.js'
 
 /** The redaction every written piece goes through (the one function that owns it); undefined with `redact: false`. */
 export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor | undefined {
@@ -19,14 +15,13 @@ export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor |
   return { redact: (value) => redactForDisk(value, redact) }
 }
 
-/** The pieces of the file written for `trace`: redacted, and in golden normal form when `golden`. */
-export function traceChunks(trace: Trace, { golden = false, redact }: Pick<SaveOptions, 'golden' | 'redact'> = {}): Generator<string> {
-  const redactor = pieceRedactor(redact)
-  return golden ? goldenFileChunks(normalizeTrace(trace), redactor) : runFileChunks(trace, redactor)
+/** The pieces of the run file written for `trace`, redacted. */
+export function traceChunks(trace: Trace, { redact }: { redact?: RedactOption | undefined } = {}): Generator<string> {
+  return runFileChunks(trace, pieceRedactor(redact))
 }
 
-/** The bytes written for `trace`, as one string: for traces known to be small. */
-export function renderTrace(trace: Trace, options: Pick<SaveOptions, 'golden' | 'redact'> = {}): string {
+/** The bytes of the run file written for `trace`, as one string: for traces known to be small. */
+export function renderTrace(trace: Trace, options: { redact?: RedactOption | undefined } = {}): string {
   return joinChunks(traceChunks(trace, options))
 }
 
@@ -35,19 +30,4 @@ export function writeChunks(path: string, chunks: Iterable<string>): void {
   writeAtomic(path, (sink) => {
     for (const chunk of chunks) sink.write(chunk)
   })
-}
-
-/**
- * Writes `trace` to its file (see `tracePath`) and returns the path. A golden
- * file whose bytes would not change is left alone, so its mtime stays put.
- */
-export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
-  const path = tracePath(trace.name, options)
-  if (options.golden === true) {
-    const text = renderTrace(trace, options)
-    if (readTextOrNull(path) !== text) writeChunks(path, [text])
-    return path
-  }
-  writeChunks(path, traceChunks(trace, options))
-  return path
 }

@@ -7,10 +7,11 @@
  *
  * A price file (`--prices`, or `REAGENT_PRICES` for everything that reads
  * the default table) adds entries and wins over the built-in ones: a model
- * the table does not know, a negotiated rate, a new release.
+ * the table does not know, a negotiated rate, a new release. The file is
+ * read by a function handed in (storage's `loadPriceTable` and
+ * `defaultPriceTable` hand theirs): the trace layer does not reach the disk.
  */
 import { UsageError } from '../errors/index.js'
-import { readTextOrNull } from '../storage/index.js'
 import { parseModelCosts, type ModelCost } from './cost.js'
 
 /** When the built-in prices were read off the providers' pricing pages. */
@@ -71,15 +72,19 @@ export const BUILTIN_PRICES: Readonly<Record<string, ModelCost>> = Object.freeze
 export const PRICES_ENV = 'REAGENT_PRICES'
 const PRICE_EXAMPLE = '{ "gpt-4o": { "input": 2.5, "output": 10 } }'
 
+/** A file's text, or null when there is no such file. */
+export type ReadText = (file: string) => string | null
+
 /**
- * The built-in table with the entries of the price file `file` added over it.
- * `option` names where the file came from in errors (`--prices`,
- * `REAGENT_PRICES`). Throws `UsageError` naming the file and the entry at fault.
+ * The built-in table with the entries of the price file `file` added over it,
+ * read with `readText`. `option` names where the file came from in errors
+ * (`--prices`, `REAGENT_PRICES`). Throws `UsageError` naming the file and the
+ * entry at fault.
  */
-export function loadPriceTable(file?: string, option = '--prices'): Map<string, ModelCost> {
+export function readPriceTable(readText: ReadText, file: string | undefined, option: string): Map<string, ModelCost> {
   const table = new Map(Object.entries(BUILTIN_PRICES))
   if (file === undefined || file === '') return table
-  const text = readTextOrNull(file)
+  const text = readText(file)
   if (text === null) throw new UsageError(`${option} ${file}: no such file. It holds USD per 1M tokens per model prefix: ${PRICE_EXAMPLE}`)
   let value: unknown
   try {
@@ -99,9 +104,9 @@ export function loadPriceTable(file?: string, option = '--prices'): Map<string, 
 
 let cached: { file: string | undefined; table: Map<string, ModelCost> } | undefined
 
-/** The table used where none is given: the built-in one, with the file named by `REAGENT_PRICES` over it (read once per file name). */
-export function defaultPriceTable(): ReadonlyMap<string, ModelCost> {
+/** The table used where none is given: the built-in one, with the file named by `REAGENT_PRICES` over it (read once per file name, with `readText`). */
+export function readDefaultPriceTable(readText: ReadText): ReadonlyMap<string, ModelCost> {
   const file = process.env[PRICES_ENV] || undefined
-  if (cached === undefined || cached.file !== file) cached = { file, table: loadPriceTable(file, PRICES_ENV) }
+  if (cached === undefined || cached.file !== file) cached = { file, table: readPriceTable(readText, file, PRICES_ENV) }
   return cached.table
 }

@@ -10,9 +10,9 @@
  * Trace, Turn and LlmCall may carry extra keys (ours are marked "ours").
  */
 
-export type JsonPrimitive = string | number | boolean | null
-export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue }
-export type JsonObject = { [key: string]: JsonValue }
+import type { JsonObject, JsonValue } from '../base/json.js'
+
+export type { JsonValue, JsonObject } from '../base/json.js'
 
 /** Epoch seconds as a float, as Python's `time.time()`. */
 export type EpochSeconds = number

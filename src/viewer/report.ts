@@ -5,9 +5,8 @@
  * and its diffs with other options or between any two runs are computed in
  * the page by the same diffTraces.
  */
-import { writeFileAtomic } from '../storage/index.js'
+import { loadPriceTable, writeFileAtomic } from '../storage/index.js'
 import type { ModelCost } from '../trace/cost.js'
-import { loadPriceTable } from '../trace/prices.js'
 import { epochSeconds } from '../trace/ids.js'
 import { viewerAssets } from './assets.js'
 import { diffWithGolden } from './golden-of.js'

@@ -7,7 +7,7 @@
  * namespace, narrowed to no agent or session, may look at the directory.
  */
 import { Hono, type Context } from 'hono'
-import type { Caller } from '../ledger/identity.js'
+import type { Caller } from '../server/caller.js'
 import { errorResponse, type RouteGroup, type ServerEnv } from '../server/route-group.js'
 import { viewerAssets } from './assets.js'
 import { ViewerRequestError } from './errors.js'

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { loadTrace, type Trace } from '../../src/entries/index.js'
 import { renderGolden } from '../../src/golden/index.js'
-import { renderTrace, saveTrace } from '../../src/storage/index.js'
+import { renderTrace, saveTrace } from '../../src/golden/trace-file.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { runCli, runJson, sampleRuns, T0, traceDirWith } from './run-cli.js'
 

@@ -7,7 +7,7 @@ import { ToolFaultError } from '../../src/errors/index.js'
 import { scriptedLanguageModel } from '../../src/entries/fake.js'
 import { formatStackTrace, session, traceTool, type Session } from '../../src/entries/index.js'
 import { normalizeTrace } from '../../src/entries/golden.js'
-import { renderTrace } from '../../src/storage/index.js'
+import { renderTrace } from '../../src/golden/trace-file.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 /** A payment agent that logs its model calls by hand and runs its tools through traceTool. */

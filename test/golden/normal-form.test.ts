@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { session, type Session } from '../../src/entries/index.js'
 import { normalizeTrace } from '../../src/entries/golden.js'
-import { renderTrace } from '../../src/storage/index.js'
+import { renderTrace } from '../../src/golden/trace-file.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 async function refundAgent(s: Session): Promise<string> {

@@ -6,7 +6,7 @@ import { TraceFormatError } from '../../src/errors/index.js'
 import { readVariants, reconcile, renderGolden, type GoldenFile } from '../../src/golden/index.js'
 import { assertMatchesBaseline, loadTrace, type Trace } from '../../src/entries/index.js'
 import { matchGolden, normalizeTrace } from '../../src/entries/golden.js'
-import { renderTrace } from '../../src/storage/index.js'
+import { renderTrace } from '../../src/golden/trace-file.js'
 import { scriptTrace, type ScriptedTurn } from '../helpers/script-trace.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -11,7 +11,7 @@ import { DirectoryStore } from '../../src/ledger/directory/directory-store.js'
 import { startLedgerServer, type LedgerServer } from '../../src/ledger/ledger-server.js'
 import { PostgresStore } from '../../src/ledger/postgres/postgres-store.js'
 import type { LedgerStore } from '../../src/ledger/store.js'
-import type { TokenRegistry } from '../../src/ledger/tokens.js'
+import type { TokenRegistry } from '../../src/server/caller.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 export const POSTGRES_URL = process.env.REAGENT_TEST_POSTGRES_URL

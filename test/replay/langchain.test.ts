@@ -10,7 +10,7 @@ import { session } from '../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { captureWarnings } from '../helpers/warnings.js'
-import { renderTrace } from '../../src/storage/index.js'
+import { renderTrace } from '../../src/golden/trace-file.js'
 import { FINAL_ANSWER, issueRefund, lookupOrder, QUESTION, refundScript } from '../fake/refund-kit.js'
 import { behaviour, recordThenReplay } from './record-replay.js'
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { expect, it } from 'vitest'
 import { tempDir } from '../helpers/temp-dir.js'
 
-const STORAGE = fileURLToPath(new URL('../../dist/src/storage/index.js', import.meta.url))
+const STORAGE = fileURLToPath(new URL('../../dist/src/entries/files.js', import.meta.url))
 
 /** A process whose 8 worker threads each write `writes` traces named "shared", every one a different size. */
 function writerProcess(dir: string, id: number, writes: number): Promise<{ code: number | null; output: string }> {

@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { saveTrace, tracePath } from '../../src/storage/index.js'
+import { saveTrace, tracePath } from '../../src/entries/files.js'
 import { renderGolden } from '../../src/golden/index.js'
 import type { Trace } from '../../src/trace/types.js'
 import { buildTrace } from '../helpers/trace-builder.js'

@@ -1,9 +1,9 @@
 /** The viewer on the one HTTP server, in this process, over a directory: what `reagent-flow view` starts. */
 import { onTestFinished } from 'vitest'
 import { singleUser } from '../../src/ledger/identity.js'
-import type { TokenRegistry } from '../../src/ledger/tokens.js'
+import type { TokenRegistry } from '../../src/server/caller.js'
 import { startHttpServer, type RunningServer } from '../../src/server/http-server.js'
-import { loadPriceTable } from '../../src/trace/prices.js'
+import { loadPriceTable } from '../../src/storage/price-file.js'
 import { TraceIndex } from '../../src/viewer/trace-index.js'
 import { viewerRoutes } from '../../src/viewer/viewer-routes.js'
 

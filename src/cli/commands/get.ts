@@ -1,9 +1,9 @@
 /** `reagent-flow get <run>`: one run's goal, outcome, usage, cost and budgets. */
 import { formatDuration, formatStatus, oneLineText, plural } from '../../report/format-value.js'
 import { describeToolError } from '../../report/stack-trace.js'
-import { loadTrace } from '../../storage/index.js'
+import { loadPriceTable, loadTrace } from '../../storage/index.js'
 import { formatUsd } from '../../trace/cost.js'
-import { loadPriceTable, PRICES_AS_OF } from '../../trace/prices.js'
+import { PRICES_AS_OF } from '../../trace/prices.js'
 import { countFailedToolCalls, countToolCalls, durationMs, statusOf, toolErrors, type ToolErrorFact } from '../../trace/facts.js'
 import type { Grade, TraceStatus } from '../../trace/types.js'
 import { stringOption } from '../args.js'

@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors/index.js'
 import { formatBytes } from '../../server/read-body.js'
 import { plural } from '../../report/format-value.js'
-import { loadPriceTable } from '../../trace/prices.js'
+import { loadPriceTable } from '../../storage/index.js'
 import { writeReport } from '../../viewer/report.js'
 import { stringOption } from '../args.js'
 import { EXIT_OK, type Command } from '../command.js'

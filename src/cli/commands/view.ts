@@ -1,7 +1,7 @@
 /** `reagent-flow view`: the trace viewer, a local web app over the trace directory, until SIGINT or SIGTERM. */
 import { installCommand, requirePackages, SERVER_PACKAGES } from '../../base/optional-dependency.js'
 import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
-import { loadPriceTable } from '../../trace/prices.js'
+import { loadPriceTable } from '../../storage/index.js'
 import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
 

@@ -8,7 +8,7 @@
  */
 import { session, type Session, type SessionFn } from '../session/session.js'
 import type { SessionOptions } from '../session/options.js'
-import { RESUME } from './attach.js'
+import { RESUME } from '../replay/attach.js'
 
 /**
  * Runs `fn` in a session named `name` that resumes the last run of that

@@ -1,9 +1,11 @@
 /**
  * The guard that keeps a recording failure from breaking the user's call: it
- * warns once per adapter, then stays quiet.
+ * warns once per adapter, then stays quiet. Used by everything that records
+ * into a session from the outside (the adapters, through adapter-support; the
+ * OpenTelemetry span processor), so it sits down here beside the warnings.
  */
-import { isBudgetStop } from '../limits/budget-stop.js'
-import { warn } from '../base/warnings.js'
+import { isBudgetStop } from '../errors/budget-exceeded-error.js'
+import { warn } from './warnings.js'
 
 const warned = new Set<string>()
 
