@@ -142,17 +142,20 @@ function blankOf(field: RunField): unknown {
 }
 
 /** The entries of RUN_FIELDS, in order. */
-export const RUN_FIELD_ENTRIES = Object.entries(RUN_FIELDS) as [RunFieldName, RunField][]
+export const RUN_FIELD_ENTRIES = Object.entries(RUN_FIELDS) as readonly (readonly [RunFieldName, RunField])[]
+
+/** A run as a store keeps it (the directory store's `ledger` object, a row of PostgreSQL's columns). */
+export type RunRecord = { [K in StoredField]: StoredValue<Fields[K]> }
 
 /**
  * A run with every stored field blank, in the order of RUN_FIELDS: the base
  * every new run is spread over, so that whoever makes one sets only what it
  * knows and the keys come out in the one order.
  */
-export function blankRun(): { [K in StoredField]: StoredValue<Fields[K]> } {
+export function blankRun(): RunRecord {
   const run: Record<string, unknown> = {}
   for (const [name, field] of RUN_FIELD_ENTRIES) if (field.only === undefined) run[name] = blankOf(field)
-  return run as { [K in StoredField]: StoredValue<Fields[K]> }
+  return run as RunRecord
 }
 
 /** The value a row-only field always shows (this ledger has no memory store: memories_written is empty). */

@@ -9,9 +9,18 @@
  * the microsecond) and what its trace used (for cost); `toRunRow` turns one
  * into the row.
  */
-import { RUN_FIELD_ENTRIES, type RUN_FIELDS, rowOnlyValue, type RowField, type RunFieldName, type StoredField, type StoredValue } from './run-fields.js'
+import {
+  RUN_FIELD_ENTRIES,
+  type RUN_FIELDS,
+  rowOnlyValue,
+  type RowField,
+  type RunFieldName,
+  type RunRecord,
+  type StoredField,
+  type StoredValue,
+} from './run-fields.js'
 
-export { RUN_STATUSES, type RunStatus, type Verdict } from './run-fields.js'
+export { RUN_STATUSES, type RunRecord, type RunStatus, type Verdict } from './run-fields.js'
 
 type Fields = typeof RUN_FIELDS
 
@@ -20,9 +29,6 @@ type RowValue<F> = F extends { value: 'seconds' } ? string | (F extends { nullab
 
 /** A run as the operations return it; times are ISO UTC with a Z (completed_at is null while active, duration_ms 0). */
 export type RunRow = { [K in RowField]: RowValue<Fields[K]> }
-
-/** A run as a store keeps it. */
-export type RunRecord = { [K in StoredField]: StoredValue<Fields[K]> }
 
 type RowSchemas = { [K in RowField]: Fields[K]['row'] }
 

@@ -20,7 +20,8 @@ const COMPUTED: { [C in ComputedColumn]: (run: RunRecord) => unknown } = {
 }
 
 const isJson = (field: RunField): boolean => COLUMN_TYPES[field.value] === 'jsonb'
-const isNumber = (field: RunField): boolean => ['seconds', 'integer', 'number'].includes(field.value)
+const NUMBERS: ReadonlySet<RunField['value']> = new Set(['seconds', 'integer', 'number'])
+const isNumber = (field: RunField): boolean => NUMBERS.has(field.value)
 const ALLOWED: Partial<Record<RunField['value'], readonly string[]>> = { status: RUN_STATUSES, verdict: VERDICTS }
 
 /** A column as CREATE TABLE declares it: `status text NOT NULL CHECK (status IN ('active', ...))`. */
