@@ -3,9 +3,28 @@ import { configDefaults, defineConfig } from 'vitest/config'
 /**
  * End-to-end tests: they pack the package, copy sample projects and run vitest and the CLI in child
  * processes (minutes). The docs' examples are one of them in all but their folder: every page's
- * examples run under a child vitest in a scratch project.
+ * examples run under a child vitest in a scratch project. Beside them, the tests that live next to the
+ * code they cover but cost seconds a file for a reason of their own: they start processes, need a
+ * PostgreSQL, or load the machine on purpose. The `unit` project is everything else (note 056).
  */
-const E2E = ['test/e2e/**/*.test.ts', 'test/docs/examples.test.ts']
+const E2E = [
+  'test/e2e/**/*.test.ts',
+  'test/docs/examples.test.ts',
+  // The built CLI run as a child process (test/cli/run-cli.ts): one Node start per command.
+  'test/cli/**/*.test.ts',
+  'test/ledger/serve-command.test.ts',
+  'test/viewer/view-command.test.ts',
+  // Writers in child processes, and Python reading what we write.
+  'test/storage/concurrent-writes.test.ts',
+  'test/compat/python-reader.test.ts',
+  'test/adapters/openai/python-compat.test.ts',
+  // Both ledger stores, PostgreSQL's against REAGENT_TEST_POSTGRES_URL (skipped without it).
+  'test/ledger/postgres-*.test.ts',
+  'test/ledger/run-origin.test.ts',
+  'test/redact/ledger-leak-corpus.test.ts',
+  // 40 gzip bodies inflating to 60 MB each at once: the 256 MB budget is only proven over it.
+  'test/server/gzip-budget.test.ts',
+]
 /** The viewer driven in Chromium (test/helpers/browser.ts). */
 const BROWSER = ['test/**/*.browser.test.ts']
 

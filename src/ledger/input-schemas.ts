@@ -6,7 +6,7 @@
  * publish them as their input schemas. Unknown fields are allowed here: they
  * are served and named in `ignored_args`.
  */
-import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-row.js'
+import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-fields.js'
 
 /** Ids and names become file names and index keys: long ones are refused before they reach a store. */
 const MAX_ID = 256

@@ -1,69 +1,42 @@
 /**
- * The run row: one run of the ledger as every operation returns it, defined
- * once in JSON Schema (RUN_ROW_SCHEMA) from the fields `run.begin`,
- * `run.complete` and `run.grade` take, plus `completed_at`, `duration_ms`
- * and the grade fields. `run.list`'s `fields` is checked against it.
+ * The run row: one run of the ledger as every operation returns it, and the
+ * RunRecord a store keeps, both read from the one definition of a run's
+ * fields (run-fields.ts). `run.list`'s `fields` is checked against the row's
+ * JSON Schema (RUN_ROW_SCHEMA).
  *
- * Stores keep a RunRecord: the row with its identity (org, namespace), its
- * times as epoch seconds (both stores order by them to the microsecond) and
- * what its trace used (for cost); `toRunRow` turns one into the row.
+ * A store keeps a RunRecord: the row's stored fields with the run's identity
+ * (org, namespace), its times as epoch seconds (both stores order by them to
+ * the microsecond) and what its trace used (for cost); `toRunRow` turns one
+ * into the row.
  */
-import type { JsonObject } from '../trace/types.js'
-import type { UsageSummary } from './usage-summary.js'
+import {
+  RUN_FIELD_ENTRIES,
+  type RUN_FIELDS,
+  rowOnlyValue,
+  type RowField,
+  type RunFieldName,
+  type RunRecord,
+  type StoredField,
+  type StoredValue,
+} from './run-fields.js'
 
-export const RUN_STATUSES = ['active', 'completed', 'failed', 'cancelled'] as const
-export type RunStatus = (typeof RUN_STATUSES)[number]
-export const CLOSED_STATUSES = ['completed', 'failed', 'cancelled'] as const
-export const VERDICTS = ['pass', 'fail'] as const
-export type Verdict = (typeof VERDICTS)[number]
+export { RUN_STATUSES, type RunRecord, type RunStatus, type Verdict } from './run-fields.js'
 
-/** A run as the operations return it; times are ISO UTC with a Z. */
-export interface RunRow {
-  run_id: string
-  agent: string
-  user_id: string
-  session_id: string
-  goal: string
-  user_request: string
-  expected_outcome: string
-  environment: string
-  model: string
-  consumer: string
-  status: RunStatus
-  started_at: string
-  /** Null while active. */
-  completed_at: string | null
-  /** 0 while active. */
-  duration_ms: number
-  final_response: string
-  confidence: number
-  grade: Verdict | null
-  grade_source: string | null
-  grade_reason: string | null
-  grade_ref: string | null
-  graded_at: string | null
-  memories_used: string[]
-  memories_written: string[]
-  metadata: JsonObject
-  budget_usd: number
-  budget_seconds: number
+type Fields = typeof RUN_FIELDS
+
+/** A field's value in the row: a time as ISO UTC text with a Z, everything else as stored. */
+type RowValue<F> = F extends { value: 'seconds' } ? string | (F extends { nullable: true } ? null : never) : StoredValue<F>
+
+/** A run as the operations return it; times are ISO UTC with a Z (completed_at is null while active, duration_ms 0). */
+export type RunRow = { [K in RowField]: RowValue<Fields[K]> }
+
+type RowSchemas = { [K in RowField]: Fields[K]['row'] }
+
+function rowSchemas(): RowSchemas {
+  const properties: Partial<Record<RunFieldName, object>> = {}
+  for (const [name, field] of RUN_FIELD_ENTRIES) if (field.row !== undefined) properties[name] = field.row
+  return properties as RowSchemas
 }
-
-/** A run as a store keeps it. */
-export interface RunRecord extends Omit<RunRow, 'started_at' | 'completed_at' | 'graded_at' | 'memories_written'> {
-  org: string
-  namespace: string
-  /** Epoch seconds, to the microsecond. */
-  started_at: number
-  completed_at: number | null
-  graded_at: number | null
-  /** What the run's trace used, once there is one (see usage-summary.ts). */
-  usage: UsageSummary | null
-}
-
-const text = { type: 'string' } as const
-const textOrNull = { type: ['string', 'null'] } as const
-const isoTime = { type: 'string', description: 'ISO 8601, UTC, with a Z' } as const
 
 /** The run row in JSON Schema: `run.list`'s `fields` names properties of it. */
 export const RUN_ROW_SCHEMA = {
@@ -71,34 +44,7 @@ export const RUN_ROW_SCHEMA = {
   title: 'RunRow',
   type: 'object',
   additionalProperties: false,
-  properties: {
-    run_id: { ...text, description: 'The run id (a ULID when the server minted it).' },
-    agent: { ...text, description: 'The agent that ran; for a run session() wrote, the trace name.' },
-    user_id: { ...text, description: "The end user; '-' for none." },
-    session_id: { ...text, description: "The conversation; '-' for none." },
-    goal: { ...text, description: 'What the run set out to do.' },
-    user_request: text,
-    expected_outcome: text,
-    environment: text,
-    model: text,
-    consumer: text,
-    status: { enum: [...RUN_STATUSES] },
-    started_at: isoTime,
-    completed_at: { ...isoTime, type: ['string', 'null'] },
-    duration_ms: { type: 'integer', minimum: 0, description: '0 while active.' },
-    final_response: text,
-    confidence: { type: 'number' },
-    grade: { enum: [...VERDICTS, null] },
-    grade_source: textOrNull,
-    grade_reason: textOrNull,
-    grade_ref: textOrNull,
-    graded_at: { ...isoTime, type: ['string', 'null'] },
-    memories_used: { type: 'array', items: text },
-    memories_written: { type: 'array', items: text, description: 'Always empty: this ledger has no memory store.' },
-    metadata: { type: 'object' },
-    budget_usd: { type: 'number', minimum: 0 },
-    budget_seconds: { type: 'integer', minimum: 0 },
-  },
+  properties: rowSchemas(),
 } as const
 
 export type RunRowField = keyof typeof RUN_ROW_SCHEMA.properties
@@ -109,35 +55,26 @@ export function isoTimeOf(seconds: number): string {
   return new Date(Math.round(seconds * 1000)).toISOString()
 }
 
+/** How each row field is read from a stored run, in row order: worked out once, as run.list turns up to 200 runs into rows a call. */
+const ROW_READS = RUN_FIELD_ENTRIES.flatMap(([name, field]) =>
+  field.row === undefined
+    ? []
+    : [{ name, read: field.only === 'row' ? ('row only' as const) : field.value === 'seconds' ? ('time' as const) : ('as stored' as const) }],
+)
+/** Every row field in order: each row starts as a copy, so its keys come in this order and setting them adds none. */
+const ROW_KEYS: Readonly<Record<string, unknown>> = Object.fromEntries(ROW_READS.map(({ name }) => [name, null]))
+
+/** The row of a stored run: its row fields in order, times as ISO text, the row's own fields as they always are. */
 export function toRunRow(record: RunRecord): RunRow {
-  return {
-    run_id: record.run_id,
-    agent: record.agent,
-    user_id: record.user_id,
-    session_id: record.session_id,
-    goal: record.goal,
-    user_request: record.user_request,
-    expected_outcome: record.expected_outcome,
-    environment: record.environment,
-    model: record.model,
-    consumer: record.consumer,
-    status: record.status,
-    started_at: isoTimeOf(record.started_at),
-    completed_at: record.completed_at === null ? null : isoTimeOf(record.completed_at),
-    duration_ms: record.duration_ms,
-    final_response: record.final_response,
-    confidence: record.confidence,
-    grade: record.grade,
-    grade_source: record.grade_source,
-    grade_reason: record.grade_reason,
-    grade_ref: record.grade_ref,
-    graded_at: record.graded_at === null ? null : isoTimeOf(record.graded_at),
-    memories_used: record.memories_used,
-    memories_written: [],
-    metadata: record.metadata,
-    budget_usd: record.budget_usd,
-    budget_seconds: record.budget_seconds,
+  const row: Record<string, unknown> = { ...ROW_KEYS }
+  for (const { name, read } of ROW_READS) {
+    if (read === 'row only') row[name] = rowOnlyValue(name)
+    else {
+      const value = record[name as StoredField]
+      row[name] = read === 'time' && value !== null ? isoTimeOf(value as number) : value
+    }
   }
+  return row as RunRow
 }
 
 /** The row with only `fields`, in the order given. */

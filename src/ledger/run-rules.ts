@@ -9,6 +9,7 @@
 import type { JsonObject } from '../trace/types.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 import { redactBegin, redactComplete, redactVerdict } from './redact-run.js'
+import { blankRun } from './run-fields.js'
 import type { RunRecord } from './run-row.js'
 
 function metadataOf(input: Pick<BeginInput, 'metadata' | 'role'>): JsonObject {
@@ -17,10 +18,11 @@ function metadataOf(input: Pick<BeginInput, 'metadata' | 'role'>): JsonObject {
   return metadata
 }
 
-/** The run a first run.begin opens. */
+/** The run a first run.begin opens: what the call gives, every other field blank (run-fields.ts). */
 export function openedRun(sent: BeginInput, runId: string, now: number): RunRecord {
   const input = redactBegin(sent)
   return {
+    ...blankRun(),
     org: input.org,
     namespace: input.namespace,
     run_id: runId,
@@ -35,20 +37,9 @@ export function openedRun(sent: BeginInput, runId: string, now: number): RunReco
     consumer: input.consumer,
     status: 'active',
     started_at: now,
-    completed_at: null,
-    duration_ms: 0,
-    final_response: '',
-    confidence: 0,
-    grade: null,
-    grade_source: null,
-    grade_reason: null,
-    grade_ref: null,
-    graded_at: null,
-    memories_used: [],
     metadata: metadataOf(input),
     budget_usd: input.budget_usd,
     budget_seconds: input.budget_seconds,
-    usage: null,
   }
 }
 

@@ -21,7 +21,8 @@ import { TRACE_FILE_SUFFIX } from '../../storage/index.js'
 import { durationMs } from '../../trace/facts.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { JsonObject, Trace } from '../../trace/types.js'
-import { RUN_STATUSES, type RunRecord, type RunStatus } from '../run-row.js'
+import { blankRun, RUN_STATUSES, type RunStatus } from '../run-fields.js'
+import type { RunRecord } from '../run-row.js'
 
 export const LEDGER_FOLDER = 'ledger'
 const LEDGER_KEY = 'ledger'
@@ -35,7 +36,7 @@ function ledgerStatusOf(status: unknown): RunStatus {
 const amount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0)
 const text = (value: unknown): string => (typeof value === 'string' ? value : '')
 
-/** A trace session() wrote, as a run of `identity`. */
+/** A trace session() wrote, as a run of `identity`: the fields a trace holds, every other one blank (run-fields.ts). */
 export function recordedRun(fields: TraceFields, identity: { org: string; namespace: string }): RunRecord {
   const raw = fields as TraceFields & Record<string, unknown>
   const status = ledgerStatusOf(raw.status)
@@ -48,6 +49,7 @@ export function recordedRun(fields: TraceFields, identity: { org: string; namesp
   const closed = status !== 'active' && fields.ended_at !== null
   const grade = fields.grade
   return {
+    ...blankRun(),
     org: identity.org,
     namespace: identity.namespace,
     run_id: fields.trace_id,
@@ -55,27 +57,18 @@ export function recordedRun(fields: TraceFields, identity: { org: string; namesp
     user_id: fields.user_id ?? '-',
     session_id: fields.session_id ?? '-',
     goal: text(fields.metadata.goal) || fields.name,
-    user_request: '',
-    expected_outcome: '',
-    environment: '',
-    model: '',
-    consumer: '',
     status,
     started_at: fields.started_at,
     completed_at: closed ? fields.ended_at : null,
     duration_ms: closed ? Math.round(durationMs(fields) ?? 0) : 0,
-    final_response: '',
-    confidence: 0,
     grade: grade?.grade ?? null,
     grade_source: grade?.source ?? null,
     grade_reason: grade === undefined ? null : (grade.reason ?? ''),
     grade_ref: grade === undefined ? null : (grade.ref ?? ''),
     graded_at: grade?.graded_at ?? null,
-    memories_used: [],
     metadata,
     budget_usd: amount(fields.metadata.budget_usd),
     budget_seconds: Math.floor(amount(fields.metadata.budget_seconds)),
-    usage: null,
   }
 }
 

@@ -8,8 +8,15 @@
  * runs by the same numbers, to the microsecond); `search_text` is what
  * run.list's `q` searches, lower-cased by the server (not by the database's
  * locale), and `relied_on` is the number of memories_used.
+ *
+ * Migration 1 declares the runs' columns from the definition of a run's
+ * fields (run-fields.ts, through run-columns.ts); it is released, so what it
+ * yields is pinned byte for byte (test/ledger/run-fields.test.ts). A column
+ * added or changed later is a migration of its own (ALTER TABLE), and
+ * migration 1 keeps declaring only the columns it created.
  */
 import type { PoolClient } from 'pg'
+import { columnDefinitions } from './run-columns.js'
 
 interface Migration {
   sql: string
@@ -17,39 +24,10 @@ interface Migration {
   optional?: boolean
 }
 
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     sql: `CREATE TABLE reagent_ledger_runs (
-     org text NOT NULL,
-     namespace text NOT NULL,
-     run_id text NOT NULL,
-     agent text NOT NULL,
-     user_id text NOT NULL,
-     session_id text NOT NULL,
-     goal text NOT NULL,
-     user_request text NOT NULL,
-     expected_outcome text NOT NULL,
-     environment text NOT NULL,
-     model text NOT NULL,
-     consumer text NOT NULL,
-     status text NOT NULL CHECK (status IN ('active', 'completed', 'failed', 'cancelled')),
-     started_at double precision NOT NULL,
-     completed_at double precision,
-     duration_ms bigint NOT NULL,
-     final_response text NOT NULL,
-     confidence double precision NOT NULL,
-     grade text CHECK (grade IN ('pass', 'fail')),
-     grade_source text,
-     grade_reason text,
-     grade_ref text,
-     graded_at double precision,
-     memories_used jsonb NOT NULL,
-     relied_on integer NOT NULL,
-     metadata jsonb NOT NULL,
-     budget_usd double precision NOT NULL,
-     budget_seconds bigint NOT NULL,
-     usage jsonb,
-     search_text text NOT NULL,
+${columnDefinitions('     ')}
      PRIMARY KEY (org, namespace, run_id)
    );
    CREATE INDEX reagent_ledger_runs_started ON reagent_ledger_runs (org, namespace, started_at, run_id COLLATE "C");

@@ -1,94 +1,62 @@
-/** A RunRecord as a row of `reagent_ledger_runs`, and back. */
-import type { JsonObject } from '../../trace/types.js'
+/**
+ * A RunRecord as a row of `reagent_ledger_runs`, and back, read from the
+ * definition of a run's fields (run-fields.ts): every field but the row's
+ * own is a column of its kind's type, NOT NULL unless it may be null, a
+ * status or verdict CHECKed against its values; relied_on and search_text
+ * are columns computed from the run as it is written.
+ */
+import { COLUMN_TYPES, RUN_FIELD_ENTRIES, RUN_STATUSES, VERDICTS, type ComputedColumn, type RunField, type RunFieldName } from '../run-fields.js'
 import type { RunRecord } from '../run-row.js'
 import { searchTextOf } from '../run-rules.js'
-import type { UsageSummary } from '../usage-summary.js'
 
-/** Every column, in the order `valuesOf` gives them. */
-export const RUN_COLUMNS = [
-  'org',
-  'namespace',
-  'run_id',
-  'agent',
-  'user_id',
-  'session_id',
-  'goal',
-  'user_request',
-  'expected_outcome',
-  'environment',
-  'model',
-  'consumer',
-  'status',
-  'started_at',
-  'completed_at',
-  'duration_ms',
-  'final_response',
-  'confidence',
-  'grade',
-  'grade_source',
-  'grade_reason',
-  'grade_ref',
-  'graded_at',
-  'memories_used',
-  'relied_on',
-  'metadata',
-  'budget_usd',
-  'budget_seconds',
-  'usage',
-  'search_text',
-] as const
+const COLUMN_ENTRIES = RUN_FIELD_ENTRIES.filter(([, field]) => field.only !== 'row')
 
-const JSON_COLUMNS: ReadonlySet<string> = new Set(['memories_used', 'metadata', 'usage'])
+/** Every column, in the order `valuesOf` gives them (the order migration 1 created them in). */
+export const RUN_COLUMNS: readonly RunFieldName[] = COLUMN_ENTRIES.map(([name]) => name)
+
+const COMPUTED: { [C in ComputedColumn]: (run: RunRecord) => unknown } = {
+  relied_on: (run) => run.memories_used.length,
+  search_text: searchTextOf,
+}
+
+const isJson = (field: RunField): boolean => COLUMN_TYPES[field.value] === 'jsonb'
+const NUMBERS: ReadonlySet<RunField['value']> = new Set(['seconds', 'integer', 'number'])
+const isNumber = (field: RunField): boolean => NUMBERS.has(field.value)
+const ALLOWED: Partial<Record<RunField['value'], readonly string[]>> = { status: RUN_STATUSES, verdict: VERDICTS }
+
+/** A column as CREATE TABLE declares it: `status text NOT NULL CHECK (status IN ('active', ...))`. */
+function columnDefinition(name: string, field: RunField): string {
+  const allowed = ALLOWED[field.value]
+  const check = allowed === undefined ? '' : ` CHECK (${name} IN (${allowed.map((value) => `'${value}'`).join(', ')}))`
+  return `${name} ${field.column ?? COLUMN_TYPES[field.value]}${field.nullable === true ? '' : ' NOT NULL'}${check}`
+}
+
+/** Every column as CREATE TABLE declares it, one a line, each line after `indent` and ending in a comma. */
+export function columnDefinitions(indent: string): string {
+  return COLUMN_ENTRIES.map(([name, field]) => `${indent}${columnDefinition(name, field)},`).join('\n')
+}
 
 /** `$1, $2::jsonb, ...` for the columns, starting at `$from`. */
 export function placeholders(from = 1): string {
-  return RUN_COLUMNS.map((column, i) => `$${from + i}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`).join(', ')
+  return COLUMN_ENTRIES.map(([, field], i) => `$${from + i}${isJson(field) ? '::jsonb' : ''}`).join(', ')
 }
 
 export function valuesOf(run: RunRecord): unknown[] {
-  const derived = { relied_on: run.memories_used.length, search_text: searchTextOf(run) }
-  return RUN_COLUMNS.map((column) => {
-    const value = column in derived ? derived[column as keyof typeof derived] : run[column as keyof RunRecord]
-    return JSON_COLUMNS.has(column) ? (value === null ? null : JSON.stringify(value)) : value
+  return COLUMN_ENTRIES.map(([name, field]) => {
+    const value = field.only === 'column' ? COMPUTED[name as ComputedColumn](run) : run[name as keyof RunRecord]
+    return isJson(field) && value !== null ? JSON.stringify(value) : value
   })
 }
 
 /** The row as PostgreSQL sends it (bigint columns come as strings). */
-export type RunRow = Record<(typeof RUN_COLUMNS)[number], unknown>
-
-const str = (value: unknown): string => value as string
-const strOrNull = (value: unknown): string | null => (value === null ? null : (value as string))
-const numOrNull = (value: unknown): number | null => (value === null ? null : Number(value))
+export type RunRow = Record<RunFieldName, unknown>
 
 export function recordOf(row: RunRow): RunRecord {
-  return {
-    org: str(row.org),
-    namespace: str(row.namespace),
-    run_id: str(row.run_id),
-    agent: str(row.agent),
-    user_id: str(row.user_id),
-    session_id: str(row.session_id),
-    goal: str(row.goal),
-    user_request: str(row.user_request),
-    expected_outcome: str(row.expected_outcome),
-    environment: str(row.environment),
-    model: str(row.model),
-    consumer: str(row.consumer),
-    status: row.status as RunRecord['status'],
-    started_at: Number(row.started_at),
-    completed_at: numOrNull(row.completed_at),
-    duration_ms: Number(row.duration_ms),
-    final_response: str(row.final_response),
-    confidence: Number(row.confidence),
-    grade: row.grade as RunRecord['grade'],
-    grade_source: strOrNull(row.grade_source),
-    grade_reason: strOrNull(row.grade_reason),
-    grade_ref: strOrNull(row.grade_ref),
-    graded_at: numOrNull(row.graded_at),
-    memories_used: row.memories_used as string[],
-    metadata: row.metadata as JsonObject,
-    budget_usd: Number(row.budget_usd),
-    budget_seconds: Number(row.budget_seconds),
-    usage: row.usage as UsageSummary | null,
+  const record: Partial<Record<RunFieldName, unknown>> = {}
+  for (const [name, field] of COLUMN_ENTRIES) {
+    if (field.only === 'column') continue
+    const value = row[name]
+    record[name] = isNumber(field) && value !== null ? Number(value) : value
   }
+  return record as RunRecord
 }
