@@ -1,7 +1,8 @@
 /**
  * Writing trace files: redacted, streamed in pieces (any size), atomic.
  */
-import { redactForDisk, type RedactOption } from '../trace/redact.js'
+import { checkNesting } from '../trace/depth.js'
+import { redactForDiskUnchecked, type RedactOption } from '../trace/redact.js'
 import { normalizeTrace } from '../golden/normal-form.js'
 import { goldenFileChunks, joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
@@ -13,10 +14,14 @@ export interface SaveOptions extends TraceLocation {
   redact?: RedactOption | undefined
 }
 
-/** The redaction every written piece goes through (the one function that owns it); undefined with `redact: false`. */
+/**
+ * The redaction every written piece goes through (the one function that owns
+ * it); undefined with `redact: false`. The pieces are of a trace whose nesting
+ * was checked whole (by `saveTrace`, `matchGolden`) or cut by the recorder.
+ */
 export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor | undefined {
   if (redact === false) return undefined
-  return { redact: (value) => redactForDisk(value, redact) }
+  return { redact: (value) => redactForDiskUnchecked(value, redact) }
 }
 
 /** The pieces of the file written for `trace`: redacted, and in golden normal form when `golden`. */
@@ -39,9 +44,12 @@ export function writeChunks(path: string, chunks: Iterable<string>): void {
 
 /**
  * Writes `trace` to its file (see `tracePath`) and returns the path. A golden
- * file whose bytes would not change is left alone, so its mtime stays put.
+ * file whose bytes would not change is left alone, so its mtime stays put. A
+ * trace nested more than 1,000 levels deep is refused with the
+ * `TraceFormatError` (rule `depth`) the reader would give for its file.
  */
 export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
+  checkNesting(trace)
   const path = tracePath(trace.name, options)
   if (options.golden === true) {
     const text = renderTrace(trace, options)

@@ -3,5 +3,5 @@
  * imports it. The rules live in src/redact/ (see its files); writers call
  * `redactForDisk(value, option)`.
  */
-export { redactForDisk, REDACTED } from '../redact/index.js'
+export { redactForDisk, redactForDiskUnchecked, REDACTED } from '../redact/index.js'
 export type { RedactOption } from '../redact/index.js'
