@@ -18,52 +18,56 @@ const SHOWN_SEGMENTS = 8
 const LIMIT_TEXT = MAX_TRACE_DEPTH.toLocaleString('en')
 
 /**
- * One search for a container nested `limit` levels down. An in-memory trace
- * holds each call's whole history, sharing the messages of earlier calls by
- * reference (messages.ts): each message object is searched once (at the
- * shallowest depth it was met), so the check stays linear in the size of
- * the file rather than quadratic in the length of the conversation.
+ * Message objects already searched, with the depth they were met at. An
+ * in-memory trace holds each call's whole history, sharing the messages of
+ * earlier calls by reference (messages.ts): each message object is searched
+ * once (at the shallowest depth met), so the check stays linear in the size
+ * of the file rather than quadratic in the length of the conversation.
  */
-class DepthSearch {
-  readonly #limit: number
-  /** Message objects searched, with the depth they were met at. */
-  readonly #messages = new Map<object, number>()
+type SearchedMessages = Map<object, number>
 
-  constructor(limit: number) {
-    this.#limit = limit
-  }
-
-  /** The path (as segments, reversed) of a container `limit` levels below the root, or undefined. Recursion is bounded by the limit. */
-  find(value: object, depth: number, isMessages: boolean): Array<string | number> | undefined {
-    if (depth >= this.#limit) return []
-    if (Array.isArray(value)) {
-      for (let i = 0; i < value.length; i++) {
-        const item: unknown = value[i]
-        if (item === null || typeof item !== 'object') continue
-        if (isMessages) {
-          const before = this.#messages.get(item)
-          if (before !== undefined && before <= depth) continue
-          this.#messages.set(item, depth)
-        }
-        const below = this.find(item, depth + 1, false)
-        if (below !== undefined) {
-          below.push(i)
-          return below
-        }
-      }
-      return undefined
-    }
-    for (const key in value) {
-      const item = (value as Record<string, unknown>)[key]
+/**
+ * The path (as segments, reversed) of a container `limit` levels below
+ * `value` (at `depth`), or undefined. Recursion is bounded by `limit`. Plain
+ * functions, no object per search: V8 drops optimised code that refers to an
+ * object dead at the next GC.
+ */
+function tooDeep(value: object, depth: number, limit: number, messages: SearchedMessages | undefined): Array<string | number> | undefined {
+  if (depth >= limit) return []
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
       if (item === null || typeof item !== 'object') continue
-      const below = this.find(item, depth + 1, key === 'messages')
+      if (messages !== undefined) {
+        const before = messages.get(item)
+        if (before !== undefined && before <= depth) continue
+        messages.set(item, depth)
+      }
+      const below = tooDeep(item, depth + 1, limit, undefined)
       if (below !== undefined) {
-        below.push(key)
+        below.push(i)
         return below
       }
     }
     return undefined
   }
+  for (const key in value) {
+    const item = (value as Record<string, unknown>)[key]
+    if (item === null || typeof item !== 'object') continue
+    const below = key === 'messages' ? tooDeepMessages(item, depth + 1, limit) : tooDeep(item, depth + 1, limit, undefined)
+    if (below !== undefined) {
+      below.push(key)
+      return below
+    }
+  }
+  return undefined
+}
+
+/** `tooDeep` of a `messages` list: each message object once per search (see SearchedMessages). */
+let searched: SearchedMessages | undefined
+function tooDeepMessages(list: object, depth: number, limit: number): Array<string | number> | undefined {
+  if (!Array.isArray(list)) return tooDeep(list, depth, limit, undefined)
+  return tooDeep(list, depth, limit, (searched ??= new Map()))
 }
 
 /** `segments` as a JSON path (`turns[0].result[0]`), cut after a few segments. */
@@ -85,12 +89,19 @@ function pathText(segments: ReadonlyArray<string | number>): string {
 export function nestingWithin(value: unknown, limit: number): number | undefined {
   if (value === null || typeof value !== 'object') return 0
   if (limit === 0) return undefined
-  const items: readonly unknown[] = Array.isArray(value) ? value : Object.values(value)
   let deepest = 0
-  for (const item of items) {
-    const below = nestingWithin(item, limit - 1)
-    if (below === undefined) return undefined
-    if (below > deepest) deepest = below
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const below = nestingWithin(value[i], limit - 1)
+      if (below === undefined) return undefined
+      if (below > deepest) deepest = below
+    }
+  } else {
+    for (const key in value) {
+      const below = nestingWithin((value as Record<string, unknown>)[key], limit - 1)
+      if (below === undefined) return undefined
+      if (below > deepest) deepest = below
+    }
   }
   return deepest + 1
 }
@@ -102,7 +113,12 @@ export function nestingWithin(value: unknown, limit: number): number | undefined
  */
 export function checkNesting(value: unknown, file = '<value>'): void {
   if (value === null || typeof value !== 'object') return
-  const reversed = new DepthSearch(MAX_TRACE_DEPTH).find(value, 0, false)
+  let reversed: Array<string | number> | undefined
+  try {
+    reversed = tooDeep(value, 0, MAX_TRACE_DEPTH, undefined)
+  } finally {
+    searched = undefined
+  }
   if (reversed === undefined) return
   throw new TraceFormatError(file, pathText(reversed.reverse()), 'depth', `nests more than ${LIMIT_TEXT} levels deep; reagent-flow reads at most ${LIMIT_TEXT}`)
 }
