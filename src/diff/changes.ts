@@ -4,7 +4,8 @@
  * calls and results are shown in a change.
  */
 import type { JsonValue } from '../trace/types.js'
-import { diffArgs, diffValues, equalValues, type ValueChangeKind } from './compare-values.js'
+import { jsonEqual } from '../trace/json-equal.js'
+import { diffArgs, diffValues, type ValueChangeKind } from './compare-values.js'
 import type { ChangeSubject, IndexPair, TraceChange } from './types.js'
 import { IGNORED, showCall, showTurn, type CallView, type Maybe, type ResultView, type TurnView } from './view.js'
 
@@ -105,7 +106,7 @@ export class ChangeLog {
       })
       return
     }
-    if (e.result !== IGNORED && a.result !== IGNORED && !equalValues(e.result, a.result)) {
+    if (e.result !== IGNORED && a.result !== IGNORED && !jsonEqual(e.result, a.result)) {
       diffValues(
         e.result,
         a.result,

@@ -4,6 +4,7 @@
  * ignore, listed keys, or the user's function).
  */
 import stringify from 'fast-json-stable-stringify'
+import { jsonEqual } from '../trace/json-equal.js'
 import type { JsonObject, JsonValue } from '../trace/types.js'
 import { formatPath } from './json-path.js'
 import type { ArgsRule } from './options.js'
@@ -19,13 +20,6 @@ function isObject(value: JsonValue | undefined): value is JsonObject {
 
 const own = (object: JsonObject, key: string): JsonValue | undefined => (Object.hasOwn(object, key) ? object[key] : undefined)
 
-/**
- * Below this many levels, values are compared without recursion and a
- * difference is reported as one changed value at that depth: a value nested
- * 100,000 levels deep (built by hand) never overflows the call stack.
- */
-const MAX_RECURSION = 256
-
 // The path is kept as a stack of keys and only written out for a difference,
 // so comparing two equal 10,000-turn traces builds no strings.
 function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, path: (string | number)[], emit: EmitValueChange): void {
@@ -33,10 +27,6 @@ function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, pa
   const at = (): string => formatPath(path)
   if (expected === undefined) return emit('added', at(), undefined, actual)
   if (actual === undefined) return emit('removed', at(), expected, undefined)
-  if (path.length >= MAX_RECURSION) {
-    if (!equalValues(expected, actual)) emit('changed', at(), expected, actual)
-    return
-  }
   if (isObject(expected) && isObject(actual)) {
     for (const key in expected) {
       path.push(key)
@@ -69,57 +59,6 @@ function walk(expected: JsonValue | undefined, actual: JsonValue | undefined, pa
  */
 export function diffValues(expected: JsonValue | undefined, actual: JsonValue | undefined, emit: EmitValueChange, path: (string | number)[] = []): void {
   walk(expected, actual, path, emit)
-}
-
-/** `equalValues` without recursion, for what lies below MAX_RECURSION levels. */
-function equalDeep(expected: JsonValue | undefined, actual: JsonValue | undefined): boolean {
-  const pending: Array<JsonValue | undefined> = [expected, actual]
-  while (pending.length > 0) {
-    const a = pending.pop()
-    const e = pending.pop()
-    if (e === a) continue
-    if (e === null || a === null || e === undefined || a === undefined || typeof e !== 'object' || typeof a !== 'object') return false
-    if (Array.isArray(e) !== Array.isArray(a)) return false
-    if (Array.isArray(e)) {
-      const items = a as JsonValue[]
-      if (e.length !== items.length) return false
-      for (let i = 0; i < e.length; i++) pending.push(e[i], items[i])
-      continue
-    }
-    const object = a as JsonObject
-    let count = 0
-    for (const key in e) {
-      pending.push(e[key], own(object, key))
-      count++
-    }
-    for (const _ in object) count--
-    if (count !== 0) return false
-  }
-  return true
-}
-
-function equalWithin(expected: JsonValue | undefined, actual: JsonValue | undefined, depth: number): boolean {
-  if (expected === actual) return true
-  if (expected === null || actual === null || typeof expected !== 'object' || typeof actual !== 'object') return false
-  if (depth >= MAX_RECURSION) return equalDeep(expected, actual)
-  if (Array.isArray(expected)) {
-    if (!Array.isArray(actual) || expected.length !== actual.length) return false
-    for (let i = 0; i < expected.length; i++) if (!equalWithin(expected[i], actual[i], depth + 1)) return false
-    return true
-  }
-  if (Array.isArray(actual)) return false
-  let count = 0
-  for (const key in expected) {
-    if (!equalWithin(expected[key], own(actual, key), depth + 1)) return false
-    count++
-  }
-  for (const _ in actual) count--
-  return count === 0
-}
-
-/** True when the two values are equal as JSON (key order aside), however deep. */
-export function equalValues(expected: JsonValue | undefined, actual: JsonValue | undefined): boolean {
-  return equalWithin(expected, actual, 0)
 }
 
 function valueAt(args: JsonObject, keys: readonly string[]): JsonValue | undefined {
@@ -165,19 +104,15 @@ export function argsMatch(rule: ArgsRule, expected: Maybe<JsonObject>, actual: M
  */
 export function argsKey(rule: ArgsRule, args: Maybe<JsonObject>): string | undefined {
   if (args === IGNORED || rule.kind === 'ignore') return ''
-  try {
-    if (rule.kind === 'exact') return stringify(args)
-    if (rule.kind === 'keys') {
-      // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
-      return stringify(
-        rule.keys.map((keys) => {
-          const value = valueAt(args, keys)
-          return value === undefined ? [0] : [1, value]
-        }),
-      )
-    }
-  } catch {
-    // Arguments nested too deep for the (recursive) stringify: compared one by one with argsMatch instead.
+  if (rule.kind === 'exact') return stringify(args)
+  if (rule.kind === 'keys') {
+    // [0] for a missing key, [1, value] for a present one: a missing key and a null one differ.
+    return stringify(
+      rule.keys.map((keys) => {
+        const value = valueAt(args, keys)
+        return value === undefined ? [0] : [1, value]
+      }),
+    )
   }
   return undefined
 }
@@ -189,6 +124,6 @@ export function argsKey(rule: ArgsRule, args: Maybe<JsonObject>): string | undef
  */
 export function sameArgs(rule: ArgsRule, expected: Maybe<JsonObject>, actual: Maybe<JsonObject>): boolean {
   if (expected === IGNORED || actual === IGNORED || rule.kind === 'ignore') return true
-  if (rule.kind === 'keys') return rule.keys.every((keys) => equalValues(valueAt(expected, keys), valueAt(actual, keys)))
-  return equalValues(expected, actual)
+  if (rule.kind === 'keys') return rule.keys.every((keys) => jsonEqual(valueAt(expected, keys), valueAt(actual, keys)))
+  return jsonEqual(expected, actual)
 }

@@ -4,6 +4,7 @@
  * inserted turn is one insertion; then the mode decides which differences
  * count (see strict.ts and unordered.ts).
  */
+import { checkNesting } from '../trace/depth.js'
 import type { Trace } from '../trace/types.js'
 import { align } from './align.js'
 import { ChangeLog } from './changes.js'
@@ -75,7 +76,9 @@ export function diffResolved(expected: Trace, actual: Trace, options: ResolvedDi
  * names, arguments, results and errors, response text, and each call's model
  * name and system prompt where both sides recorded them (`ignore: ['model',
  * 'system_prompt']` leaves them out). Never compared: ids, timestamps,
- * durations, token usage, the other messages, metadata.
+ * durations, token usage, the other messages, metadata. A trace nested more
+ * than 1,000 levels deep is refused with the `TraceFormatError` (rule
+ * `depth`) the reader would give for its file.
  *
  * @example
  * const diff = diffTraces(loadGolden('refund-agent'), s.trace, { args: { tools: { search: 'ignore' } } })
@@ -84,5 +87,7 @@ export function diffResolved(expected: Trace, actual: Trace, options: ResolvedDi
 export function diffTraces(expected: Trace, actual: Trace, options?: DiffOptions): TraceDiff {
   checkTrace(expected, 'expected')
   checkTrace(actual, 'actual')
+  checkNesting(expected)
+  checkNesting(actual)
   return diffResolved(expected, actual, resolveDiffOptions(options))
 }

@@ -6,6 +6,7 @@
 import { resolveDiffOptions } from '../diff/options.js'
 import type { DiffOptions, TraceDiff } from '../diff/types.js'
 import type { RedactOption } from '../redact/index.js'
+import { checkNesting } from '../trace/depth.js'
 import type { Trace } from '../trace/types.js'
 import { outcomeMessage } from './messages.js'
 import { reconcile } from './reconcile.js'
@@ -50,7 +51,9 @@ const GOLDEN_OPTIONS = ['traceDir', 'update', 'redact', 'store', 'runPath']
 /**
  * Compares `trace` with its golden baseline, writing the golden when the
  * update mode says so (see `reconcile`). Does not throw on a mismatch: the
- * result says whether it passed, what was written, and why.
+ * result says whether it passed, what was written, and why. A trace nested
+ * more than 1,000 levels deep is refused with the `TraceFormatError` (rule
+ * `depth`) the reader would give for its file.
  *
  * @example
  * const result = matchGolden(s.trace, { traceDir: '.reagent', args: { tools: { search: 'ignore' } } })
@@ -62,6 +65,7 @@ export function matchGolden(trace: Trace, options: MatchGoldenOptions = {}): Mat
   if (!UPDATE_MODES.includes(update)) {
     throw new RangeError(`matchGolden() option "update" must be one of "all", "new", "none"; got ${JSON.stringify(update)}.`)
   }
+  checkNesting(trace)
   const path = store.resolvePath(trace)
   const text = store.read(path)
   const recorded = renderGolden(trace, redact)

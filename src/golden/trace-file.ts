@@ -7,6 +7,7 @@
  */
 import type { RedactOption } from '../redact/index.js'
 import { pieceRedactor, renderTrace as renderRunFile, tracePath, traceChunks, writeChunks, writeFileAtomic, type TraceLocation } from '../storage/index.js'
+import { checkNesting } from '../trace/depth.js'
 import { goldenFileChunks, joinChunks } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
 import { normalizeTrace } from './normal-form.js'
@@ -23,9 +24,12 @@ export function renderTrace(trace: Trace, { golden = false, redact }: Pick<SaveO
 
 /**
  * Writes `trace` to its file (see `tracePath`) and returns the path. A golden
- * file whose bytes would not change is left alone, so its mtime stays put.
+ * file whose bytes would not change is left alone, so its mtime stays put. A
+ * trace nested more than 1,000 levels deep is refused with the
+ * `TraceFormatError` (rule `depth`) the reader would give for its file.
  */
 export function saveTrace(trace: Trace, options: SaveOptions = {}): string {
+  checkNesting(trace)
   const path = tracePath(trace.name, options)
   if (options.golden === true) writeFileAtomic(path, renderTrace(trace, options), { skipIfUnchanged: true })
   else writeChunks(path, traceChunks(trace, options))

@@ -7,7 +7,8 @@
  * conventions' opt-in attributes. Everything passes through redaction first,
  * as a trace file does. Ids are derived from the traces (span-ids.ts).
  */
-import { redactForDisk, type RedactOption } from '../redact/index.js'
+import { checkNesting } from '../trace/depth.js'
+import { redactForDiskUnchecked, type RedactOption } from '../redact/index.js'
 import type { JsonValue, LlmCall, Trace, Turn } from '../trace/types.js'
 import { GEN_AI, GENERAL, OPERATION, REAGENT } from './attributes.js'
 import { inputMessagesOf, outputMessagesOf } from './content.js'
@@ -183,18 +184,27 @@ function redacted(trace: Trace, redact: RedactOption | undefined): Trace {
   // Nothing to remove: the trace is only read from here on.
   if (redact === false) return trace
   // The one redaction every writer uses, on the trace as it is (each call's whole history), not its compressed file form.
-  return redactForDisk(trace as unknown as JsonValue, redact) as unknown as Trace
+  return redactForDiskUnchecked(trace as unknown as JsonValue, redact) as unknown as Trace
+}
+
+/** Refuses, before any span is written, a run of `tree` nested deeper than a trace file may be (trace/depth.ts). */
+function checkTree(tree: TraceTree): void {
+  checkNesting(tree.trace)
+  for (const child of tree.children) checkTree(child)
 }
 
 /**
  * The runs of `tree` (a run and those it started, as `loadChain` returns
- * them) as an OTLP/JSON `ExportTraceServiceRequest`.
+ * them) as an OTLP/JSON `ExportTraceServiceRequest`. A run nested more than
+ * 1,000 levels deep is refused with the `TraceFormatError` (rule `depth`)
+ * the reader would give for its file.
  *
  * @example
  * const request = toOtlp(loadChain('support-agent'), { includeContent: true })
  * await fetch('http://127.0.0.1:4318/v1/traces', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
  */
 export function toOtlp(tree: TraceTree, options: OtlpExportOptions = {}): OtlpExportRequest {
+  checkTree(tree)
   const writer = new SpanWriter(tree.trace.trace_id, options.includeContent === true)
   const visit = (node: TraceTree, parentSpanId: string | undefined): void => {
     const spanId = writer.run(redacted(node.trace, options.redact), parentSpanId)

@@ -1,4 +1,4 @@
-export { redactForDisk } from './for-disk.js'
+export { redactForDisk, redactForDiskUnchecked } from './for-disk.js'
 export { REDACTED, resolveRedactPolicy } from './policy.js'
 export { redactValue } from './walk.js'
 export { redactText } from './redact-text.js'

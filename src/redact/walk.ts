@@ -1,27 +1,32 @@
 /**
  * Applies a policy to a JSON value.
  *
- *   redactValue()   any JSON value: objects and arrays walked (recursively
- *                   while shallow, then by deep-walk.ts without recursion,
- *                   so 100,000 levels of nesting are fine); strings by the
- *                   rules of redact-text.ts
+ *   redactValue()   any JSON value nested at most MAX_TRACE_DEPTH levels
+ *                   (trace/depth.ts: checked by the public entry points, cut
+ *                   by the recorder): objects and arrays walked by plain
+ *                   recursion; strings by the rules of redact-text.ts
  *
  * A string holding a JSON object or array is parsed, walked, and written
  * back in its own style (json-text.ts). Unchanged branches are shared with
  * the input, changed ones copied: the input is never modified.
  */
+import { nestingWithin } from '../trace/depth.js'
+import { setOwn } from '../trace/serialize.js'
 import type { JsonObject, JsonValue } from '../trace/types.js'
-import { copyObject, setOwn, walkDeep } from './deep-walk.js'
 import { looksLikeJsonContainer, parseJsonContainer, stringifyLike } from './json-text.js'
 import { isSecretName, keyCacheOf, keyInfo, REDACTED, type KeyInfo, type RedactPolicy } from './policy.js'
 import { isWorthParsing, MIN_GATED_LENGTH, redactStringAsText } from './redact-text.js'
 
 /** JSON inside a string inside a string ...: past this many levels, a string is treated as text. */
 const MAX_JSON_LEVELS = 8
-/** JSON text nested deeper than this is redacted as text: writing it back would overflow the stack. */
+/**
+ * How deep the JSON texts found in a value's strings may nest, all levels
+ * together (a text in a string of a text ... counts each text's nesting):
+ * deeper, a text is redacted as text, not walked. No entry point checked
+ * their depth (JSON.parse reads any); this keeps the walk within the call
+ * stack on top of the MAX_TRACE_DEPTH levels of the value itself.
+ */
 const MAX_REWRITE_DEPTH = 512
-/** Deeper than this, the walk goes on without recursion (deep-walk.ts). */
-const RECURSION_LIMIT = 200
 
 const HEADER_NAME_KEYS = ['name', 'key', 'header'] as const
 
@@ -61,13 +66,13 @@ function isSchema(value: JsonValue): boolean {
 }
 
 /** One application of a policy to one value (and, through `level`, to the JSON text found inside its strings). */
-export class Walk {
+class Walk {
   readonly policy: RedactPolicy
   readonly #level: number
   readonly #quickStrings: boolean
   readonly #keys: Map<string, KeyInfo>
-  /** The deepest nesting met (1: the root container). */
-  maxDepth = 0
+  /** Of MAX_REWRITE_DEPTH, the levels left to the JSON texts found by this walk (the texts around it used the rest). */
+  #budget = MAX_REWRITE_DEPTH
 
   constructor(policy: RedactPolicy, level: number) {
     this.policy = policy
@@ -76,28 +81,22 @@ export class Walk {
     this.#keys = keyCacheOf(policy)
   }
 
-  run(root: JsonValue): JsonValue {
-    this.maxDepth = 0
-    return this.value(root, 0)
-  }
-
-  value(value: JsonValue, depth: number): JsonValue {
+  value(value: JsonValue): JsonValue {
     if (typeof value === 'string') return this.string(value)
     if (value === null || typeof value !== 'object') return value
-    if (depth >= RECURSION_LIMIT) return walkDeep(value, this, depth)
-    if (depth >= this.maxDepth) this.maxDepth = depth + 1
-    return Array.isArray(value) ? this.#array(value, depth) : this.#object(value, depth)
+    return Array.isArray(value) ? this.#array(value) : this.#object(value)
   }
 
   string(text: string): string {
     if (this.#quickStrings && text.length < MIN_GATED_LENGTH) return text
     if (this.#level < MAX_JSON_LEVELS && looksLikeJsonContainer(text) && isWorthParsing(text, this.policy)) {
       const parsed = parseJsonContainer(text)
-      if (parsed !== undefined) {
+      const nesting = parsed === undefined ? undefined : nestingWithin(parsed, this.#budget)
+      if (parsed !== undefined && nesting !== undefined) {
         const inner = walkOf(this.policy, this.#level + 1)
-        const out = inner.run(parsed)
-        if (out === parsed) return text
-        if (inner.maxDepth <= MAX_REWRITE_DEPTH) return stringifyLike(text, out)
+        inner.#budget = this.#budget - nesting
+        const out = inner.value(parsed)
+        return out === parsed ? text : stringifyLike(text, out)
       }
     }
     return redactStringAsText(text, this.policy)
@@ -106,40 +105,40 @@ export class Walk {
   // The loops below test the type before calling: numbers, booleans and
   // null (most leaves of a trace) cost no call.
 
-  #array(array: JsonValue[], depth: number): JsonValue {
+  #array(array: JsonValue[]): JsonValue {
     let copy: JsonValue[] | undefined
-    const tuple = this.isHeaderTuple(array)
+    const tuple = this.#isHeaderTuple(array)
     for (let i = 0; i < array.length; i++) {
       const item = array[i]!
       let next: JsonValue
       if (tuple && i === 1) next = REDACTED
       else if (typeof item === 'string') next = this.string(item)
-      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else if (item !== null && typeof item === 'object') next = this.value(item)
       else continue
       if (next !== item) (copy ??= array.slice())[i] = next
     }
     return copy ?? array
   }
 
-  #object(object: JsonObject, depth: number): JsonValue {
+  #object(object: JsonObject): JsonValue {
     let copy: JsonObject | undefined
     let renamed = false
     for (const key in object) {
       const item = object[key]!
-      const info = this.keyInfo(key)
+      const info = this.#keyInfo(key)
       if ((info.written ??= this.string(key)) !== key) renamed = true
       let next: JsonValue
-      if (this.isSecretEntry(object, key, item, info)) next = REDACTED
+      if (this.#isSecretEntry(object, key, item, info)) next = REDACTED
       else if (typeof item === 'string') next = this.string(item)
-      else if (item !== null && typeof item === 'object') next = this.value(item, depth + 1)
+      else if (item !== null && typeof item === 'object') next = this.value(item)
       else continue
       if (next !== item) setOwn((copy ??= copyObject(object)), key, next)
     }
-    return renamed ? this.withWrittenKeys(copy ?? object) : (copy ?? object)
+    return renamed ? this.#withWrittenKeys(copy ?? object) : (copy ?? object)
   }
 
   /** `['Authorization', 'Token …']`: a pair whose first item names a secret. */
-  isHeaderTuple(array: JsonValue[]): boolean {
+  #isHeaderTuple(array: JsonValue[]): boolean {
     if (array.length !== 2 || typeof array[0] !== 'string') return false
     const value = array[1]
     return (typeof value === 'string' || typeof value === 'number') && isSecretName(array[0], this.policy)
@@ -155,7 +154,7 @@ export class Walk {
     return false
   }
 
-  keyInfo(key: string): KeyInfo {
+  #keyInfo(key: string): KeyInfo {
     return this.#keys.get(key) ?? keyInfo(key, this.policy, this.#keys)
   }
 
@@ -165,7 +164,7 @@ export class Walk {
    * of the object is read only for the two keys it can change (`value`,
    * `token`), so ordinary objects cost no extra property reads.
    */
-  isSecretEntry(object: JsonObject, key: string, item: JsonValue, info: KeyInfo): boolean {
+  #isSecretEntry(object: JsonObject, key: string, item: JsonValue, info: KeyInfo): boolean {
     if (item === null || typeof item === 'boolean') return false
     if (info.kind === 'plain') return key === 'value' && this.#isHeaderValue(object)
     // `{ token: 'Hello', logprob: -0.1 }` (log-probabilities): a token of text.
@@ -175,17 +174,17 @@ export class Walk {
   }
 
   /** The key as written: a secret in the key itself replaced. */
-  writtenKey(key: string): string {
-    const info = this.keyInfo(key)
+  #writtenKey(key: string): string {
+    const info = this.#keyInfo(key)
     return (info.written ??= this.string(key))
   }
 
   /** `object` with its keys as written, made unique again (`[REDACTED]`, `[REDACTED]#2`), in the same order. */
-  withWrittenKeys(object: JsonObject): JsonObject {
+  #withWrittenKeys(object: JsonObject): JsonObject {
     const out: JsonObject = {}
     const taken = new Set<string>()
     for (const key in object) {
-      const written = this.writtenKey(key)
+      const written = this.#writtenKey(key)
       let unique = written
       for (let n = 2; taken.has(unique); n++) unique = `${written}#${n}`
       taken.add(unique)
@@ -193,6 +192,13 @@ export class Walk {
     }
     return out
   }
+}
+
+/** A shallow copy of `object` with the same keys in the same order. */
+function copyObject(object: JsonObject): JsonObject {
+  const copy: JsonObject = {}
+  for (const key in object) setOwn(copy, key, object[key]!)
+  return copy
 }
 
 const walks = new WeakMap<RedactPolicy, Walk[]>()
@@ -213,8 +219,9 @@ function walkOf(policy: RedactPolicy, level: number): Walk {
 /**
  * Returns `value` with secrets replaced under `policy`. Unchanged branches
  * are shared with the input, changed ones are copies: the input is never
- * modified. Never throws on any JSON value, however deep.
+ * modified. Never throws on a JSON value nested at most MAX_TRACE_DEPTH levels
+ * (trace/depth.ts); JSON text in its strings may nest any depth.
  */
 export function redactValue<T extends JsonValue>(value: T, policy: RedactPolicy): T {
-  return walkOf(policy, 0).run(value) as T
+  return walkOf(policy, 0).value(value) as T
 }

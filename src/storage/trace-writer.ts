@@ -4,15 +4,19 @@
  * golden engine (golden/trace-file.ts), which owns its normal form, and
  * handed down to be written.
  */
-import { redactForDisk, type RedactOption } from '../redact/index.js'
+import { redactForDiskUnchecked, type RedactOption } from '../redact/index.js'
 import { joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
 import type { Trace } from '../trace/types.js'
 import { writeAtomic } from './atomic-write.js'
 
-/** The redaction every written piece goes through (the one function that owns it); undefined with `redact: false`. */
+/**
+ * The redaction every written piece goes through (the one function that owns
+ * it); undefined with `redact: false`. The pieces are of a trace whose nesting
+ * was checked whole (by `saveTrace`, `matchGolden`) or cut by the recorder.
+ */
 export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor | undefined {
   if (redact === false) return undefined
-  return { redact: (value) => redactForDisk(value, redact) }
+  return { redact: (value) => redactForDiskUnchecked(value, redact) }
 }
 
 /** The pieces of the run file written for `trace`, redacted. */

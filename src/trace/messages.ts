@@ -14,7 +14,8 @@
  * ignores the extra key, so it sees each call's new messages only.
  */
 import { TraceFormatError } from '../errors/index.js'
-import type { JsonValue, LlmCall, Message, Turn } from './types.js'
+import { jsonEqual } from './json-equal.js'
+import type { LlmCall, Message, Turn } from './types.js'
 
 /** The first `count` messages of turn `turn`'s full list come before this call's own. */
 export interface MessagesBase {
@@ -24,26 +25,6 @@ export interface MessagesBase {
 
 /** How many earlier calls are tried as the base: agents interleave a few conversations at most. */
 const RECENT_CALLS = 8
-/** Deeper content is not compared (treated as different): sharing is an optimisation, never a risk. */
-const MAX_EQUAL_DEPTH = 100
-
-/** Deep equality of JSON values; false past MAX_EQUAL_DEPTH. */
-export function jsonEqual(a: JsonValue, b: JsonValue, depth = 0): boolean {
-  if (a === b) return true
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object' || depth > MAX_EQUAL_DEPTH) return false
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false
-    for (let i = 0; i < a.length; i++) if (!jsonEqual(a[i]!, b[i]!, depth + 1)) return false
-    return true
-  }
-  if (Array.isArray(b)) return false
-  const keys = Object.keys(a)
-  if (keys.length !== Object.keys(b).length) return false
-  for (const key of keys) {
-    if (!Object.hasOwn(b, key) || !jsonEqual(a[key]!, b[key]!, depth + 1)) return false
-  }
-  return true
-}
 
 function sameMessage(a: Message, b: Message): boolean {
   return a === b || (a.role === b.role && jsonEqual(a.content, b.content))

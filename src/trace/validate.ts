@@ -10,7 +10,7 @@
 import { createRequire } from 'node:module'
 import type { Ajv, ErrorObject, ValidateFunction } from 'ajv'
 import { TraceFormatError } from '../errors/index.js'
-import { excessiveNesting, MAX_TRACE_DEPTH } from './depth.js'
+import { checkNesting } from './depth.js'
 import traceSchema from './trace.schema.json' with { type: 'json' }
 import type { Trace } from './types.js'
 
@@ -150,14 +150,8 @@ export function checkJsonSchema(schema: object, value: unknown, argument = 'sche
 export function validateTrace(value: unknown, file = '<value>'): Trace {
   traceValidator ??= compileTraceSchema()
   if (traceValidator(value)) {
-    const deep = excessiveNesting(value)
-    if (deep === undefined) return value as Trace
-    throw new TraceFormatError(
-      file,
-      deep,
-      'depth',
-      `nests more than ${MAX_TRACE_DEPTH.toLocaleString('en')} levels deep; reagent-flow reads at most ${MAX_TRACE_DEPTH.toLocaleString('en')}`,
-    )
+    checkNesting(value, file)
+    return value as Trace
   }
   const first = traceValidator.errors?.[0]
   if (first === undefined) throw new TraceFormatError(file, '', 'schema', 'does not match the trace schema')

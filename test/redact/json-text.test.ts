@@ -49,4 +49,12 @@ describe('JSON text inside a string', () => {
     const out = redact(deep)
     expect(out).toBe(deep.replace('hunter2', '[REDACTED]'))
   })
+
+  it('walks JSON texts inside JSON texts within 512 levels in all, and redacts the one past them as text', () => {
+    const nest = (depth: number, inner: string): string => `${'['.repeat(depth)}${inner}${']'.repeat(depth)}`
+    const within = nest(200, JSON.stringify({ log: nest(200, '{"credentials":{"user":"a"}}') }))
+    expect(redact(within)).toBe(nest(200, JSON.stringify({ log: nest(200, '{"credentials":"[REDACTED]"}') })))
+    const past = nest(300, JSON.stringify({ log: nest(300, '{"credentials":{"user":"a"}}') }))
+    expect(redact(past)).toBe(nest(300, JSON.stringify({ log: nest(300, '{"credentials":[REDACTED]}') })))
+  })
 })

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest'
+import { TraceFormatError } from '../../src/errors/index.js'
+import { redactForDisk } from '../../src/entries/files.js'
 import { redactValue, resolveRedactPolicy } from '../../src/redact/index.js'
 import type { JsonValue } from '../../src/trace/types.js'
+import { deepValue } from '../helpers/deep-trace.js'
 
 const policy = resolveRedactPolicy(undefined, { env: {} })!
 const redact = <T extends JsonValue>(value: T): T => redactValue(value, policy)
@@ -90,11 +93,29 @@ describe('redactValue()', () => {
     expect(JSON.stringify(out)).toBe('{"__proto__":{"password":"[REDACTED]"},"x":"Bearer [REDACTED]"}')
   })
 
-  it('redacts a value nested 100,000 levels deep without overflowing the stack', () => {
+  it('redacts a value nested 1,000 levels deep, the most a trace file may nest', () => {
+    let deep: JsonValue = { password: 'hunter2', keep: 'x' } as JsonValue
+    for (let i = 0; i < 999; i++) deep = i % 2 === 0 ? [deep] : { a: deep }
+    let out: JsonValue = redact(deep)
+    for (let i = 999 - 1; i >= 0; i--) out = (i % 2 === 0 ? (out as JsonValue[])[0] : (out as Record<string, JsonValue>).a) as JsonValue
+    expect(out).toEqual({ password: '[REDACTED]', keep: 'x' })
+  })
+})
+
+describe('redactForDisk() of a value nested deeper than a trace file may be', () => {
+  it('refuses 100,000 levels with the TraceFormatError the reader gives, not a RangeError', () => {
     let deep: JsonValue = { password: 'hunter2', keep: 'x' } as JsonValue
     for (let i = 0; i < 100_000; i++) deep = i % 2 === 0 ? [deep] : { a: deep }
-    let out: JsonValue = redact(deep)
-    for (let i = 100_000 - 1; i >= 0; i--) out = (i % 2 === 0 ? (out as JsonValue[])[0] : (out as Record<string, JsonValue>).a) as JsonValue
-    expect(out).toEqual({ password: '[REDACTED]', keep: 'x' })
+    expect(() => redactForDisk(deep)).toThrow(
+      new TraceFormatError('<value>', 'a[0].a[0].a[0].a[0]', 'depth', 'nests more than 1,000 levels deep; reagent-flow reads at most 1,000'),
+    )
+    expect(() => redactForDisk(deep)).toThrow(
+      '<value> is not a valid reagent-flow trace: at a[0].a[0].a[0].a[0]: nests more than 1,000 levels deep; reagent-flow reads at most 1,000 (rule: depth).',
+    )
+  })
+
+  it('accepts 1,000 levels and refuses 1,001', () => {
+    expect(redactForDisk(deepValue(999, { password: 'hunter2' }))).toEqual(deepValue(999, { password: '[REDACTED]' }))
+    expect(() => redactForDisk(deepValue(1_000, { password: 'hunter2' }))).toThrow(TraceFormatError)
   })
 })
