@@ -4,12 +4,12 @@
  * (tsPreCompilationDeps): a type import is still an arrow a reader has to follow.
  */
 const LAYERS = [
-  // Things with no idea of a trace: warnings, errors, the HTTP server, the SSE codec.
+  // Things with no idea of a trace: errors, JSON types, the HTTP server, the SSE codec.
   { name: 'base', path: '^src/(base|errors|http|server)/' },
   // The trace format and pure functions of traces: types, schema, serializer, facts, reports, diff.
   { name: 'trace', path: '^src/(trace|report|diff)/' },
-  // Bytes on disk and what may reach them: files, journal, recordings, redaction.
-  { name: 'storage', path: '^src/(storage|redact)/' },
+  // What leaves the process, and what may reach it: files, the journal, recordings, warnings; redaction.
+  { name: 'storage', path: '^src/(storage|redact|warnings)/' },
   // Judging a trace: the golden engine and the assertions (a Session is its assertions plus a recorder).
   { name: 'judge', path: '^src/(golden|assert)/' },
   // The core of recording: Session, its lifecycle and internals, the recorder, its context.
@@ -25,30 +25,13 @@ const LAYERS = [
   { name: 'entries', path: '^src/(entries|cli)/' },
 ]
 
-const WARNINGS = '^src/base/warnings\\.ts$'
-
 const upward = LAYERS.slice(0, -1).map((layer, index) => ({
   name: `no-upward-from-${layer.name}`,
   comment: `${layer.name} may import only itself and the layers below it (docs/architecture.md)`,
   severity: 'error',
-  from: layer.name === 'base' ? { path: layer.path, pathNot: WARNINGS } : { path: layer.path },
+  from: { path: layer.path },
   to: { path: LAYERS.slice(index + 1).map((above) => above.path) },
 }))
-
-/**
- * The one arrow allowed upward, and only this edge: a warning quotes what it
- * is about (a session's name, a URL, an error's message) into CI logs, so
- * `warn()` redacts it through the one way in to redaction, `redactForDisk`.
- * Code from base (recordSafely) to the CLI warns, so the warnings stay in base; the
- * redaction walks JSON with the trace layer's checks, so it cannot come down.
- */
-const warningsRedact = {
-  name: 'no-upward-from-base-warnings',
-  comment: 'base/warnings.ts may import redact/for-disk.ts (to redact what a warning quotes), and nothing else above base',
-  severity: 'error',
-  from: { path: WARNINGS },
-  to: { path: LAYERS.slice(1).map((above) => above.path), pathNot: '^src/redact/for-disk\\.ts$' },
-}
 
 module.exports = {
   forbidden: [
@@ -60,7 +43,6 @@ module.exports = {
       to: { circular: true },
     },
     ...upward,
-    warningsRedact,
     {
       name: 'adapters-only-through-adapter-support',
       comment: 'An adapter is a thin translator: from reagent-flow it imports only src/adapter-support',

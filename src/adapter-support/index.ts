@@ -16,7 +16,7 @@
  *   requests are recorded, replayed and resumed (ModelExchange is the same
  *   for the SDKs answered at a model's own layer, through `ModelCall.send`).
  * - recordSafely: a recording failure never breaks the user's call; warn: any
- *   other warning an adapter gives (src/base/warnings.ts owns them).
+ *   other warning an adapter gives (src/warnings/warnings.ts owns them).
  * - toolOutputValue: a tool's output sent back to the model, as its value.
  * - markInstrumented, patchMethod, reinstrumentWithOptions: patching one
  *   client instance, once.
@@ -40,8 +40,8 @@ export { recordFetch } from './recorded-fetch.js'
 export { fromRecordedValue, toRecordedValue } from './recorded-values.js'
 export { failingChunks, keepIterated, keepResolved, replayChunks } from './keep-made.js'
 export { normalizeRecordedRequest } from './recorded-request.js'
-export { recordSafely, resetAdapterWarnings } from '../base/record-safely.js'
-export { warn } from '../base/warnings.js'
+export { recordSafely, resetAdapterWarnings } from '../warnings/record-safely.js'
+export { warn } from '../warnings/warnings.js'
 export { toolOutputValue } from './tool-output.js'
 export { markNotRetryable, responseFailingWith } from '../http/failing-response.js'
 export { openCall, SESSION_CLOSED } from './open-calls.js'

@@ -42,7 +42,7 @@ import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { unreachableAsMiss } from './unreachable.js'
-import { recordSafely, reportRecordingFailure } from '../base/record-safely.js'
+import { recordSafely, reportRecordingFailure } from '../warnings/record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
 import { hooks } from '../session/internals.js'
 

@@ -18,7 +18,7 @@
  */
 import type { ModelCall } from './model-call.js'
 import { isReplayedResponse } from './recorded-fetch.js'
-import { recordSafely } from '../base/record-safely.js'
+import { recordSafely } from '../warnings/record-safely.js'
 import { isStream, tapStream } from './stream-tap.js'
 
 /** What the SDK resolves its request to and hands its parser (only `response` and `controller` are read here). */

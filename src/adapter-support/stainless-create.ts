@@ -10,7 +10,7 @@
 import { currentSession } from '../session/context.js'
 import type { ModelApi } from './model-api.js'
 import { startModelCall } from './model-call.js'
-import { recordSafely } from '../base/record-safely.js'
+import { recordSafely } from '../warnings/record-safely.js'
 import { recordingPromise } from './recording-promise.js'
 
 type Create = (this: unknown, ...args: never[]) => unknown

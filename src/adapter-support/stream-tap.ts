@@ -9,7 +9,7 @@
  *
  * Shapes only: no SDK type is imported here.
  */
-import { reportRecordingFailure } from '../base/record-safely.js'
+import { reportRecordingFailure } from '../warnings/record-safely.js'
 
 /**
  * How a stream's reading ended: read to its end, closed by its reader

@@ -15,7 +15,7 @@ import type { ToolOutcome } from '../session/recorder.js'
 import { stepsOf } from '../replay/attach.js'
 import type { Session } from '../session/session.js'
 import { isThenable } from '../base/thenable.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { hooks } from '../session/internals.js'
 
 export interface TraceToolOptions<Args extends unknown[]> {

@@ -23,7 +23,7 @@ import {
 } from '../storage/index.js'
 import type { Session } from '../session/session.js'
 import type { Trace } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 
 export interface LoadChainOptions {
   /** Directory of the trace files. Default: `".reagent"`. @example { traceDir: 'test/.traces' } */

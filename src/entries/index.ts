@@ -82,7 +82,7 @@ export type { LoadChainOptions } from '../chain/load-chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from '../session/recorder.js'
 export type { RedactOption } from '../redact/index.js'
 export type { BaselineOptions } from '../assert/baseline.js'
-export type { ReagentWarningCode } from '../base/warnings.js'
+export type { ReagentWarningCode } from '../warnings/warnings.js'
 export type {
   Trace,
   Turn,

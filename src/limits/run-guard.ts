@@ -13,7 +13,7 @@ import { exceedsLimit, priceCall, type ModelCost } from '../trace/cost.js'
 import { defaultPriceTable } from '../storage/index.js'
 import { readTokens } from '../trace/tokens.js'
 import type { LlmCall } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { budgetWords } from './limit-wording.js'
 import type { Limits } from './limits-option.js'
 

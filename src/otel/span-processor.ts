@@ -14,7 +14,7 @@
  * inside it add no child sessions, and every model call and tool span it saw
  * end is one of its turns (or results).
  */
-import { recordSafely } from '../base/record-safely.js'
+import { recordSafely } from '../warnings/record-safely.js'
 import { currentSession } from '../session/context.js'
 import type { Session } from '../session/session.js'
 import { chooseDialect, type DialectOption } from './dialects/index.js'

@@ -11,7 +11,7 @@
  */
 import { markRecordingUsed, readRecordingText, writeRecordingText, type StepRecord } from '../storage/index.js'
 import { redactForDisk, type RedactOption } from '../redact/index.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { steadySteps } from './volatile-fields.js'
 import { RecordingFormatError } from '../errors/index.js'
 import { parseRecording, renderRecording, scopeOf, withScope, type Recording, type RecordingScope } from './recording-format.js'

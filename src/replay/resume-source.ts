@@ -8,7 +8,7 @@
  */
 import { dirname } from 'node:path'
 import { readTraceFieldsOrUndefined, sweepDirectory, type JournalFile } from '../storage/index.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 
 export type ResumeSource = { found: JournalFile } | { found: undefined; why: string }
 

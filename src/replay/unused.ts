@@ -4,7 +4,7 @@
  * session that completed closes: a warning, or with `strict: true` an error
  * session() rejects with; in `prune`, they are dropped, and that is said.
  */
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { UnusedRecordingError } from '../errors/index.js'
 import type { BookEntry, StepBook } from './step-book.js'
 

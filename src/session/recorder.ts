@@ -17,7 +17,7 @@ import { MessageHistory } from '../trace/messages.js'
 import { describeError, recordError } from '../trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from '../trace/serialize.js'
 import type { LlmCall, Message, ToolCall, ToolResult, Turn } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 
 export interface ToolCallInput {
   name: string

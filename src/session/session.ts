@@ -31,7 +31,7 @@ import { statusOf } from '../trace/facts.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from '../trace/serialize.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { hooks, type SessionHooks } from './internals.js'
 
 /**

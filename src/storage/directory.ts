@@ -14,7 +14,7 @@ import { sweepDirectory } from './recovery.js'
 import { readRun } from './runs.js'
 import { readTraceFields } from './trace-fields.js'
 import { realPathInside } from './trace-tree.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 
 /**
  * Folders of a trace directory that hold no runs of its own: goldens are

@@ -19,7 +19,7 @@
 import { markInjected } from '../trace/injected-mark.js'
 import { expandMessages } from '../trace/messages.js'
 import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { recordProblem } from './journal-records.js'
 
 export const JOURNAL_VERSION = 1

@@ -16,7 +16,7 @@ import { dirname } from 'node:path'
 import { encodeMessages } from '../trace/messages.js'
 import type { PieceRedactor } from '../trace/trace-text.js'
 import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 import { openRecord, type CloseRecord, type JournalRecord, type StepRecord } from './journal-format.js'
 import { currentWriter, HEARTBEAT_MS } from './liveness.js'
 

@@ -12,7 +12,7 @@
 import * as vitest from 'vitest'
 import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type PrunedEntry, type TestScope } from '../session/context.js'
 import { hooks } from '../session/internals.js'
-import { warn } from '../base/warnings.js'
+import { warn } from '../warnings/warnings.js'
 
 interface TaskLike {
   name: string

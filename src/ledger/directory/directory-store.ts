@@ -25,7 +25,7 @@ import {
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { TraceFileError } from '../../errors/index.js'
-import { warn } from '../../base/warnings.js'
+import { warn } from '../../warnings/warnings.js'
 import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import type { ListPage, ListQuery } from '../list-query.js'
