@@ -20,10 +20,11 @@
  *   faulted one fails with the error the SDK's provider would raise
  *   (`exchange.faultError`), else a `ModelFaultError`.
  */
-import { runInModelCall } from '../session/context.js'
+import { runInModelCall } from './model-call-context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError } from '../faults/model-fault.js'
-import { stepsOf } from '../replay/attach.js'
+import { STEPS } from '../replay/session-feature.js'
+import { internals } from '../session/internals.js'
 import { answerFaultsInFetch, clientFaultError } from './fault-response.js'
 import type { ModelExchange } from './model-api.js'
 import type { ModelCall } from './model-call.js'
@@ -32,7 +33,7 @@ export function sendWithFaults<R>(call: ModelCall, make: () => R, exchange: Mode
   if (exchange === undefined) return runInModelCall(call, make)
   const { model, provider } = call.asked
   const http = exchange.client?.()
-  if (http !== undefined && stepsOf(call.session)?.answers !== true) {
+  if (http !== undefined && call.session[internals].get(STEPS)?.answers !== true) {
     answerFaultsInFetch(http.client, http.provider)
     return iteratedInCall(call, runInModelCall(call, answer))
   }

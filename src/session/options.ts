@@ -180,3 +180,14 @@ export function checkOptions(
   }
   return options as SessionOptions
 }
+
+/** The internal option `resume()` opens its session with: the run resumes the last unfinished run of its name (replay/resume.ts). */
+export const RESUME: unique symbol = Symbol.for('reagent-flow.resume')
+
+/** The options of a session, with the internal option of `resume()`. */
+export type ResumableOptions = SessionOptions & { [RESUME]?: boolean }
+
+/** True for the options of a session `resume()` opened. */
+export function isResume(options: ResumableOptions): boolean {
+  return options[RESUME] === true
+}

@@ -10,7 +10,7 @@
  *   })
  */
 import { test as vitestTest } from 'vitest'
-import { session, type ClosedSession, type SessionFn } from '../session/session.js'
+import { session, type ClosedSession, type SessionFn } from '../run/session.js'
 import type { SessionOptions } from '../session/options.js'
 import { fullTestName } from './test-scope.js'
 
