@@ -59,7 +59,7 @@ export { loadTrace } from '../storage/runs.js'
 export { assertMatchesBaseline } from '../assert/baseline.js'
 
 export type { ClosedSession, SessionFn } from '../run/session.js'
-export type { SessionOptions } from '../session/options.js'
+export type { SessionOptions } from '../run/options.js'
 export type { ReplayMode } from '../replay/mode.js'
 export type { Fault, ModelFault, ModelFaultStatus, ToolFault } from '../faults/faults-option.js'
 export type { Limits } from '../limits/limits-option.js'

@@ -5,16 +5,28 @@
  * stopped is closed as cancelled with the limit as its reason.
  */
 import { FeatureKey, internals } from '../session/internals.js'
-import type { SessionOptions } from '../session/options.js'
+import type { RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
 import { budgetStopOf } from './budget-stop.js'
+import type { Limits } from './limits-option.js'
 import { RunGuard } from './run-guard.js'
+
+export interface LimitsOptions {
+  /**
+   * A runaway guard: once the run has gone past one of these, its next model
+   * or tool call throws `BudgetExceededError`, and the run is recorded as
+   * `cancelled` with the limit as its reason. Sessions opened inside this
+   * one count toward its limits. Default: none. (README, "Faults and limits".)
+   * @example { limits: { turns: 10, tokens: 20_000, usd: 0.5, seconds: 60 } }
+   */
+  limits?: Limits
+}
 
 /** The guard of a session with limits, its own or its parent's. */
 const GUARD = new FeatureKey<RunGuard>('limits')
 
 export const limitsFeature: SessionFeature = {
-  attach(session: Session, options: SessionOptions, parent: Session | undefined): void {
+  attach(session: Session, options: RecordingOptions & LimitsOptions, parent: Session | undefined): void {
     const inner = session[internals]
     const guard = options.limits !== undefined ? new RunGuard(options.limits) : parent?.[internals].get(GUARD)
     // Also without limits of its own: a sub-agent's stop that came up as the function's error stops this run too.

@@ -7,7 +7,8 @@
  * without running; every other step runs live.
  */
 import { session, type Session, type SessionFn } from '../run/session.js'
-import { RESUME, type SessionOptions } from '../session/options.js'
+import type { SessionOptions } from '../run/options.js'
+import { RESUME } from '../session/options.js'
 
 /**
  * Runs `fn` in a session named `name` that resumes the last run of that

@@ -7,21 +7,47 @@
  * open, and closed with the session, before its trace file is written.
  */
 import { internals, FeatureKey } from '../session/internals.js'
-import { isResume, type ResumableOptions } from '../session/options.js'
+import { isResume, RESUME, type RecordingOptions } from '../session/options.js'
 import { RUN_FILES } from '../session/files-feature.js'
 import type { Session, SessionFeature } from '../session/session.js'
 import type { Trace } from '../trace/types.js'
-import { resolveReplayMode } from './mode.js'
+import { resolveReplayMode, type ReplayMode } from './mode.js'
 import { projectDefaults } from './project-defaults.js'
 import { findResumable, warnFresh } from './resume-source.js'
 import { SessionSteps } from './session-steps.js'
 import { recordingPath, type StepRecord } from '../storage/index.js'
 
+/** The options of record/replay and resume. */
+export interface ReplayOptions {
+  /**
+   * Record model calls, or answer them from the recording instead of calling
+   * the model (README, "Record and replay"): `'off'`, `'record'` (call the
+   * model and save the calls as the run's recording), `'replay'` (never call
+   * the model; a call the recording cannot answer fails), `'auto'` (answer
+   * what is recorded, record the rest; under `CI`, as `'replay'`).
+   * `REAGENT_REPLAY` overrides it. Default: `'off'` (a session opened inside
+   * another: the outer one's).
+   * @example { replay: 'auto' }
+   */
+  replay?: ReplayMode
+  /** A replayed session that completes with recorded calls unused fails with `UnusedRecordingError` (instead of a warning). Default: false. */
+  strict?: boolean
+  /**
+   * `traceTool` tools are answered from the recording too (for tools that
+   * call paid or external services), in `'replay'` and `'auto'`. Default:
+   * false (tools run for real in every mode).
+   */
+  replayTools?: boolean
+}
+
+/** The options replay reads, with the internal option of `resume()`. */
+type StepsOptions = RecordingOptions & ReplayOptions & { [RESUME]?: boolean }
+
 /** The steps of a session; none when it neither replays, resumes nor journals (nothing to answer or keep). */
 export const STEPS = new FeatureKey<SessionSteps>('replay steps')
 
 export const replayFeature: SessionFeature = {
-  attach(session: Session, options: ResumableOptions, parent: Session | undefined): void {
+  attach(session: Session, options: StepsOptions, parent: Session | undefined): void {
     const inner = session[internals]
     const steps = openSteps(inner.trace, options, inner.location.runPath, parent?.[internals].get(STEPS))
     if (steps === undefined) return
@@ -40,7 +66,7 @@ export const replayFeature: SessionFeature = {
  * written: a resumed run's trace names the run it resumes from its first
  * line). Throws for a bad `REAGENT_REPLAY` or an unreadable recording.
  */
-function openSteps(trace: Trace, options: ResumableOptions, runPath: string, outerSteps: SessionSteps | undefined): SessionSteps | undefined {
+function openSteps(trace: Trace, options: StepsOptions, runPath: string, outerSteps: SessionSteps | undefined): SessionSteps | undefined {
   const outer = outerSteps?.options
   // The session's own option, else the outer session's, else the project's (REAGENT_REPLAY overrides the mode).
   const defaults = projectDefaults()

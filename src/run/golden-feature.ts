@@ -12,14 +12,19 @@
 import { AgentAssertionError } from '../errors/index.js'
 import { matchGolden, resolveUpdateMode } from '../golden/index.js'
 import { FeatureKey, internals } from '../session/internals.js'
-import type { SessionOptions } from '../session/options.js'
+import type { RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
+
+export interface GoldenOptions {
+  /** Write the trace as the golden baseline (`<traceDir>/golden/<name>.trace.json`, normal form). Default: false. */
+  golden?: boolean
+}
 
 /** A `golden: true` comparison that failed: session() rejects with it (unless the agent's own error comes first). */
 const GOLDEN_FAILURE = new FeatureKey<AgentAssertionError>('golden failure')
 
 export const goldenFeature: SessionFeature = {
-  attach(session: Session, options: SessionOptions): void {
+  attach(session: Session, options: RecordingOptions & GoldenOptions): void {
     if (options.golden !== true) return
     const inner = session[internals]
     inner.lifecycle.on('closing', (trace, status) => {

@@ -7,7 +7,7 @@
 import { STEPS } from '../replay/session-feature.js'
 import { currentSession, runInSession, testScopeOfSession } from '../session/context.js'
 import { internals, type Outcome } from '../session/internals.js'
-import { checkOptions, type SessionOptions } from '../session/options.js'
+import { checkOptions, type SessionOptions } from './options.js'
 import { Session as RecordingSession } from '../session/session.js'
 import { sanitizeName } from '../storage/index.js'
 import type { JsonObject } from '../trace/types.js'

@@ -11,7 +11,7 @@ import { FeatureKey, internals } from './internals.js'
 import { sessionClosed, sessionOpened } from './open-sessions.js'
 import { RunFiles } from './run-files.js'
 import type { Session, SessionFeature } from './session.js'
-import type { SessionOptions } from './options.js'
+import type { RecordingOptions } from './options.js'
 
 /** The files of a session that writes them (not with `save: false`). */
 export const RUN_FILES = new FeatureKey<RunFiles>('run files')
@@ -21,7 +21,7 @@ function messageOf(error: unknown): string {
 }
 
 export const runFilesFeature: SessionFeature = {
-  attach(session: Session, options: SessionOptions): void {
+  attach(session: Session, options: RecordingOptions): void {
     if (options.save === false) return
     const inner = session[internals]
     const { lifecycle, trace } = inner

@@ -22,7 +22,7 @@ import type { Lifecycle, SessionEnd } from './lifecycle.js'
 import { checkLlmCall, checkToolResult } from './log-input.js'
 import type { LlmCallInput, Recorder, ToolOutcome, ToolResultInput } from './recorder.js'
 import type { RunLocation } from './run-location.js'
-import type { SessionOptions } from './options.js'
+import type { RecordingOptions } from './options.js'
 
 export const internals: unique symbol = Symbol('reagent-flow session internals')
 
@@ -72,7 +72,7 @@ export interface SessionParts {
   trace: Trace
   recorder: Recorder
   lifecycle: Lifecycle
-  options: SessionOptions
+  options: RecordingOptions
   location: RunLocation
   testScope: TestScope | undefined
 }
@@ -83,7 +83,7 @@ export class SessionInternals<T = unknown> {
   /** What the session announces as it lives, to the features that subscribed (see lifecycle.ts). */
   readonly lifecycle: Lifecycle
   /** The options the session was opened with, checked. */
-  readonly options: SessionOptions
+  readonly options: RecordingOptions
   /** Where its files go: traceDir, the run file, and inside vitest its test. */
   readonly location: RunLocation
   /** The vitest test the session was opened in, if any. */

@@ -21,7 +21,7 @@ import type { JsonObject, JsonValue, Trace, TraceStatus } from '../trace/types.j
 import { warn } from '../base/warnings.js'
 import { internals, SessionInternals } from './internals.js'
 import { Lifecycle } from './lifecycle.js'
-import { isResume, type SessionOptions } from './options.js'
+import { isResume, type RecordingOptions } from './options.js'
 import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
 import { locateRun } from './run-location.js'
 import type { TestScope } from './test-scope.js'
@@ -31,9 +31,11 @@ import type { TestScope } from './test-scope.js'
  * session opens, before any file is written, it subscribes to the session's
  * lifecycle and keeps its state on the session's internals. It may throw to
  * refuse its options (a bad `ledger` URL): the session is then not opened.
+ * It is given the whole options of `session()` (run/options.ts), and types
+ * its parameter as the recording's options and its own.
  */
 export interface SessionFeature {
-  attach(session: Session, options: SessionOptions, parent: Session | undefined): void
+  attach(session: Session, options: RecordingOptions, parent: Session | undefined): void
 }
 
 /** How a session is opened: its features, in order, and the vitest test it is opened in. */
@@ -66,7 +68,7 @@ export class Session<T = unknown> extends TraceAssertions {
    */
   constructor(
     name: string,
-    options: SessionOptions = {},
+    options: RecordingOptions = {},
     parent: Session<unknown> | undefined = undefined,
     traceFields?: Readonly<JsonObject>,
     setup: SessionSetup = { features: [], testScope: undefined },
