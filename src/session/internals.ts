@@ -68,6 +68,7 @@ function isCancellation(error: unknown): boolean {
   return CANCELLATIONS.has(recordError(error).name)
 }
 
+/** What a Session gives its internals as it opens. */
 export interface SessionParts {
   trace: Trace
   recorder: Recorder

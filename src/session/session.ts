@@ -106,8 +106,9 @@ export class Session<T = unknown> extends TraceAssertions {
     // Before any file is opened: a feature that refuses its options (a bad REAGENT_REPLAY, a bad `ledger` URL) throws here.
     for (const feature of setup.features) feature.attach(this as Session<unknown>, options, parent)
     if (parent !== undefined) parent.#children.push(this as Session<unknown>)
-    testScope?.openSessions.add(inner)
     lifecycle.emit('opened')
+    // Once its files are open (opening them may throw): the test closes what it still finds open when it ends.
+    testScope?.openSessions.add(inner)
   }
 
   get name(): string {
