@@ -201,12 +201,10 @@ export class SessionInternals<T = unknown> {
   }
 
   /**
-   * For adapters that see a tool's result only in the agent's next request:
-   * records `outcome()` as the result of call `callId`, named after its tool.
-   * A call this session did not record (history from before it began) or
-   * that has a result already (agents resend the whole history; `traceTool`
-   * may have recorded it exactly) is left alone, and `outcome` is not called.
-   * `durationMs` defaults to the time since the response that made the call.
+   * For adapters that see a tool's result only in the agent's next request
+   * (agents resend the whole history, so a call from before the session
+   * began, or one `traceTool` recorded already, comes by too): records
+   * `outcome()` as the result of call `callId`, as Recorder.logResultOf says.
    */
   logResultOf(callId: string, outcome: () => ToolOutcome, durationMs?: number): void {
     if (this.#closed) {
