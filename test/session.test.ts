@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest'
 import { SessionClosedError, currentSession, loadTrace, session, type Session } from '../src/entries/index.js'
 import { APIUserAbortError } from 'openai'
 import { tempDir } from './helpers/temp-dir.js'
-import { hooks } from '../src/session/internals.js'
+import { internals } from '../src/session/internals.js'
 
 describe('session()', () => {
   it('records an LLM call and its tool result as one turn and writes <traceDir>/<name>.trace.json', async () => {
@@ -170,7 +170,7 @@ describe('session()', () => {
       'Cannot log a result of "search" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
-    expect(() => s[hooks].logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
+    expect(() => s[internals].logResultOf('call_1', () => ({ result: 1 }))).toThrowError(
       'Cannot log the result of call "call_1" on session "closed": it is closed and its trace has been finalised. ' +
         'Record inside the session callback, and await every tool or model call before the callback returns.',
     )
@@ -192,7 +192,7 @@ describe('session()', () => {
 
   it('waits for tracked background work before finalising', async () => {
     const s = await session('tracked', { save: false }, (s) => {
-      s[hooks].track(
+      s[internals].track(
         new Promise<void>((resolve) =>
           setTimeout(() => {
             s.logLlmCall({ responseText: 'late callback' })
@@ -207,7 +207,7 @@ describe('session()', () => {
   it('runs before-close hooks inside the session, after fn settles', async () => {
     const order: string[] = []
     const s = await session('hooks', { save: false }, (s) => {
-      s[hooks].beforeClose(async () => {
+      s[internals].beforeClose(async () => {
         order.push(`hook sees ${currentSession()?.name}`)
         s.logLlmCall({ responseText: 'flushed' })
       })
@@ -221,10 +221,10 @@ describe('session()', () => {
     const order: string[] = []
     const later = (ms: number, what: string): Promise<void> => new Promise((resolve) => setTimeout(() => resolve(void order.push(what)), ms))
     await session('close-order', { save: false }, (s) => {
-      s[hooks].track(later(20, 'tracked work'))
-      s[hooks].beforeClose(() => {
+      s[internals].track(later(20, 'tracked work'))
+      s[internals].beforeClose(() => {
         order.push('hook')
-        s[hooks].track(later(10, 'work the hook started'))
+        s[internals].track(later(10, 'work the hook started'))
       })
     })
     expect(order).toEqual(['tracked work', 'hook', 'work the hook started'])

@@ -10,7 +10,7 @@
  */
 import type { Session, ToolOutcome } from '../../src/adapter-support/index.js'
 import { recordSafelyAiSdk } from './record.js'
-import { hooks } from '../../src/adapter-support/index.js'
+import { internals } from '../../src/adapter-support/index.js'
 
 interface HeldResult {
   name: string
@@ -31,7 +31,7 @@ function log(s: Session, callId: string, { name, outcome, durationMs, injected }
 /** Logs the result now if its call is in the trace, else keeps it until it is. */
 export function logOrHoldResult(s: Session, callId: string, result: HeldResult): void {
   if (s.closed) return
-  if (s[hooks].toolNameOf(callId) !== undefined) {
+  if (s[internals].toolNameOf(callId) !== undefined) {
     log(s, callId, result)
     return
   }
@@ -40,7 +40,7 @@ export function logOrHoldResult(s: Session, callId: string, result: HeldResult):
     const created = new Map<string, HeldResult>()
     held = created
     heldBySession.set(s, created)
-    s[hooks].beforeClose(() => {
+    s[internals].beforeClose(() => {
       for (const [id, waiting] of created) log(s, id, waiting)
       created.clear()
     })
@@ -53,7 +53,7 @@ export function releaseHeldResults(s: Session): void {
   const held = heldBySession.get(s)
   if (held === undefined || held.size === 0) return
   for (const [callId, result] of held) {
-    if (s[hooks].toolNameOf(callId) === undefined) continue
+    if (s[internals].toolNameOf(callId) === undefined) continue
     held.delete(callId)
     log(s, callId, result)
   }

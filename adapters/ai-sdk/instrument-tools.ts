@@ -7,7 +7,7 @@
 import type { ToolExecutionOptions, ToolSet } from 'ai'
 import { admitTool, currentSession, measure, runToolIn, type Session } from '../../src/adapter-support/index.js'
 import { logOrHoldResult } from './held-results.js'
-import { hooks } from '../../src/adapter-support/index.js'
+import { internals } from '../../src/adapter-support/index.js'
 
 type Execute = (this: unknown, input: unknown, options: ToolExecutionOptions) => unknown
 
@@ -67,7 +67,7 @@ function runMeasured(execute: () => unknown, measured: (run: () => unknown) => u
 
 /** Records one execution into `s`, in which the call is (or is about to be) recorded. */
 function runInto(s: Session, name: string, callId: string | undefined, input: unknown, execute: () => unknown): unknown {
-  if (callId !== undefined && s[hooks].toolNameOf(callId) === undefined) {
+  if (callId !== undefined && s[internals].toolNameOf(callId) === undefined) {
     // The tool started before its call was in the trace (see held-results.ts): measure, then log or hold.
     const { run: admitted, injected } = admitTool(s, name, execute)
     return runMeasured(admitted, (run) => measure(run, (outcome, durationMs) => logOrHoldResult(s, callId, { name, outcome, durationMs, injected })))

@@ -7,7 +7,7 @@
  * call itself (an error ToolMessage sent to its model), and that answer wins.
  */
 import type { LLMResult } from '@langchain/core/outputs'
-import { hooks, type Session } from '../../src/adapter-support/index.js'
+import { internals, type Session } from '../../src/adapter-support/index.js'
 
 interface InvalidToolCallLike {
   name?: unknown
@@ -32,6 +32,6 @@ export function answerInvalidToolCallsAtClose(session: Session, output: LLMResul
   for (const call of calls as InvalidToolCallLike[]) {
     const callId = call?.id
     if (typeof callId !== 'string' || callId === '') continue
-    session[hooks].beforeClose(() => session[hooks].logResultOf(callId, () => ({ error: parseError(call) })))
+    session[internals].beforeClose(() => session[internals].logResultOf(callId, () => ({ error: parseError(call) })))
   }
 }

@@ -12,7 +12,7 @@ import { ADAPTER, chatModelCalls, drainBackgroundCallbacks, type ModelStart } fr
 import { addRun, hasRun, takeRun, takeUnfinishedRuns, type Run, type ToolRun } from './runs.js'
 import { unwrapToolOutput } from './tool-output.js'
 import { answerInvalidToolCallsAtClose } from './invalid-tool-calls.js'
-import { hooks } from '../../src/adapter-support/index.js'
+import { internals } from '../../src/adapter-support/index.js'
 
 function unfinishedError(session: Session): Error {
   const error = new Error(
@@ -57,7 +57,7 @@ function start(runId: string, build: (session: Session) => Run | undefined): voi
   if (session === undefined || hasRun(runId)) return
   recordSafely(ADAPTER, 'the start of a run', () => {
     const run = build(session)
-    if (run !== undefined && addRun(runId, run)) session[hooks].beforeClose(() => settleSession(session))
+    if (run !== undefined && addRun(runId, run)) session[internals].beforeClose(() => settleSession(session))
   })
 }
 
@@ -70,7 +70,7 @@ export function startToolRun(runId: string, name: string, input: unknown, toolCa
     session,
     name,
     // Without LangChain's id (a tool invoked with bare arguments), take the pending call of this tool, matching arguments.
-    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session[hooks].claimPendingCall(name, input),
+    callId: toolCallId !== undefined && toolCallId !== '' ? toolCallId : session[internals].claimPendingCall(name, input),
     startedAt: performance.now(),
   }))
 }

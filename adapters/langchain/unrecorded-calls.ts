@@ -7,7 +7,7 @@
  * for; the session warns when it closes if any was not recorded. A session
  * that never called a LangChain chat model is never counted, so never warned.
  */
-import { hooks, warn, type Session } from '../../src/adapter-support/index.js'
+import { internals, warn, type Session } from '../../src/adapter-support/index.js'
 
 interface Seen {
   /** The chat model calls made inside the session, each by its run id (or its messages, when it ran with no callbacks). */
@@ -25,7 +25,7 @@ function seenOf(session: Session): Seen {
   if (seen === undefined) {
     seen = { calls: new Set(), unrecorded: new Set(), models: new Set() }
     seenIn.set(session, seen)
-    session[hooks].beforeClose(() => warnIfUnrecorded(session, seen!))
+    session[internals].beforeClose(() => warnIfUnrecorded(session, seen!))
   }
   return seen
 }

@@ -23,7 +23,7 @@ import type { CallRouting } from './recorded-model.js'
 import { durationOf, errorText, type SdkSpan } from './sdk-span.js'
 import { recordToolResult } from './tool-results.js'
 import { field, stringOrNull } from './wire.js'
-import { hooks } from '../../src/adapter-support/index.js'
+import { internals } from '../../src/adapter-support/index.js'
 
 export type { SdkSpan } from './sdk-span.js'
 
@@ -180,7 +180,7 @@ export class AgentRuns implements CallRouting {
     const toAgent = stringOrNull(span.spanData['to_agent'])
     if (toAgent === null) return
     const call = this.#lastHandoffCall(from)
-    if (call !== undefined) from[hooks].logResultOf(call.call_id, () => ({ result: { assistant: toAgent } }), durationOf(span))
+    if (call !== undefined) from[internals].logResultOf(call.call_id, () => ({ result: { assistant: toAgent } }), durationOf(span))
     this.#handoffs.set(span.traceId, { from, fromAgent: stringOrNull(span.spanData['from_agent']), toAgent, context: call?.arguments ?? {} })
   }
 

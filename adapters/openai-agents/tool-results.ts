@@ -7,17 +7,17 @@
 import { noteOnTurnOfCall, toolOutputValue, type Session, type ToolOutcome } from '../../src/adapter-support/index.js'
 import { durationOf, type SdkSpan } from './sdk-span.js'
 import { field, parseObject, stringOrNull } from './wire.js'
-import { hooks } from '../../src/adapter-support/index.js'
+import { internals } from '../../src/adapter-support/index.js'
 
 /** Records a function span's outcome; `isWithheld` when the SDK keeps the agent's data out of its traces (the output is then not recorded). */
 export function recordToolResult(s: Session, span: SdkSpan, isWithheld: boolean): void {
   const name = String(span.spanData['name'] ?? 'unknown')
   const input = span.spanData['input']
-  const callId = s[hooks].claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
+  const callId = s[internals].claimPendingCall(name, typeof input === 'string' && input !== '' ? input : undefined)
   const outcome: ToolOutcome = span.error !== null ? { error: toolError(span.error) } : { result: isWithheld ? null : outputValue(span.spanData['output']) }
   const durationMs = durationOf(span)
   if (callId === undefined) s.logToolResult(name, { ...outcome, ...(durationMs === undefined ? {} : { durationMs }) })
-  else s[hooks].logResultOf(callId, () => outcome, durationMs)
+  else s[internals].logResultOf(callId, () => outcome, durationMs)
   const server = mcpServerOf(span.spanData['mcp_data'])
   if (server !== undefined && callId !== undefined) noteOnTurnOfCall(s, callId, 'mcp_calls', { name, server })
 }

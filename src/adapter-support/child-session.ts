@@ -7,9 +7,9 @@
  * session is; the parent closes it, if the SDK never did, before it closes
  * itself (a run that broke off must not leave a session open forever).
  */
-import { session, type Session } from '../session/session.js'
+import { session, type Session } from '../run/session.js'
 import type { JsonObject } from '../trace/types.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 export interface ChildSession {
   readonly session: Session
@@ -62,7 +62,7 @@ export function openChildSession(parent: Session, name: string, options: ChildSe
     }
     return written
   }
-  parent[hooks].beforeClose(() =>
+  parent[internals].beforeClose(() =>
     close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined),
   )
   return { session: child, close }

@@ -18,7 +18,7 @@
  * by the client's own `makeStatusError` (the method it builds it with), so a
  * retried attempt's turn says what the agent would have been told.
  */
-import { currentModelCall } from '../session/context.js'
+import { currentModelCall } from './model-call-context.js'
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError, type DescribedFault } from '../faults/model-fault.js'
 import type { CallInFlight } from './call-in-flight.js'

@@ -22,7 +22,8 @@
  */
 import type { ModelFault } from '../faults/faults-option.js'
 import { describeModelFault, modelFaultError } from '../faults/model-fault.js'
-import { stepsOf } from '../replay/attach.js'
+import { STEPS } from '../replay/session-feature.js'
+import { internals } from '../session/internals.js'
 import { answerFaultsInFetch, clientFaultError } from './fault-response.js'
 import type { ModelExchange } from './model-api.js'
 import type { CallInFlight } from './call-in-flight.js'
@@ -31,7 +32,7 @@ export function sendWithFaults<R>(call: CallInFlight, make: () => R, exchange: M
   if (exchange === undefined) return call.run(make)
   const { model, provider } = call.asked
   const http = exchange.client?.()
-  if (http !== undefined && stepsOf(call.session)?.answers !== true) {
+  if (http !== undefined && call.session[internals].get(STEPS)?.answers !== true) {
     answerFaultsInFetch(http.client, http.provider)
     return iteratedInCall(call, call.run(answer))
   }

@@ -25,7 +25,7 @@
  *   limit stop that replaces it), for an execution measured by other means.
  * - openChildSession: a session for an agent the SDK started inside another
  *   one's run (a handoff), closed by the SDK's events.
- * - hooks: `session[hooks]`, what adapters do to a session that its user
+ * - internals: `session[internals]`, what adapters do to a session that its user
  *   never does (results seen in a later request, background work, steps
  *   before close): session/internals.ts.
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
@@ -49,7 +49,7 @@ export { markInstrumented, patchMethod, reinstrumentWithOptions } from './patch.
 export { admitTool, measure, runToolIn } from './trace-tool.js'
 export { tapStream } from './stream-tap.js'
 export { openChildSession } from './child-session.js'
-export { hooks } from '../session/internals.js'
+export { internals } from '../session/internals.js'
 export { noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './turn-notes.js'
 export { inputMessages, outputTexts } from './response-items.js'
 

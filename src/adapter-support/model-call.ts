@@ -29,12 +29,12 @@
  * model can answer instead.
  */
 import type { ModelFault } from '../faults/faults-option.js'
-import { modelFaultsOf } from '../faults/run-faults.js'
+import { modelFaultsOf } from '../faults/session-feature.js'
 import type { LlmCallInput } from '../session/recorder.js'
-import { stepsOf } from '../replay/attach.js'
+import { STEPS } from '../replay/session-feature.js'
 import type { Session } from '../session/session.js'
 import { epochSeconds } from '../trace/ids.js'
-import { runInModelCall } from '../session/context.js'
+import { runInModelCall } from './model-call-context.js'
 import type { CallInFlight } from './call-in-flight.js'
 import { sendWithFaults } from './faulted-send.js'
 import { markNotRetryable } from '../http/failing-response.js'
@@ -44,7 +44,7 @@ import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { unreachableAsMiss } from './unreachable.js'
 import { recordSafely, reportRecordingFailure } from '../warnings/record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 /** What a call that never got a response records. */
 const NO_RESPONSE: ModelResponse = Object.freeze({ toolCalls: Object.freeze([]), responseText: null, model: null, tokenUsage: null, stopReason: null })
@@ -66,7 +66,7 @@ export function startModelCall<Request, Response, Event>(
 ): ModelCall<Response, Event> | undefined {
   // Read first: the tool results the request hands back are recorded even when the call is stopped.
   const call = recordSafely(api.adapter, 'a request', () => new ModelCall(session, api, api.request(raw)))
-  const stop = session[hooks].admitModelCall()
+  const stop = session[internals].admitModelCall()
   if (stop === undefined) return call
   call?.withdraw()
   throw stop
@@ -96,7 +96,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
     const { toolResults } = request
     if (toolResults !== undefined && toolResults.length > 0) {
       recordSafely(api.adapter, 'the tool results of a request', () => {
-        for (const { callId, outcome } of toolResults) session[hooks].logResultOf(callId, outcome)
+        for (const { callId, outcome } of toolResults) session[internals].logResultOf(callId, outcome)
       })
     }
     this.#leave = openCall(session, (reason) => this.cutShort(reason))
@@ -173,7 +173,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
 
   /** How the call is answered at the model's layer (`exchange`), or by `make` (the HTTP layer under it answers). */
   #answer<R>(make: () => R, exchange: ModelExchange<R> | undefined): R {
-    const steps = exchange === undefined ? undefined : stepsOf(this.#session)
+    const steps = exchange === undefined ? undefined : this.#session[internals].get(STEPS)
     if (steps === undefined || exchange === undefined) return make()
     // Read now: the SDK (or the agent) may change the objects of the request once the call is made.
     const request = exchange.request()
@@ -255,7 +255,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
 
   /** Keeps the session open until `work` (recording work that ends on its own) settles. */
   track(work: Promise<unknown>): void {
-    this.#session[hooks].track(work)
+    this.#session[internals].track(work)
   }
 
   #foldOf(): StreamFold<Event> {
@@ -290,7 +290,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
       const call = this.#callInput(response, endedAt, isInjected)
       if (this.#isReplayed) call.replayed = true
       // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
-      this.#session[hooks].recordModelCall(call)
+      this.#session[internals].recordModelCall(call)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
@@ -298,7 +298,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
 
   /** A failed attempt, as an LLM call with the error the SDK raised from it. */
   #recordAttempt({ error, failedAt }: { error: unknown; failedAt: number }): void {
-    this.#session[hooks].recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true))
+    this.#session[internals].recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true))
   }
 
   /** The LLM call of `response`, from the request and the (attempt's) start to `endedAt`. */
@@ -323,7 +323,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
   /** A tool the provider ran inside the response took no time of its own; a result whose call is unknown is kept all the same, unmatched. */
   #logProviderResult({ callId, name, outcome }: ProviderToolResult): void {
     const s = this.#session
-    if (s[hooks].toolNameOf(callId) !== undefined) s[hooks].logResultOf(callId, outcome, 0)
+    if (s[internals].toolNameOf(callId) !== undefined) s[internals].logResultOf(callId, outcome, 0)
     else s.logToolResult(name, { ...outcome(), callId, durationMs: 0 })
   }
 }

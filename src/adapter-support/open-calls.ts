@@ -8,7 +8,7 @@
  * leaves the registry as soon as it is recorded, so nothing here outlives it.
  */
 import type { Session } from '../session/session.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 /** The error of a call cut short by the end of its session. */
 export const SESSION_CLOSED = 'the session closed before this response was read to its end; await every model call (and read every stream) inside the session'
@@ -35,7 +35,7 @@ function openCallsOf(s: Session): Set<OpenCall> {
   if (open === undefined) {
     const calls = new Set<OpenCall>()
     openBySession.set(s, calls)
-    s[hooks].beforeClose(() => cutShortAll(calls))
+    s[internals].beforeClose(() => cutShortAll(calls))
     open = calls
   }
   return open

@@ -25,9 +25,12 @@
  * recording or the network: a failed attempt is never a step, so it is
  * neither in a recording nor in what `resume()` replays.
  */
-import { currentModelCall, currentSession } from '../session/context.js'
-import { modelFaultsOf } from '../faults/run-faults.js'
-import { stepsOf } from '../replay/attach.js'
+import { currentSession } from '../session/context.js'
+import { currentModelCall } from './model-call-context.js'
+import { modelFaultsOf } from '../faults/session-feature.js'
+import { STEPS } from '../replay/session-feature.js'
+import type { SessionSteps } from '../replay/session-steps.js'
+import { internals } from '../session/internals.js'
 import type { RecordedResponse } from '../storage/index.js'
 import type { JsonValue } from '../trace/types.js'
 import { responseFailingWith } from '../http/failing-response.js'
@@ -72,7 +75,7 @@ export function recordFetch(client: object, provider: string): void {
     const call = modelFaultsOf(session) === undefined ? undefined : currentModelCall()
     const injected = call === undefined || call.session !== session ? undefined : answerFault(call, client, provider)
     if (injected !== undefined) return injected
-    const steps = stepsOf(session)
+    const steps = session[internals].get(STEPS)
     if (steps === undefined) return original.call(undefined, input, init)
     return exchange(steps, original, provider, typeof target.baseURL === 'string' ? target.baseURL : '', input, init)
   }
@@ -80,7 +83,7 @@ export function recordFetch(client: object, provider: string): void {
   target.fetch = fetch
 }
 
-type Steps = NonNullable<ReturnType<typeof stepsOf>>
+type Steps = SessionSteps
 
 function exchange(
   steps: Steps,

@@ -12,11 +12,11 @@
  */
 import { currentSession } from '../session/context.js'
 import type { ToolOutcome } from '../session/recorder.js'
-import { stepsOf } from '../replay/attach.js'
+import { STEPS } from '../replay/session-feature.js'
 import type { Session } from '../session/session.js'
 import { isThenable } from '../base/thenable.js'
 import { warn } from '../warnings/warnings.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 export interface TraceToolOptions<Args extends unknown[]> {
   /**
@@ -94,7 +94,7 @@ export interface AdmittedTool<R> {
  * sees the failure the way the tool reports its own.
  */
 export function admitTool<R>(s: Session, name: string, fn: () => R, isAsync = false): AdmittedTool<R> {
-  const stop = s[hooks].admitToolCall(name)
+  const stop = s[internals].admitToolCall(name)
   if (stop === undefined) return { run: fn, injected: false }
   const fail = (): never => {
     throw stop.error
@@ -112,9 +112,9 @@ export function admitTool<R>(s: Session, name: string, fn: () => R, isAsync = fa
  * that completes is kept as a step.
  */
 export function runToolIn<R>(s: Session, name: string, callId: string | undefined, args: unknown, fn: () => R, isAsync = false): R {
-  const id = callId ?? s[hooks].claimPendingCall(name, args)
+  const id = callId ?? s[internals].claimPendingCall(name, args)
   const { run, injected } = admitTool(s, name, fn, isAsync)
-  const answer = run === fn ? stepsOf(s)?.answerTool(name, args) : undefined
+  const answer = run === fn ? s[internals].get(STEPS)?.answerTool(name, args) : undefined
   if (answer === undefined) return measure(run, (outcome, durationMs) => record(s, name, id, outcome, durationMs, injected))
   if (answer.kind === 'recorded') return measure(answer.run as () => R, (outcome, durationMs) => record(s, name, id, outcome, durationMs, false))
   return measure(fn, (outcome, durationMs, settledLater) => {

@@ -8,7 +8,7 @@
  */
 import type { Session } from '../session/session.js'
 import type { JsonValue, Turn } from '../trace/types.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 /** Notes that arrived before the session had any turn, kept for its first one. */
 const waitingBySession = new WeakMap<Session, Array<[string, JsonValue]>>()
@@ -34,7 +34,7 @@ export function noteOnTurn(s: Session, key: string, note: JsonValue): void {
   let waiting = waitingBySession.get(s)
   if (waiting === undefined) {
     waitingBySession.set(s, (waiting = []))
-    s[hooks].beforeClose(() => flushWaiting(s))
+    s[internals].beforeClose(() => flushWaiting(s))
   }
   waiting.push([key, note])
 }

@@ -8,7 +8,7 @@
  */
 import { OtlpFormatError } from '../errors/index.js'
 import { sanitizeName } from '../storage/index.js'
-import { session } from '../session/session.js'
+import { session } from '../run/session.js'
 import type { JsonObject, Trace } from '../trace/types.js'
 import { REAGENT } from './attributes.js'
 import { chooseDialect, type Dialect, type DialectOption } from './dialects/index.js'

@@ -21,7 +21,7 @@ import { chooseDialect, type DialectOption } from './dialects/index.js'
 import { logRun } from './log-turns.js'
 import { planOneRun } from './run-plan.js'
 import { spanFromReadable, type ReadableSpanLike, type SpanRecord } from './span-record.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 
 const ADAPTER = 'reagent-flow/otel'
 
@@ -64,7 +64,7 @@ export class ReagentSpanProcessor {
       let spans = this.#spans.get(s)
       if (spans === undefined) {
         this.#spans.set(s, (spans = []))
-        s[hooks].beforeClose(() => this.#record(s))
+        s[internals].beforeClose(() => this.#record(s))
       }
       spans.push(spanFromReadable(span))
     })

@@ -11,8 +11,8 @@
  */
 import { currentTestScope } from '../session/context.js'
 import { testKeyOf } from '../session/run-location.js'
-import { runSession, type Session } from '../session/session.js'
-import { checkOptions, type SessionOptions } from '../session/options.js'
+import { runSession, type Session } from '../run/session.js'
+import { checkOptions, type SessionOptions } from '../run/options.js'
 import { sanitizeName } from '../storage/index.js'
 import { ulid } from '../trace/ids.js'
 import type { RepeatField } from '../trace/repeat-field.js'

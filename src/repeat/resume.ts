@@ -6,9 +6,9 @@
  * call that matches a step the previous run completed is answered from it
  * without running; every other step runs live.
  */
-import { session, type Session, type SessionFn } from '../session/session.js'
-import type { SessionOptions } from '../session/options.js'
-import { RESUME } from '../replay/attach.js'
+import { session, type Session, type SessionFn } from '../run/session.js'
+import type { SessionOptions } from '../run/options.js'
+import { RESUME } from '../session/options.js'
 
 /**
  * Runs `fn` in a session named `name` that resumes the last run of that

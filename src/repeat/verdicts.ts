@@ -13,7 +13,7 @@
 import { isThenable } from '../base/thenable.js'
 import { recordError } from '../trace/recorded-error.js'
 import type { Session } from '../session/session.js'
-import { hooks } from '../session/internals.js'
+import { goldenFailureOf } from '../run/golden-feature.js'
 
 /** A check of one run: assertions that throw, or a predicate. Sync or async. */
 export type RunCheck<T = unknown> = (run: Session<T>) => unknown
@@ -54,7 +54,8 @@ function failedBeforeCheck<T>({ session, thrown }: RepeatedRun<T>): string | und
     return `the run was ${session.status}${session.trace.interruption_reason === undefined ? '' : `: ${session.trace.interruption_reason}`}`
   }
   if (thrown !== undefined) return `the agent threw ${failureLine(thrown.error)}`
-  if (session[hooks].goldenFailure() !== undefined) return failureLine(session[hooks].goldenFailure())
+  const goldenFailure = goldenFailureOf(session)
+  if (goldenFailure !== undefined) return failureLine(goldenFailure)
   return undefined
 }
 

@@ -17,11 +17,10 @@
  * recovered from their journals (storage/recovery.ts).
  */
 import { isMainThread } from 'node:worker_threads'
-import { hooks, type SessionHooks } from './internals.js'
 
-/** What a session must offer to be closed from outside, at once and synchronously. */
+/** What a session must offer to be closed from outside, at once and synchronously (its internals, internals.ts, do). */
 export interface ClosableSession {
-  readonly [hooks]: Pick<SessionHooks, 'closeNow'>
+  closeNow(status: 'cancelled' | 'interrupted', reason: string): void
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
@@ -34,7 +33,7 @@ const open = new Set<ClosableSession>()
 function closeAll(status: 'cancelled' | 'interrupted', reason: string): void {
   for (const session of [...open]) {
     try {
-      session[hooks].closeNow(status, reason)
+      session.closeNow(status, reason)
     } catch {
       // One session that cannot be written must not keep the others from it.
     }

@@ -11,13 +11,13 @@ import { markInjected } from '../trace/injected-mark.js'
 import stringify from 'fast-json-stable-stringify'
 import { AmbiguousToolCallError } from '../errors/index.js'
 import { argumentsOf, Cursor, finiteNumber, isUnreadable, jsonValueOf, messagesOf, optionalText, readField, tokenUsageOf } from './record-values.js'
-import type { RecordingListener } from '../storage/index.js'
 import { epochSeconds } from '../trace/ids.js'
 import { MessageHistory } from '../trace/messages.js'
 import { describeError, recordError } from '../trace/recorded-error.js'
 import { copyIfPlain, NOT_PLAIN, toJsonValue, type ValueIssueHandler } from '../trace/serialize.js'
 import type { LlmCall, Message, ToolCall, ToolResult, Turn } from '../trace/types.js'
 import { warn } from '../warnings/warnings.js'
+import { Lifecycle } from './lifecycle.js'
 
 export interface ToolCallInput {
   name: string
@@ -109,12 +109,14 @@ export class Recorder {
   readonly #where = new Cursor()
   #generated = 0
   #orphans = 0
-  /** Told of every turn and result as it is recorded (the session's journal). */
-  listener: RecordingListener | undefined
+  /** Told of every turn and result as it is recorded (the session's journal listens). */
+  readonly #lifecycle: Lifecycle
 
-  constructor(traceId: string, onIssue: ValueIssueHandler) {
+  /** `lifecycle`: the session's, which its features hear turns and results through (a recorder alone tells no one). */
+  constructor(traceId: string, onIssue: ValueIssueHandler, lifecycle: Lifecycle = new Lifecycle()) {
     this.#idSuffix = traceId.slice(-6).toLowerCase()
     this.#onIssue = onIssue
+    this.#lifecycle = lifecycle
   }
 
   #newCallId(): string {
@@ -182,18 +184,18 @@ export class Recorder {
       ids[i] = callId
     }
     this.turns.push(turn)
-    this.listener?.onTurn(index, turn.duration_ms)
+    this.#lifecycle.emit('turn', index, turn.duration_ms)
     return ids
   }
 
   /**
-   * Records a result. With `onlyIfUnanswered`, a result for a call that already
+   * Records a result. With `skipIfRecorded`, a result for a call that already
    * has one is skipped silently: adapters use it so a result seen twice (by
    * `traceTool` and again in the next request) is recorded once. An
    * `injected` result (a fault the `faults` option injected) marks the turn
    * it lands on: `injected: true`, and its call id in `injected_results`.
    */
-  logToolResult(name: string, input: ToolResultInput, onlyIfUnanswered = false, injected = false): ToolResult | undefined {
+  logToolResult(name: string, input: ToolResultInput, skipIfRecorded = false, injected = false): ToolResult | undefined {
     const where = this.#where.at(-1, -1, name)
     const given = readField(input, 'callId', this.#onIssue, where)
     let slot: CallSlot | undefined
@@ -209,7 +211,7 @@ export class Recorder {
       }
       slot = pending?.[0]
     }
-    if (slot?.answered && onlyIfUnanswered) return undefined
+    if (slot?.answered && skipIfRecorded) return undefined
 
     const error = readField(input, 'error', this.#onIssue, where)
     const result: ToolResult = {
@@ -236,7 +238,7 @@ export class Recorder {
     if (injected) markInjected(turn, result.call_id)
     const elapsed = (epochSeconds() - turn.llm_call.timestamp) * 1000
     if (elapsed > turn.duration_ms && Number.isFinite(elapsed)) turn.duration_ms = elapsed
-    this.listener?.onResult(turn.index, result, turn.duration_ms, undefined, injected)
+    this.#lifecycle.emit('tool-result', turn.index, result, turn.duration_ms, undefined, injected)
     return result
   }
 
@@ -317,13 +319,13 @@ export class Recorder {
     if (last === undefined) {
       const orphan = injected ? { name, ...result, injected: true } : { name, ...result }
       this.orphanResults.push(orphan)
-      this.listener?.onOrphan(orphan)
+      this.#lifecycle.emit('orphan-result', orphan)
       return
     }
     addResult(last, result)
     if (injected) markInjected(last, result.call_id)
     ;(last.unmatched_results ??= []).push({ call_id: result.call_id, name })
-    this.listener?.onResult(last.index, result, last.duration_ms, name, injected)
+    this.#lifecycle.emit('tool-result', last.index, result, last.duration_ms, name, injected)
   }
 
   /** The call's messages, sharing those it has in common with a recent call (see trace/messages.ts). */

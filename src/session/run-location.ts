@@ -13,7 +13,7 @@
  * ` #2`, ` #3`, ... for a later session of the same key in one test.
  */
 import { isAbsolute, resolve } from 'node:path'
-import type { TestScope } from './context.js'
+import type { TestScope } from './test-scope.js'
 import { DEFAULT_TRACE_DIR, resolveTraceFile } from '../storage/index.js'
 
 export interface RunLocation {

@@ -1,12 +1,12 @@
 /**
  * Matchers about what the agent achieved: toHaveFinalAnswer (the last text
  * the model gave) and toReachGoal (a judge's verdict on the goal, recorded
- * as the run's grade; see assert/goal.ts).
+ * as the run's grade; see run/goal.ts).
  */
 import type { MatcherState } from 'vitest'
 import { isAsymmetricMatcher, type AsymmetricMatcher } from '../assert/equality.js'
 import { whatWasCalled } from '../assert/facts.js'
-import { judgeGoal, judgeRunFact, notReachedHeadline, quoteGoal, type GoalOptions } from '../assert/goal.js'
+import { judgeGoal, judgeRunFact, notReachedHeadline, quoteGoal, type GoalOptions } from '../run/goal.js'
 import { describeReceived } from '../assert/received.js'
 import { render } from '../assert/render.js'
 import { cut } from '../report/format-value.js'

@@ -10,8 +10,8 @@
  *   })
  */
 import { test as vitestTest } from 'vitest'
-import { session, type ClosedSession, type SessionFn } from '../session/session.js'
-import type { SessionOptions } from '../session/options.js'
+import { session, type ClosedSession, type SessionFn } from '../run/session.js'
+import type { SessionOptions } from '../run/options.js'
 import { fullTestName } from './test-scope.js'
 
 export interface AgentSessionOptions extends SessionOptions {

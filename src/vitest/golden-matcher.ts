@@ -17,7 +17,7 @@ import { currentTestScope } from '../session/context.js'
 import { resolveDiffOptions } from '../diff/options.js'
 import { matchGolden, resolveUpdateMode, type MatchGoldenOptions } from '../golden/index.js'
 import { Session } from '../session/session.js'
-import { hooks } from '../session/internals.js'
+import { internals } from '../session/internals.js'
 import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import type { RedactOption } from '../redact/index.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
@@ -60,7 +60,7 @@ export function toMatchGolden(this: MatcherState, received: unknown, options: Go
   const trace = receivedTrace(name, received)
   resolveDiffOptions(options, `${name}()`, OWN_OPTIONS)
   // The run's file says it has a golden (`golden: true`), for `reagent-flow approve --all`.
-  if (received instanceof Session) received[hooks].askGolden()
+  if (received instanceof Session) received[internals].askGolden()
   const session = sessionSettings(received)
   const scope = currentTestScope()
   const given = options.traceDir ?? session.traceDir ?? DEFAULT_TRACE_DIR

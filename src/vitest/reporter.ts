@@ -31,7 +31,7 @@ import { resolveUpdateMode, shownPath } from '../golden/index.js'
 import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage/index.js'
 import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
-import type { GoldenEntry } from '../session/context.js'
+import type { GoldenEntry } from '../session/test-scope.js'
 
 export interface ReagentReporterOptions {
   /** The traceDir your tests' sessions use, relative to the vitest root. Default: `".reagent"`. */

@@ -10,8 +10,8 @@
  * when their function settles.
  */
 import * as vitest from 'vitest'
-import { currentTestScope, runInTestScope, setUnscopedTestProbe, type GoldenEntry, type PrunedEntry, type TestScope } from '../session/context.js'
-import { hooks } from '../session/internals.js'
+import { currentTestScope, runInTestScope, setUnscopedTestProbe } from '../session/context.js'
+import type { GoldenEntry, PrunedEntry, TestScope } from '../session/test-scope.js'
 import { warn } from '../warnings/warnings.js'
 
 interface TaskLike {
@@ -100,7 +100,7 @@ export function cancelReason(error: unknown): string {
 }
 
 function closeOpen(scope: TestScope, reason: string): void {
-  for (const session of [...scope.openSessions]) session[hooks].closeNow('cancelled', reason)
+  for (const session of [...scope.openSessions]) session.closeNow('cancelled', reason)
 }
 
 function reasonAfter(task: TaskLike): string {

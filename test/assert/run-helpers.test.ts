@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { assertOn, loadChain, session, type Session } from '../../src/entries/index.js'
 import { buildTrace } from '../helpers/trace-builder.js'
-import { hooks } from '../../src/session/internals.js'
+import { internals } from '../../src/session/internals.js'
 
 function supportAgent(s: Session): string {
   s.logLlmCall({
@@ -60,7 +60,7 @@ describe('toolCalls(), toolNames() and finalAnswer', () => {
 describe('output', () => {
   it('is what the function returned, also when the session was closed from outside before it returned', async () => {
     const s = await session('slow-agent', { save: false }, async (s) => {
-      s[hooks].closeNow('cancelled', 'the test ended first')
+      s[internals].closeNow('cancelled', 'the test ended first')
       await new Promise((resolve) => setImmediate(resolve))
       return 'late answer'
     })

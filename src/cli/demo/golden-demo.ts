@@ -9,7 +9,7 @@
 import { formatDiff } from '../../diff/format.js'
 import { matchGolden } from '../../golden/index.js'
 import type { Colors } from '../../report/colors.js'
-import { session, type Session } from '../../session/session.js'
+import { session, type Session } from '../../run/session.js'
 import { runRefundAgent, type AgentVariant } from './refund-agent.js'
 
 const REQUEST = 'Please refund order 42, it arrived broken.'

@@ -7,7 +7,7 @@ import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
 import { session } from '../../../src/entries/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { answer, generatingModel, sleep, text, toolCall, usage } from './scripted.js'
-import { hooks } from '../../../src/session/internals.js'
+import { internals } from '../../../src/session/internals.js'
 
 function refundTools() {
   return {
@@ -236,7 +236,7 @@ describe('reagentMiddleware() with generateText', () => {
     const model = wrapLanguageModel({ model: generatingModel([answer([text('first')]), answer([text('second')])]), middleware: reagentMiddleware() })
 
     const s = await session('ai-sdk-broken-recorder', { save: false }, async (s) => {
-      s[hooks].recordModelCall = () => {
+      s[internals].recordModelCall = () => {
         throw new Error('the recorder is broken')
       }
       return [(await generateText({ model, prompt: 'one' })).text, (await generateText({ model, prompt: 'two' })).text]

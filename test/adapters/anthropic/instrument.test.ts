@@ -6,7 +6,7 @@ import { session } from '../../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer, type ReceivedRequest } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { MODEL, instrumentedClient, plainClient, stableTurns } from './helpers.js'
-import { hooks } from '../../../src/session/internals.js'
+import { internals } from '../../../src/session/internals.js'
 
 const ASK = [{ role: 'user' as const, content: 'What is the weather in Paris?' }]
 const toolUse = { json: fixtureJson('anthropic/weather-tool-use.json') }
@@ -130,7 +130,7 @@ describe('instrumentAnthropic()', () => {
     const warnings = captureWarnings()
 
     const s = await session('recording-fails', { save: false }, async (s) => {
-      Object.assign(s[hooks], {
+      Object.assign(s[internals], {
         recordModelCall: () => {
           throw new Error('disk full')
         },

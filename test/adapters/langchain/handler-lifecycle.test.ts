@@ -8,7 +8,7 @@ import { resetAdapterWarnings } from '../../../src/adapter-support/index.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { agentLoop, call, fakeModelFor, lookupOrder, scriptedModel, sleep } from './agent-kit.js'
 import { turnsOf } from './trace-shape.js'
-import { hooks } from '../../../src/session/internals.js'
+import { internals } from '../../../src/session/internals.js'
 
 describe('ReagentCallbackHandler: streams, sessions and the background', () => {
   it('records a streamed answer once, with its chunks joined, from .stream() and .streamEvents()', async () => {
@@ -162,7 +162,7 @@ describe('ReagentCallbackHandler: streams, sessions and the background', () => {
     const model = new FakeListChatModel({ responses: ['Still answered.'] })
     const handler = new ReagentCallbackHandler()
     const s = await session('broken-recorder', { save: false }, async (s) => {
-      s[hooks].recordModelCall = () => {
+      s[internals].recordModelCall = () => {
         throw new Error('recorder unavailable')
       }
       const first = await model.invoke('One', { callbacks: [handler] })

@@ -5,7 +5,7 @@ import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
 import { json, openaiClient } from './helpers.js'
-import { hooks } from '../../../src/session/internals.js'
+import { internals } from '../../../src/session/internals.js'
 
 const QUESTION = { role: 'user' as const, content: 'What is the weather in Paris?' }
 
@@ -90,7 +90,7 @@ describe('instrumentOpenAI: API errors', () => {
     const warnings = captureWarnings()
 
     const s = await session('record-failure', { save: false }, async (s) => {
-      s[hooks].recordModelCall = () => {
+      s[internals].recordModelCall = () => {
         throw new Error('the recorder is broken')
       }
       const first = await client.chat.completions.create({ model: 'gpt-4o', messages: [QUESTION] })
