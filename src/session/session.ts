@@ -14,6 +14,7 @@ import { TraceAssertions } from '../assert/trace-assertions.js'
 import { assertMatchesBaseline, type BaselineOptions } from '../assert/baseline.js'
 import { sanitizeName } from '../storage/index.js'
 import type { RedactOption } from '../redact/index.js'
+import { markWithinDepth } from '../trace/depth.js'
 import { statusOf } from '../trace/facts.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from '../trace/serialize.js'
@@ -101,6 +102,8 @@ export class Session<T = unknown> extends TraceAssertions {
     const lifecycle = new Lifecycle()
     const recorder = new Recorder(traceId, onIssue, lifecycle)
     this.trace.turns = recorder.turns
+    // Every value it will hold goes through the recorder, which cuts at 64 levels: the public entry points need not walk it for depth.
+    markWithinDepth(this.trace)
     const inner = new SessionInternals<T>({ trace: this.trace, recorder, lifecycle, options, location, testScope })
     this[internals] = inner
     // Before any file is opened: a feature that refuses its options (a bad REAGENT_REPLAY, a bad `ledger` URL) throws here.

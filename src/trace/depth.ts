@@ -107,18 +107,36 @@ export function nestingWithin(value: unknown, limit: number): number | undefined
 }
 
 /**
+ * Traces known to nest within MAX_TRACE_DEPTH: checked once (by the reader or
+ * a public entry point), or recorded by a session, whose recorder cuts every
+ * logged value at 64 levels. Checked once means once per trace object: a
+ * `diffTraces` of two loaded traces, or of a session's trace against its
+ * golden, walks neither again. (A trace deepened by hand after its check is
+ * not looked at again; nothing reagent-flow does deepens one.)
+ */
+const withinDepth = new WeakSet<object>()
+
+/** Marks `trace` as known to nest within MAX_TRACE_DEPTH (a session's trace: its recorder cuts values at 64 levels). */
+export function markWithinDepth(trace: object): void {
+  withinDepth.add(trace)
+}
+
+/**
  * Throws a `TraceFormatError` (rule `depth`, naming `file` and where) when
  * `value` nests deeper than MAX_TRACE_DEPTH: what the reader says of such a
  * file, and the public entry points of such an in-memory value.
  */
 export function checkNesting(value: unknown, file = '<value>'): void {
-  if (value === null || typeof value !== 'object') return
+  if (value === null || typeof value !== 'object' || withinDepth.has(value)) return
   let reversed: Array<string | number> | undefined
   try {
     reversed = tooDeep(value, 0, MAX_TRACE_DEPTH, undefined)
   } finally {
     searched = undefined
   }
-  if (reversed === undefined) return
+  if (reversed === undefined) {
+    withinDepth.add(value)
+    return
+  }
   throw new TraceFormatError(file, pathText(reversed.reverse()), 'depth', `nests more than ${LIMIT_TEXT} levels deep; reagent-flow reads at most ${LIMIT_TEXT}`)
 }
