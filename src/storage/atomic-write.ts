@@ -19,7 +19,7 @@ const CHUNK_BYTES = 1 << 20
 /** UTF-8 takes at most 3 bytes per UTF-16 code unit (4 per surrogate pair). */
 const MAX_BYTES_PER_CHAR = 3
 /** Text encoded at a time: a longer piece is encoded a slice at a time, so no buffer of its size is made. */
-const SLICE_CHARS = CHUNK_BYTES / MAX_BYTES_PER_CHAR
+const SLICE_CHARS = Math.floor(CHUNK_BYTES / MAX_BYTES_PER_CHAR)
 
 /** Whether `code` is the first half of a surrogate pair, which must not be cut from its second half. */
 function isHighSurrogate(code: number): boolean {
