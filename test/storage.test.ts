@@ -45,6 +45,15 @@ describe('writeFileAtomic()', () => {
     expect(readdirSync(join(dir, 'nested'))).toEqual(['x.trace.json'])
   })
 
+  it('writes long text byte for byte, a character outside the BMP whole wherever the text is cut to be encoded', () => {
+    const dir = tempDir()
+    const path = join(dir, 'wide.trace.json')
+    for (const text of ['😀'.repeat(400_000), `a${'😀'.repeat(400_000)}`, `é${'x'.repeat(2_000_000)}€`]) {
+      writeFileAtomic(path, text)
+      expect(readFileSync(path, 'utf8')).toBe(text)
+    }
+  })
+
   it('does not touch a file that already holds the same bytes when asked', async () => {
     const dir = tempDir()
     const path = join(dir, 'g.trace.json')

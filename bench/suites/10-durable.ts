@@ -1,16 +1,18 @@
 /**
  * Durable recording: what the journal costs while a session records, the
  * whole of a session against the plain floor, writing at 1,000,000 turns
- * against 10,000 (linear?), and the file of an adapter-recorded
+ * against 10,000 (linear?) and its peak memory, loading that file against
+ * parsing it, and the file of an adapter-recorded
  * conversation against its distinct content.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import OpenAI from 'openai'
 import { session } from 'reagent-flow'
+import { validateTrace } from 'reagent-flow/files'
 import { instrumentOpenAI } from 'reagent-flow/openai'
 import type { BenchSuite } from '../run.js'
 import { compareAsync, compareCpu } from '../lib/measure.js'
@@ -57,6 +59,65 @@ function writePerTurn(turns: number, dir: string): { usPerTurn: number; peakRssM
   if (result.status !== 0) throw new Error(`bench: the write child failed: ${result.stderr}`)
   const { ms, heap, rss } = JSON.parse(result.stdout) as { ms: number; heap: number; rss: number }
   return { usPerTurn: (ms * 1000) / turns, peakRssMb: rss / 1024, heapMb: heap / 1e6 }
+}
+
+/** Runs `body` (an ES module's code, `path` in scope) in a child with a heap of its own; what it prints is its result. */
+function inChild(body: string, path: string): number {
+  const script = `import { readFileSync } from 'node:fs'\nimport { loadTrace } from ${JSON.stringify(DIST)}\nconst path = ${JSON.stringify(path)}\n${body}`
+  const result = spawnSync(process.execPath, ['--max-old-space-size=6000', '--input-type=module', '-e', script], { encoding: 'utf8' })
+  if (result.status !== 0) throw new Error(`bench: the load child failed: ${result.stderr}`)
+  return Number(result.stdout)
+}
+
+/** `loadTrace` of the file at `path`, in ms. */
+const LOAD = `const started = performance.now(); loadTrace(path); console.log(performance.now() - started)`
+
+/**
+ * `JSON.parse` of the file at `path`, in ms: the whole text cannot be one
+ * string past V8's limit (about 512 MiB), so its turns are parsed in pieces
+ * of 16 MB cut between turns, and every value kept, as any reader must.
+ */
+const PARSE = `
+  const started = performance.now()
+  const bytes = readFileSync(path)
+  const turnClose = Buffer.from('\\n    }')
+  const turnsOpen = Buffer.from('\\n  "turns": [')
+  const open = bytes.indexOf(turnsOpen)
+  const close = bytes.lastIndexOf(Buffer.from('\\n  ]'))
+  const fields = JSON.parse(bytes.toString('utf8', 0, open + turnsOpen.length) + bytes.toString('utf8', close))
+  const turns = []
+  for (let start = open + turnsOpen.length; start < close; ) {
+    const end = start + (16 << 20) >= close ? close : bytes.lastIndexOf(turnClose, start + (16 << 20)) + turnClose.length
+    const text = bytes.toString('utf8', start, end)
+    for (const turn of JSON.parse('[' + (text.startsWith(',') ? text.slice(1) : text) + ']')) turns.push(turn)
+    start = end
+  }
+  fields.turns = turns
+  console.log(performance.now() - started)
+`
+
+/** `validateTrace` (schema and depth check) of the trace in `text`, a fresh parse each run, median of 15, in ms. */
+function validationMs(text: string): number {
+  const times: number[] = []
+  for (let run = 0; run < 18; run++) {
+    const value: unknown = JSON.parse(text)
+    const started = performance.now()
+    validateTrace(value)
+    if (run >= 3) times.push(performance.now() - started)
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(times.length / 2)]!
+}
+
+/** Load time of the 1,000,000-turn file at `path` against parsing it, the lower of two interleaved runs each. */
+function loadAtScale(path: string): { loadMs: number; parseMs: number } {
+  const loads: number[] = []
+  const parses: number[] = []
+  for (let round = 0; round < 2; round++) {
+    parses.push(inChild(PARSE, path))
+    loads.push(inChild(LOAD, path))
+  }
+  return { loadMs: Math.min(...loads), parseMs: Math.min(...parses) }
 }
 
 /** An OpenAI tool loop of `turns` calls whose tool outputs are `outputChars` long and go back to the model every call. */
@@ -141,8 +202,11 @@ export const suite: BenchSuite = {
       })
 
       const small = writePerTurn(10_000, dir)
+      const written = join(dir, 'bench-write.trace.json')
+      const validationPerTurn = validationMs(readFileSync(written, 'utf8')) / 10_000
       const large = writePerTurn(1_000_000, dir)
-      const scaleSuite = 'Writing at scale (saveTrace, in a child process)'
+      const largeLoad = loadAtScale(written)
+      const scaleSuite = 'Writing and reading at scale (saveTrace, loadTrace, each in a child process)'
       rows.push(
         {
           suite: scaleSuite,
@@ -160,6 +224,16 @@ export const suite: BenchSuite = {
           unit: 'bytes',
           baseline: large.heapMb * 1e6,
           baselineName: 'heap holding the trace',
+          target: { max: 1.2, of: 'ratio' },
+        },
+        {
+          suite: scaleSuite,
+          name: `loadTrace of that 1,000,000-turn file (${(statSync(written).size / 1e6).toFixed(0)} MB, in a child)`,
+          value: largeLoad.loadMs,
+          unit: 'ms',
+          baseline: largeLoad.parseMs + validationPerTurn * 1_000_000,
+          baselineName: `JSON.parse of it (${largeLoad.parseMs.toFixed(0)} ms, in 16 MB pieces) + validateTrace at 10,000 turns, per turn (${(validationPerTurn * 1000).toFixed(2)} µs)`,
+          target: { max: 1.3, of: 'ratio' },
         },
       )
 

@@ -14,8 +14,25 @@ import { basename, dirname, join } from 'node:path'
 import { threadId } from 'node:worker_threads'
 import { TraceFileError } from '../errors/index.js'
 
-/** Text collected before one write to the file: large enough to keep system calls few, small enough to stay cheap. */
-const CHUNK_CHARS = 1 << 20
+/** Bytes collected before one write to the file: large enough to keep system calls few, small enough to stay cheap. */
+const CHUNK_BYTES = 1 << 20
+/** UTF-8 takes at most 3 bytes per UTF-16 code unit (4 per surrogate pair). */
+const MAX_BYTES_PER_CHAR = 3
+/** Text encoded at a time: a longer piece is encoded a slice at a time, so no buffer of its size is made. */
+const SLICE_CHARS = Math.floor(CHUNK_BYTES / MAX_BYTES_PER_CHAR)
+
+/** Whether `code` is the first half of a surrogate pair, which must not be cut from its second half. */
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
+}
+
+/**
+ * The buffer a write encodes its text into, kept for the next write: text
+ * joined into strings, or a buffer per write, would be garbage of the size
+ * of the file, which V8 collects only in full collections of the whole heap
+ * (a 1,000,000-turn trace written from a heap of 0.76 GB grew it by 0.34 GB).
+ */
+let spareBuffer: Buffer | undefined
 
 /** Where a streamed write puts its text. */
 export interface TextSink {
@@ -58,21 +75,24 @@ export function writeAtomic(path: string, produce: (sink: TextSink) => void): vo
   } catch (error) {
     throw new TraceFileError(path, 'write', error)
   }
-  let pending: string[] = []
-  let pendingChars = 0
+  const buffer = spareBuffer ?? Buffer.allocUnsafe(CHUNK_BYTES)
+  spareBuffer = undefined
+  let used = 0
   const flush = (): void => {
-    if (pendingChars === 0) return
-    const text = pending.length === 1 ? pending[0]! : pending.join('')
-    pending = []
-    pendingChars = 0
-    writeSync(fd, text)
+    for (let written = 0; written < used; ) written += writeSync(fd, buffer, written, used - written)
+    used = 0
   }
   try {
     produce({
       write(text) {
-        pending.push(text)
-        pendingChars += text.length
-        if (pendingChars >= CHUNK_CHARS) flush()
+        for (let from = 0; from < text.length; ) {
+          let to = Math.min(text.length, from + SLICE_CHARS)
+          if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1
+          const slice = from === 0 && to === text.length ? text : text.slice(from, to)
+          if (used + slice.length * MAX_BYTES_PER_CHAR > buffer.length) flush()
+          used += buffer.write(slice, used)
+          from = to
+        }
       },
     })
     flush()
@@ -85,6 +105,8 @@ export function writeAtomic(path: string, produce: (sink: TextSink) => void): vo
     rmSync(temp, { force: true })
     if (error instanceof TraceFileError || !isFileSystemError(error)) throw error
     throw new TraceFileError(path, 'write', error)
+  } finally {
+    spareBuffer = buffer
   }
 }
 

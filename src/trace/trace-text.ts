@@ -25,7 +25,13 @@ export interface PieceRedactor {
 /** Turns per JSON.stringify call to start with (one: a first turn may be huge); adjusted so one piece stays near PIECE_CHARS. */
 const FIRST_BATCH = 1
 const MAX_BATCH = 4096
-const PIECE_CHARS = 4 << 20
+/**
+ * Small enough for V8 to make each piece in its young generation, where it
+ * dies at the next scavenge once written: a larger string goes to the large
+ * object space, freed only by a full collection of the whole heap, and a
+ * 1,000,000-turn file's pieces grew the heap by half the trace before one came.
+ */
+const PIECE_CHARS = 64 << 10
 
 type TurnText = (turns: readonly Turn[], at: number) => unknown
 

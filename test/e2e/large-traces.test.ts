@@ -71,6 +71,44 @@ describe('traces of any size', () => {
     expect(loaded).toEqual({ status: 0, stdout: '1150 x1149\n', stderr: '' })
   }, 240_000)
 
+  it("loads a conversation too large to read whole with every call's whole message list, each message shared with the call before", () => {
+    const traceDir = tempDir()
+    const path = join(traceDir, 'conversation.trace.json')
+    // 1,400 calls, each sending the whole history with a 50 KB tool output per step: about 140 MB on disk, read in pieces.
+    const written = runNode(
+      `await reagent.session('conversation', { traceDir: ${JSON.stringify(traceDir)}, journal: false }, (s) => {
+        const history = [{ role: 'system', content: 'You read pages.' }, { role: 'user', content: 'Read every page.' }]
+        for (let i = 0; i < 1_400; i++) {
+          const [id] = s.logLlmCall({ messages: [...history], toolCalls: [{ name: 'read_page', arguments: { page: i } }] })
+          const output = 'page ' + i + ': ' + 'text '.repeat(10_000)
+          s.logToolResult('read_page', { callId: id, result: output })
+          history.push({ role: 'assistant', content: 'read_page(' + i + ')' }, { role: 'tool', content: output })
+        }
+      })`,
+      4096,
+    )
+    expect(written).toMatchObject({ status: 0, stderr: '' })
+    expect(statSync(path).size).toBeGreaterThan(128 * 2 ** 20)
+    // Each call's list is the one before it (the same objects) and the two messages of the last step.
+    const loaded = runNode(
+      `const trace = reagent.loadTrace(${JSON.stringify(path)})
+      let previous = [{ role: 'system', content: 'You read pages.' }, { role: 'user', content: 'Read every page.' }]
+      let wrong = 0
+      trace.turns.forEach((turn, i) => {
+        const messages = turn.llm_call.messages
+        const added = i === 0 ? previous : [{ role: 'assistant', content: 'read_page(' + (i - 1) + ')' }, { role: 'tool', content: 'page ' + (i - 1) + ': ' + 'text '.repeat(10_000) }]
+        const base = i === 0 ? 0 : previous.length
+        if (messages.length !== base + added.length || 'messages_base' in turn.llm_call) wrong++
+        for (let at = 0; at < base; at++) if (messages[at] !== previous[at]) wrong++
+        added.forEach((m, at) => { if (JSON.stringify(messages[base + at]) !== JSON.stringify(m)) wrong++ })
+        previous = messages
+      })
+      console.log(trace.turns.length, previous.length, wrong)`,
+      4096,
+    )
+    expect(loaded).toEqual({ status: 0, stdout: '1400 2800 0\n', stderr: '' })
+  }, 240_000)
+
   it('fails fast with a TraceFormatError naming the file and its size when it would not fit in memory', () => {
     const traceDir = tempDir()
     const path = join(traceDir, 'wide.trace.json')
