@@ -185,6 +185,11 @@ export class JournalWriter implements RecordingListener, StepListener {
     const turn = redactor === undefined ? fileTurn : redactor.redact(fileTurn as unknown as JsonValue & Turn)
     taken?.push(turn)
     if (redactor !== undefined && turn.tool_results.length > 0) this.#takenResults.set(item.index, { results: turn.tool_results, next: 0 })
+    const duration = JSON.stringify(item.durationMs)
+    if (hasTurnKeysOnly(turn)) {
+      // The usual turn, written without the two copies the general case makes (the same bytes).
+      return `{"kind":"turn","turn":{"index":${JSON.stringify(turn.index)},"llm_call":${JSON.stringify(turn.llm_call)},"tool_results":[],"duration_ms":${duration}}}\n`
+    }
     const { unmatched_results: _unmatched, injected: _injected, injected_results: _injectedResults, ...logged } = turn
     return `{"kind":"turn","turn":${JSON.stringify({ ...logged, tool_results: [], duration_ms: item.durationMs })}}\n`
   }
@@ -195,9 +200,11 @@ export class JournalWriter implements RecordingListener, StepListener {
     const result = taken?.results[taken.next]
     if (taken === undefined || result === undefined) return this.#line(record)
     if (++taken.next === taken.results.length) this.#takenResults.delete(record.turn)
-    const redacted: JournalRecord = { ...record, result }
-    if (record.unmatched !== undefined) redacted.unmatched = this.#redactor!.redact(record.unmatched)
-    return `${JSON.stringify(redacted)}\n`
+    // The record's keys in its order, as JSON.stringify of it writes them.
+    let line = `{"kind":"result","turn":${record.turn},"result":${JSON.stringify(result)},"duration_ms":${JSON.stringify(record.duration_ms)}`
+    if (record.unmatched !== undefined) line += `,"unmatched":${JSON.stringify(this.#redactor!.redact(record.unmatched))}`
+    if (record.injected === true) line += ',"injected":true'
+    return `${line}}\n`
   }
 
   #line(record: JournalRecord): string {
@@ -308,6 +315,15 @@ export class JournalWriter implements RecordingListener, StepListener {
       // The reader sees the run as interrupted where its journal stops.
     }
   }
+}
+
+const TURN_KEYS = ['index', 'llm_call', 'tool_results', 'duration_ms']
+
+/** The turn has the four keys every turn has, in their order, and no other (no mark, no note). */
+function hasTurnKeysOnly(turn: Turn): boolean {
+  let n = 0
+  for (const key in turn) if (key !== TURN_KEYS[n++]) return false
+  return n === TURN_KEYS.length
 }
 
 function warnBroken(name: string | undefined, path: string, error: unknown): void {
