@@ -126,18 +126,19 @@ describe('a trace file assembled from the turns its journal took', () => {
     expect(written).toContain(SECRET)
   })
 
-  it('serialises at the close only the turn changed after the journal took it', async () => {
+  it('serialises at the close only the turns changed after the journal took them, cut out of the text of their flush', async () => {
     const dir = tempDir()
+    const late = [0, 4, 9]
     const turnsSerialised: number[] = []
-    await session('ten', { traceDir: dir }, async (s) => {
+    const s = await session('ten', { traceDir: dir }, async (s) => {
       const ids = []
       for (let i = 0; i < 10; i++) {
-        const [id] = s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: `query ${i}` } }] })
+        const [id] = s.logLlmCall({ toolCalls: [{ name: 'search', arguments: { q: `query ${i}`, password: SECRET } }] })
         ids.push(id!)
-        if (i !== 4) s.logToolResult('search', { callId: id!, result: { hits: i } })
+        if (!late.includes(i)) s.logToolResult('search', { callId: id!, result: { hits: i } })
       }
       await sleep(TAKEN)
-      s.logToolResult('search', { callId: ids[4]!, result: { hits: 4 } })
+      for (const i of late) s.logToolResult('search', { callId: ids[i]!, result: { hits: i, token: SECRET } })
       // From here to the file: every pretty-printed serialisation of turns.
       const stringify = JSON.stringify
       vi.spyOn(JSON, 'stringify').mockImplementation((value: unknown, replacer?: unknown, space?: unknown) => {
@@ -146,6 +147,8 @@ describe('a trace file assembled from the turns its journal took', () => {
         return stringify(value, replacer as undefined, space as undefined)
       })
     })
-    expect(turnsSerialised).toEqual([4])
+    vi.restoreAllMocks()
+    expect(turnsSerialised).toEqual(late)
+    expect(readFileSync(s.path!, 'utf8')).toBe(renderTrace(s.trace))
   })
 })
