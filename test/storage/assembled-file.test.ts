@@ -7,9 +7,9 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { noteOnTurn } from '../../src/adapter-support/index.js'
-import { session, type Session } from '../../src/entries/index.js'
+import { loadTrace, session, type Session } from '../../src/entries/index.js'
 import { internals } from '../../src/session/internals.js'
-import { renderTrace } from '../../src/storage/index.js'
+import { journalPath, readJournal, renderTrace } from '../../src/storage/index.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { captureWarnings } from '../helpers/warnings.js'
 
@@ -109,6 +109,12 @@ describe('a trace file assembled from the turns its journal took', () => {
         ],
       )
       expect((await warnings.seen()).map((warning) => warning.code)).toContain('REAGENT_ORPHAN_RESULT')
+      if (ending !== 'completed') {
+        // The journal kept to resume from holds the same run, as redacted, but for the note added after its turn was taken.
+        const { guardrails: _note, ...noted } = loadTrace(s.path!).turns[2]!
+        const kept = readJournal(journalPath(s.path!, s.traceId)).trace.turns
+        expect(kept).toEqual([...loadTrace(s.path!).turns.slice(0, 2), noted, loadTrace(s.path!).turns[3]])
+      }
     },
   )
 
