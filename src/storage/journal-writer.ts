@@ -11,10 +11,11 @@
  * that was flushed. No file descriptor is kept open per session, so any
  * number of sessions can be open at once.
  *
- * A turn is written as it is when the flush takes it, with the results it
- * has by then (their own records are skipped), redacted once: that copy is
- * also serialised as the trace file's text of the turn (trace/turn-fragments.ts),
- * so the file written at the close serialises only what changed since.
+ * When a flush takes a turn it redacts the turn as the trace file holds it
+ * then, once: the turn's line (as it was logged), the records of the results
+ * it has by then, and its text in the trace file (trace/turn-fragments.ts)
+ * all come from that copy, so the file written at the close serialises only
+ * what changed since.
  */
 import { appendFileSync, mkdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
@@ -228,25 +229,31 @@ export class JournalWriter implements RecordingListener, StepListener {
     const taken: unknown[] | undefined = fragments === undefined ? undefined : []
     let firstTaken = -1
     for (const item of queue) {
-      if (item.kind === 'turn') {
-        if (firstTaken === -1) firstTaken = item.index
-        // Taken turns are consecutive (recorded and queued in order); should one not be, the file serialises the rest itself.
-        const next = taken !== undefined && firstTaken + taken.length === item.index ? taken : undefined
-        text += this.#turnLine(item, next)
-        continue
-      }
-      let record: JournalRecord | undefined
       try {
-        record = this.#record(item)
+        if (item.kind === 'turn') {
+          if (firstTaken === -1) firstTaken = item.index
+          // Taken turns are consecutive (recorded and queued in order); should one not be, the file serialises the rest itself.
+          const next = taken !== undefined && firstTaken + taken.length === item.index ? taken : undefined
+          text += this.#turnLine(item, next)
+          continue
+        }
+        const record = this.#record(item)
+        if (record !== undefined) text += record.kind === 'result' ? this.#resultLine(record) : this.#line(record)
       } catch (error) {
-        // A step that cannot be written (a body that is not what it claimed) costs that step, never the journal.
-        warn('REAGENT_WRITE', `the journal ${this.path} skipped a step it could not write (${error instanceof Error ? error.message : String(error)}).`)
-        continue
+        // A record that cannot be written (a step's body that is not what it claimed) costs that record, never the journal.
+        warn(
+          'REAGENT_WRITE',
+          `the journal ${this.path} skipped a ${item.kind} record it could not write (${error instanceof Error ? error.message : String(error)}).`,
+        )
       }
-      if (record !== undefined) text += record.kind === 'result' ? this.#resultLine(record) : this.#line(record)
     }
     if (fragments !== undefined && taken !== undefined && taken.length > 0) {
-      const turnsText = runTurnsText(taken)
+      let turnsText: string | undefined
+      try {
+        turnsText = runTurnsText(taken)
+      } catch {
+        // No text kept: the file's writer serialises these turns itself, and says what is wrong with them.
+      }
       if (turnsText !== undefined) fragments.add(this.#turns, firstTaken, taken.length, turnsText)
     }
     return text
