@@ -4,7 +4,8 @@
  * from): extra keys, which format "1" allows on Turn and Trace and
  * reagent-flow 0.5 reads past. Each key holds a list, appended to.
  *
- * One place writes them, so the journal can learn about them here.
+ * One place writes them, and tells the session's lifecycle (`turn-changed`):
+ * a turn the journal took already has its file text made again.
  */
 import type { Session } from '../session/session.js'
 import type { JsonValue, Turn } from '../trace/types.js'
@@ -19,6 +20,12 @@ function append(target: Record<string, unknown>, key: string, note: JsonValue): 
   else target[key] = [note]
 }
 
+/** Notes `note` on `turn`; the session's run files hear of it, so the turn's text is made again for its file. */
+function appendToTurn(s: Session, turn: Turn, key: string, note: JsonValue): void {
+  append(turn, key, note)
+  s[internals].lifecycle.emit('turn-changed', turn.index)
+}
+
 /**
  * Keeps `note` under `key` on the session's latest turn; before its first
  * turn, on that first turn when it comes (or on the trace, when the session
@@ -28,7 +35,7 @@ export function noteOnTurn(s: Session, key: string, note: JsonValue): void {
   const last = s.trace.turns.at(-1)
   if (last !== undefined) {
     flushWaiting(s)
-    append(last, key, note)
+    appendToTurn(s, last, key, note)
     return
   }
   let waiting = waitingBySession.get(s)
@@ -43,7 +50,7 @@ export function noteOnTurn(s: Session, key: string, note: JsonValue): void {
 export function noteOnTurnOfCall(s: Session, callId: string, key: string, note: JsonValue): boolean {
   const turn = turnOfCall(s.trace.turns, callId)
   if (turn === undefined) return false
-  append(turn, key, note)
+  appendToTurn(s, turn, key, note)
   return true
 }
 
@@ -58,8 +65,11 @@ export function noteOnTrace(s: Session, key: string, note: JsonValue): void {
 function flushWaiting(s: Session): void {
   const waiting = waitingBySession.get(s)
   if (waiting === undefined || waiting.length === 0) return
-  const first: Record<string, unknown> = s.trace.turns[0] ?? s.trace
-  for (const [key, note] of waiting.splice(0)) append(first, key, note)
+  const first = s.trace.turns[0]
+  for (const [key, note] of waiting.splice(0)) {
+    if (first === undefined) append(s.trace, key, note)
+    else appendToTurn(s, first, key, note)
+  }
 }
 
 function turnOfCall(turns: readonly Turn[], callId: string): Turn | undefined {

@@ -3,7 +3,8 @@
  * opens once every feature has attached (one that refuses its options has
  * thrown before any file exists) and hears every turn and result as it is
  * recorded; the trace file is written when the session closes, and again
- * when a closed run is amended (`golden: true`). A session with a file to
+ * when a closed run is amended (`golden: true`), from the turn text the
+ * journal made as it took each turn, for the turns unchanged since. A session with a file to
  * write is saved when the process ends first (open-sessions.ts).
  */
 import { warn } from '../warnings/warnings.js'
@@ -33,6 +34,7 @@ export const runFilesFeature: SessionFeature = {
         lifecycle.on('turn', (index, durationMs) => journal.onTurn(index, durationMs))
         lifecycle.on('tool-result', (index, result, durationMs, name, injected) => journal.onResult(index, result, durationMs, name, injected))
         lifecycle.on('orphan-result', (orphan) => journal.onOrphan(orphan))
+        lifecycle.on('turn-changed', (index) => files.turnChanged(index))
       }
       // Only a session with a file to write has something to save when the process ends first.
       sessionOpened(inner)

@@ -31,6 +31,8 @@ export interface SessionEvents {
    * is kept there as unmatched); `injected`: a fault the `faults` option injected.
    */
   'tool-result': [index: number, result: ToolResult, durationMs: number, name: string | undefined, injected: boolean]
+  /** Turn `index` was changed after it was recorded, other than by a tool result (a note an adapter added to it). */
+  'turn-changed': [index: number]
   /** A result logged before any model call, kept under `orphan_results`. */
   'orphan-result': [orphan: ToolResult & { name: string; injected?: boolean }]
   /** The session's function settled (not when closed from outside): `end` may still be changed. */

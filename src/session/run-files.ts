@@ -20,6 +20,7 @@ import {
   type RecordingListener,
   type StepListener,
 } from '../storage/index.js'
+import { TurnFragments } from '../trace/turn-fragments.js'
 import type { Trace, Turn } from '../trace/types.js'
 
 export interface RunFileOptions {
@@ -40,6 +41,8 @@ export class RunFiles {
   readonly runPath: string
   readonly #redact: RedactOption | undefined
   readonly #journal: JournalWriter | undefined
+  /** The file text of the turns the journal took, reused by the trace file for turns unchanged since. */
+  readonly #fragments: TurnFragments | undefined
 
   constructor(trace: Trace, turns: readonly Turn[], options: RunFileOptions) {
     this.runPath = options.runPath
@@ -50,9 +53,16 @@ export class RunFiles {
       // Interrupted runs of earlier processes become trace files before this one writes.
       for (const journal of sweepDirectory(dir).kept) rememberKept(journal.runPath, journal.path)
     }
+    const fragments = options.journal ? new TurnFragments() : undefined
     this.#journal = options.journal
-      ? JournalWriter.create(journalPath(options.runPath, trace.trace_id), trace, turns, pieceRedactor(options.redact))
+      ? JournalWriter.create(journalPath(options.runPath, trace.trace_id), trace, turns, pieceRedactor(options.redact), fragments)
       : undefined
+    this.#fragments = this.#journal === undefined ? undefined : fragments
+  }
+
+  /** Turn `index` changed after it was recorded (a note an adapter added): its file text is made again. */
+  turnChanged(index: number): void {
+    this.#fragments?.changed(index)
   }
 
   /** What the recorder tells as it records: the journal, if there is one. */
@@ -87,7 +97,7 @@ export class RunFiles {
    */
   write(trace: Trace): void {
     this.flushJournal()
-    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
+    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact, fragments: this.#fragments }))
     const journal = this.#journal
     if (journal === undefined) return
     const status = trace.status ?? 'completed'
@@ -114,7 +124,7 @@ export class RunFiles {
    */
   rewrite(trace: Trace): void {
     if (peekTraceFields(this.runPath)?.trace_id !== trace.trace_id) return
-    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact }))
+    writeChunks(this.runPath, traceChunks(trace, { redact: this.#redact, fragments: this.#fragments }))
   }
 
   /**

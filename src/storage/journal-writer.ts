@@ -10,11 +10,17 @@
  * writes): a SIGKILL or an out-of-memory crash of the process loses nothing
  * that was flushed. No file descriptor is kept open per session, so any
  * number of sessions can be open at once.
+ *
+ * When a flush takes a turn it redacts the turn as the trace file holds it
+ * then, once: the turn's line (as it was logged), the records of the results
+ * it has by then, and its text in the trace file (trace/turn-fragments.ts)
+ * all come from that copy, so the file written at the close serialises only
+ * what changed since.
  */
 import { appendFileSync, mkdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { encodeMessages } from '../trace/messages.js'
-import type { PieceRedactor } from '../trace/trace-text.js'
+import { runTurn, runTurnsText, type PieceRedactor } from '../trace/trace-text.js'
+import type { TurnFragments } from '../trace/turn-fragments.js'
 import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
 import { warn } from '../warnings/warnings.js'
 import { openRecord, type CloseRecord, type JournalRecord, type StepRecord } from './journal-format.js'
@@ -86,24 +92,30 @@ export class JournalWriter implements RecordingListener, StepListener {
   readonly path: string
   readonly #turns: readonly Turn[]
   readonly #redactor: PieceRedactor | undefined
+  /** Where the file text of each turn taken goes, for the trace file (see trace/turn-fragments.ts). */
+  readonly #fragments: TurnFragments | undefined
+  /** Turns taken with results already on them: those results redacted (with the turn), for their own records, in order. */
+  readonly #takenResults = new Map<number, { results: readonly ToolResult[]; next: number }>()
   #queue: Queued[] = []
   #isBroken = false
   /** The bytes appended so far: where a failed append is cut back to, so the journal ends on a whole line. */
   #bytes = 0
 
-  private constructor(path: string, turns: readonly Turn[], redactor: PieceRedactor | undefined) {
+  private constructor(path: string, turns: readonly Turn[], redactor: PieceRedactor | undefined, fragments: TurnFragments | undefined) {
     this.path = path
     this.#turns = turns
     this.#redactor = redactor
+    this.#fragments = fragments
   }
 
   /**
    * Creates the journal of `trace` at `path` with its open record. On a
    * failure (an unwritable directory), warns and returns undefined: the
-   * session records in memory as before.
+   * session records in memory as before. `fragments`: where the file text
+   * of each turn it takes is kept, made from the same redacted copy.
    */
-  static create(path: string, trace: Trace, turns: readonly Turn[], redactor: PieceRedactor | undefined): JournalWriter | undefined {
-    const writer = new JournalWriter(path, turns, redactor)
+  static create(path: string, trace: Trace, turns: readonly Turn[], redactor: PieceRedactor | undefined, fragments?: TurnFragments): JournalWriter | undefined {
+    const writer = new JournalWriter(path, turns, redactor, fragments)
     try {
       mkdirSync(dirname(path), { recursive: true })
       const open = writer.#line(openRecord(currentWriter(), trace))
@@ -122,6 +134,8 @@ export class JournalWriter implements RecordingListener, StepListener {
   }
 
   onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string, injected = false): void {
+    // A result reaching a turn already taken: its text is made again for the file.
+    this.#fragments?.changed(turn)
     this.#enqueue({ kind: 'result', turn, result, durationMs: turnDurationMs, unmatched: unmatchedName, injected })
   }
 
@@ -142,16 +156,11 @@ export class JournalWriter implements RecordingListener, StepListener {
     }
   }
 
-  #record(item: Queued): JournalRecord | undefined {
+  /** The record of a queued item but a turn (#turnLine writes those); undefined to write none. */
+  #record(item: Exclude<Queued, { kind: 'turn' }>): JournalRecord | undefined {
     switch (item.kind) {
       case 'step':
         return item.step()
-      case 'turn': {
-        // The turn as it was logged: what its results add to it later (unmatched and injected
-        // marks) comes from their own records, which may be flushed with it or after it.
-        const { unmatched_results: _unmatched, injected: _injected, injected_results: _injectedResults, ...turn } = this.#turns[item.index]!
-        return { kind: 'turn', turn: { ...turn, llm_call: encodeMessages(this.#turns, item.index), tool_results: [], duration_ms: item.durationMs } }
-      }
       case 'result': {
         const record: JournalRecord = { kind: 'result', turn: item.turn, result: item.result, duration_ms: item.durationMs }
         if (item.unmatched !== undefined) record.unmatched = item.unmatched
@@ -161,6 +170,42 @@ export class JournalWriter implements RecordingListener, StepListener {
       case 'orphan':
         return item
     }
+  }
+
+  /**
+   * The line of a queued turn: the turn as it was logged (what its results
+   * add to it later, the results and their marks, comes from their own
+   * records, which may be flushed with it or after it). It is redacted as
+   * the trace file holds it now, once: that copy is the turn's file text
+   * (`taken`, serialised by the flush) and gives the redacted results of
+   * their records.
+   */
+  #turnLine(item: { index: number; durationMs: number }, taken: unknown[] | undefined): string {
+    const redactor = this.#redactor
+    const fileTurn = runTurn(this.#turns, item.index)
+    const turn = redactor === undefined ? fileTurn : redactor.redact(fileTurn as unknown as JsonValue & Turn)
+    taken?.push(turn)
+    if (redactor !== undefined && turn.tool_results.length > 0) this.#takenResults.set(item.index, { results: turn.tool_results, next: 0 })
+    const duration = JSON.stringify(item.durationMs)
+    if (hasTurnKeysOnly(turn)) {
+      // The usual turn, written without the two copies the general case makes (the same bytes).
+      return `{"kind":"turn","turn":{"index":${JSON.stringify(turn.index)},"llm_call":${JSON.stringify(turn.llm_call)},"tool_results":[],"duration_ms":${duration}}}\n`
+    }
+    const { unmatched_results: _unmatched, injected: _injected, injected_results: _injectedResults, ...logged } = turn
+    return `{"kind":"turn","turn":${JSON.stringify({ ...logged, tool_results: [], duration_ms: item.durationMs })}}\n`
+  }
+
+  /** The line of a result record, its result redacted with its turn when the turn was taken after it. */
+  #resultLine(record: Extract<JournalRecord, { kind: 'result' }>): string {
+    const taken = this.#takenResults.get(record.turn)
+    const result = taken?.results[taken.next]
+    if (taken === undefined || result === undefined) return this.#line(record)
+    if (++taken.next === taken.results.length) this.#takenResults.delete(record.turn)
+    // The record's keys in its order, as JSON.stringify of it writes them.
+    let line = `{"kind":"result","turn":${record.turn},"result":${JSON.stringify(result)},"duration_ms":${JSON.stringify(record.duration_ms)}`
+    if (record.unmatched !== undefined) line += `,"unmatched":${JSON.stringify(this.#redactor!.redact(record.unmatched))}`
+    if (record.injected === true) line += ',"injected":true'
+    return `${line}}\n`
   }
 
   #line(record: JournalRecord): string {
@@ -179,16 +224,37 @@ export class JournalWriter implements RecordingListener, StepListener {
 
   #lines(queue: readonly Queued[]): string {
     let text = ''
+    const fragments = this.#fragments
+    // The turns taken by this flush, in order, for their file text: one serialisation of them all.
+    const taken: unknown[] | undefined = fragments === undefined ? undefined : []
+    let firstTaken = -1
     for (const item of queue) {
-      let record: JournalRecord | undefined
       try {
-        record = this.#record(item)
+        if (item.kind === 'turn') {
+          if (firstTaken === -1) firstTaken = item.index
+          // Taken turns are consecutive (recorded and queued in order); should one not be, the file serialises the rest itself.
+          const next = taken !== undefined && firstTaken + taken.length === item.index ? taken : undefined
+          text += this.#turnLine(item, next)
+          continue
+        }
+        const record = this.#record(item)
+        if (record !== undefined) text += record.kind === 'result' ? this.#resultLine(record) : this.#line(record)
       } catch (error) {
-        // A step that cannot be written (a body that is not what it claimed) costs that step, never the journal.
-        warn('REAGENT_WRITE', `the journal ${this.path} skipped a step it could not write (${error instanceof Error ? error.message : String(error)}).`)
-        continue
+        // A record that cannot be written (a step's body that is not what it claimed) costs that record, never the journal.
+        warn(
+          'REAGENT_WRITE',
+          `the journal ${this.path} skipped a ${item.kind} record it could not write (${error instanceof Error ? error.message : String(error)}).`,
+        )
       }
-      if (record !== undefined) text += this.#line(record)
+    }
+    if (fragments !== undefined && taken !== undefined && taken.length > 0) {
+      let turnsText: string | undefined
+      try {
+        turnsText = runTurnsText(taken)
+      } catch {
+        // No text kept: the file's writer serialises these turns itself, and says what is wrong with them.
+      }
+      if (turnsText !== undefined) fragments.add(this.#turns, firstTaken, taken.length, turnsText)
     }
     return text
   }
@@ -256,6 +322,15 @@ export class JournalWriter implements RecordingListener, StepListener {
       // The reader sees the run as interrupted where its journal stops.
     }
   }
+}
+
+const TURN_KEYS = ['index', 'llm_call', 'tool_results', 'duration_ms']
+
+/** The turn has the four keys every turn has, in their order, and no other (no mark, no note). */
+function hasTurnKeysOnly(turn: Turn): boolean {
+  let n = 0
+  for (const key in turn) if (key !== TURN_KEYS[n++]) return false
+  return n === TURN_KEYS.length
 }
 
 function warnBroken(name: string | undefined, path: string, error: unknown): void {

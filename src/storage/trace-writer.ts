@@ -6,6 +6,7 @@
  */
 import { redactForDiskUnchecked, type RedactOption } from '../redact/index.js'
 import { joinChunks, runFileChunks, type PieceRedactor } from '../trace/trace-text.js'
+import type { TurnFragments } from '../trace/turn-fragments.js'
 import type { Trace } from '../trace/types.js'
 import { writeAtomic } from './atomic-write.js'
 
@@ -19,9 +20,16 @@ export function pieceRedactor(redact: RedactOption | undefined): PieceRedactor |
   return { redact: (value) => redactForDiskUnchecked(value, redact) }
 }
 
-/** The pieces of the run file written for `trace`, redacted. */
-export function traceChunks(trace: Trace, { redact }: { redact?: RedactOption | undefined } = {}): Generator<string> {
-  return runFileChunks(trace, pieceRedactor(redact))
+/**
+ * The pieces of the run file written for `trace`, redacted. `fragments`: the
+ * turn text its journal made, redacted under the same `redact`, used for
+ * every turn unchanged since (see trace/turn-fragments.ts).
+ */
+export function traceChunks(
+  trace: Trace,
+  { redact, fragments }: { redact?: RedactOption | undefined; fragments?: TurnFragments | undefined } = {},
+): Generator<string> {
+  return runFileChunks(trace, pieceRedactor(redact), fragments)
 }
 
 /** The bytes of the run file written for `trace`, as one string: for traces known to be small. */

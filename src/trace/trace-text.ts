@@ -15,6 +15,7 @@
  */
 import { encodeMessages } from './messages.js'
 import { sortKeys, writeFloats } from './serialize.js'
+import type { TurnFragments } from './turn-fragments.js'
 import type { JsonValue, Trace, Turn } from './types.js'
 
 /** Removes secrets from each piece of a trace before it is written (a copy: the value itself is left alone). */
@@ -62,11 +63,26 @@ function* safeItemsText(items: unknown[], golden: boolean): Generator<string> {
   yield text
 }
 
-function* turnPieces(turns: readonly Turn[], toFile: TurnText, golden: boolean, redactor: PieceRedactor | undefined): Generator<string> {
+function* turnPieces(
+  turns: readonly Turn[],
+  toFile: TurnText,
+  golden: boolean,
+  redactor: PieceRedactor | undefined,
+  fragments: TurnFragments | undefined,
+): Generator<string> {
   let batch = FIRST_BATCH
   let first = true
   for (let start = 0; start < turns.length; ) {
-    const end = Math.min(turns.length, start + batch)
+    // Text made while the session recorded, for turns unchanged since: used as it is.
+    const kept = fragments?.textFrom(turns, start)
+    if (kept !== undefined) {
+      yield first ? kept.text : `,\n${kept.text}`
+      first = false
+      start = kept.end
+      continue
+    }
+    let end = Math.min(turns.length, start + batch)
+    if (fragments !== undefined) end = fragments.nextCurrent(turns, start + 1, end)
     let items: unknown[] = new Array(end - start)
     for (let i = start; i < end; i++) items[i - start] = toFile(turns, i)
     if (redactor !== undefined) items = redactor.redact(items as JsonValue[])
@@ -80,6 +96,20 @@ function* turnPieces(turns: readonly Turn[], toFile: TurnText, golden: boolean, 
     const average = Math.max(1, chars / (end - start))
     batch = Math.max(1, Math.min(MAX_BATCH, batch * 4, Math.floor(PIECE_CHARS / average)))
     start = end
+  }
+}
+
+/**
+ * The text of `items` (turns as the run file holds them, already redacted)
+ * as they sit in the file: at 4 spaces, joined by `,\n`. Undefined when it
+ * would pass V8's string limit (the file's writer then cuts them finer).
+ */
+export function runTurnsText(items: unknown[]): string | undefined {
+  try {
+    return itemsText(items, false)
+  } catch (error) {
+    if (error instanceof RangeError) return undefined
+    throw error
   }
 }
 
@@ -97,6 +127,7 @@ function* fileChunks(
   toFile: TurnText,
   golden: boolean,
   redactor: PieceRedactor | undefined,
+  fragments?: TurnFragments,
 ): Generator<string> {
   const at = keys.indexOf('turns')
   const part = (names: readonly string[]): string => {
@@ -111,22 +142,27 @@ function* fileChunks(
   if (turns.length === 0) yield '  "turns": []'
   else {
     yield '  "turns": [\n'
-    yield* turnPieces(turns, toFile, golden, redactor)
+    yield* turnPieces(turns, toFile, golden, redactor, fragments)
     yield '\n  ]'
   }
   yield `${after === '' ? '' : ',\n'}${after}\n}\n`
 }
 
-function runTurn(turns: readonly Turn[], at: number): Turn {
+/** Turn `at` as a run file holds it (its messages as what is new since an earlier call), before redaction. */
+export function runTurn(turns: readonly Turn[], at: number): Turn {
   const turn = turns[at]!
   const call = encodeMessages(turns, at)
   return call === turn.llm_call ? turn : { ...turn, llm_call: call }
 }
 
-/** The text of a run's file (as `JSON.stringify(trace, null, 2)` would write it), in pieces. */
-export function runFileChunks(trace: Trace, redactor?: PieceRedactor): Generator<string> {
+/**
+ * The text of a run's file (as `JSON.stringify(trace, null, 2)` would write
+ * it), in pieces. `fragments`: turn text made while the session recorded,
+ * with the same redactor, used for every turn unchanged since.
+ */
+export function runFileChunks(trace: Trace, redactor?: PieceRedactor, fragments?: TurnFragments): Generator<string> {
   const keys = Object.keys(trace)
-  return fileChunks(trace as Record<string, unknown>, keys.includes('turns') ? keys : [...keys, 'turns'], trace.turns, runTurn, false, redactor)
+  return fileChunks(trace as Record<string, unknown>, keys.includes('turns') ? keys : [...keys, 'turns'], trace.turns, runTurn, false, redactor, fragments)
 }
 
 const TIMESTAMP = new Set(['timestamp'])
