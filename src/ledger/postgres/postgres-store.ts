@@ -84,6 +84,13 @@ export class PostgresStore implements LedgerStore {
     const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     // An idle connection the server dropped must not crash the process: the pool replaces it.
     pool.on('error', () => {})
+    // Nor a second error on one connection: pg-pool's idle listener removes itself at the first (a restart
+    // sends FATAL 57P01, then the socket ends), and an 'error' with no listener kills the process. Every
+    // connection keeps a listener of its own for its whole life; a failure still reaches the call that
+    // uses the connection, as its query's error (a 503 with Retry-After), and the pool drops it.
+    pool.on('connect', (client) => {
+      client.on('error', () => {})
+    })
     try {
       const client = await pool.connect()
       try {
