@@ -1,6 +1,8 @@
 /**
  * Recorded steps, ready to answer: by key, each key's steps in recorded
- * order. A step answers once; calls with the same key take the recorded
+ * order. Each step is keyed, and a recorded JSON body written as the text a
+ * replay answers with, once, when the book is opened: a call only looks its
+ * key up. A step answers once; calls with the same key take the recorded
  * answers in order, and calls of different keys may come in any order (the
  * agent's concurrency decides it, not the recording).
  */
@@ -12,7 +14,15 @@ export interface BookEntry {
   readonly step: StepRecord
   /** Its place among the recorded steps of its kind (1 for the first model call, or the first tool run). */
   readonly ordinal: number
+  /** A recorded JSON body (`response.body`) as the text a replay answers with: written once, when the book is opened. */
+  readonly bodyText: string | undefined
   used: boolean
+}
+
+function bodyTextOf(step: StepRecord): string | undefined {
+  if (step.kind !== 'exchange') return undefined
+  const { response } = step
+  return 'body' in response && 'status' in response ? JSON.stringify(response.body) : undefined
 }
 
 /** The steps of one key, in recorded order, and the next one to answer with. */
@@ -28,7 +38,7 @@ export class StepBook {
   constructor(steps: readonly StepRecord[]) {
     const counts = { exchange: 0, tool: 0 }
     this.entries = steps.map((step) => {
-      const entry: BookEntry = { key: recordedKey(step), step, ordinal: ++counts[step.kind], used: false }
+      const entry: BookEntry = { key: recordedKey(step), step, ordinal: ++counts[step.kind], bodyText: bodyTextOf(step), used: false }
       const queue = this.#byKey.get(entry.key)
       if (queue === undefined) this.#byKey.set(entry.key, { entries: [entry], next: 0 })
       else queue.entries.push(entry)
