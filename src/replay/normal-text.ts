@@ -21,8 +21,8 @@ import { DATA_KEYS, ID_KEYS, MAX_DEPTH } from './normalize.js'
 
 /** An array index (`"0"`, `"12"`): an object enumerates those first, in numeric order. */
 const INDEX_KEY = /^(?:0|[1-9]\d*)$/
-/** Shorter strings are looked at each time: the look costs about what remembering it would. */
-const REMEMBERED_LENGTH = 32
+/** Shorter strings are looked at each time: redaction lets them through at once. */
+const REMEMBERED_LENGTH = 3
 /** Characters of kept strings remembered per session before it starts over (a bound on memory, not a cache policy). */
 const REMEMBERED_CHARS = 8_000_000
 
@@ -118,6 +118,77 @@ class NormalForm {
   }
 }
 
+/**
+ * One request compared with a recorded one in the walk that would make its
+ * normal form: true when that normal form, left as it is by redaction,
+ * equals `recorded` (which is what equal key texts say, without writing
+ * either).
+ */
+class SameForm {
+  readonly #ids = new Map<string, string>()
+  readonly #probe: RedactProbe | undefined
+  readonly #strings: KeptStrings | undefined
+
+  constructor(probe: RedactProbe | undefined, strings: KeptStrings | undefined) {
+    this.#probe = probe
+    this.#strings = strings
+  }
+
+  #id(value: string): string {
+    let id = this.#ids.get(value)
+    if (id === undefined) this.#ids.set(value, (id = `id_${this.#ids.size + 1}`))
+    return id
+  }
+
+  #string(value: string, recorded: JsonValue | undefined): boolean {
+    return value === recorded && (this.#strings === undefined || this.#strings.keeps(value))
+  }
+
+  value(value: JsonValue, recorded: JsonValue | undefined, depth: number, isData: boolean): boolean {
+    if (typeof value === 'string') return this.#string(value, recorded)
+    if (typeof value === 'number') return Number.isFinite(value) ? value === recorded : recorded === null
+    if (value === null || typeof value === 'boolean') return value === recorded
+    if (depth > MAX_DEPTH || recorded === null || typeof recorded !== 'object') return false
+    if (Array.isArray(value)) {
+      if (!Array.isArray(recorded) || recorded.length !== value.length) return false
+      if (this.#probe !== undefined && !this.#probe.keepsArray(value)) return false
+      for (let i = 0; i < value.length; i++) if (!this.value(value[i]!, recorded[i], depth + 1, isData)) return false
+      return true
+    }
+    return !Array.isArray(recorded) && this.object(value, recorded, depth, isData, undefined)
+  }
+
+  /**
+   * Walks the recorded object's keys: a recorded request is written in
+   * normal form, keys sorted, which is the order the normal form of `object`
+   * is made in (and its ids numbered in). A recorded object whose keys are
+   * not in that order (integer-like keys, which JavaScript enumerates first;
+   * a file edited by hand) is left to the key.
+   */
+  object(object: JsonObject, recorded: JsonObject, depth: number, isData: boolean, omit: ReadonlySet<string> | undefined): boolean {
+    const probe = this.#probe
+    let count = 0
+    let previous: string | undefined
+    for (const key in recorded) {
+      if ((previous !== undefined && key <= previous) || omit?.has(key) === true || !Object.hasOwn(object, key)) return false
+      previous = key
+      count++
+      const item = object[key] as JsonValue
+      if (!isData && typeof item === 'string' && ID_KEYS.has(key)) {
+        const id = this.#id(item)
+        if ((probe !== undefined && !probe.keepsEntry(object, key, id)) || !this.#string(id, recorded[key])) return false
+        continue
+      }
+      if (probe !== undefined && !probe.keepsEntry(object, key, item)) return false
+      const data = isData || (DATA_KEYS.has(key) && item !== null && typeof item === 'object' && !Array.isArray(item))
+      if (!this.value(item, recorded[key], depth + 1, data)) return false
+    }
+    // No key of `object` that the recorded one lacks.
+    for (const key in object) if (omit?.has(key) !== true && --count < 0) return false
+    return count === 0
+  }
+}
+
 /** Writes the key text of one session's JSON requests, under its `redact` option. */
 export class NormalTextWriter {
   readonly #probe: RedactProbe | undefined
@@ -128,6 +199,17 @@ export class NormalTextWriter {
     const policy = resolveRedactPolicy(redact)
     this.#probe = policy === undefined ? undefined : redactProbe(policy)
     this.#strings = this.#probe === undefined ? undefined : new KeptStrings(this.#probe)
+  }
+
+  /**
+   * Whether `value` (a value `JSON.parse` made) is the request `recorded`
+   * holds (a recorded request: normal form, redacted): its key would be the
+   * recorded one's. False may also mean that only the long way can say.
+   */
+  isRecorded(value: JsonValue, omit: ReadonlySet<string>, recorded: JsonValue): boolean {
+    const walk = new SameForm(this.#probe, this.#strings)
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return walk.value(value, recorded, 0, false)
+    return recorded !== null && typeof recorded === 'object' && !Array.isArray(recorded) && walk.object(value, recorded, 0, false, omit)
   }
 
   /** The text of `value`'s normal form (a value `JSON.parse` made), or undefined when the long way must say (see the top of this file). */

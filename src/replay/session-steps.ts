@@ -24,7 +24,7 @@ import { normalizeRequest } from './normalize.js'
 import { NormalTextWriter } from './normal-text.js'
 import { RecordingStore } from './recording-store.js'
 import { StepBook, type BookEntry } from './step-book.js'
-import { bodyKey, liveKey, toolEndpoint, type StepKey } from './step-key.js'
+import { bodyKey, liveKey, parsedBody, toolEndpoint, type StepKey } from './step-key.js'
 import { replayedTool } from './tool-replay.js'
 import { reportPruned, reportUnused, type PrunedRecording, type UnusedRecordingError } from './unused.js'
 
@@ -142,16 +142,12 @@ export class SessionSteps {
     const step = ++this.#calls
     let key: StepKey | undefined
     if (this.answers) {
-      const { redact } = this.options
-      key =
-        body === undefined
-          ? liveKey(endpoint, request(), redact)
-          : bodyKey(endpoint, body.text, body.omit, request, (this.#keyWriter ??= new NormalTextWriter(redact)), redact)
-      const answered = this.#take(key.key, true)
-      if (answered !== undefined) {
-        const { response } = answered.step as ExchangeRecord
-        return answered.bodyText === undefined ? { kind: 'recorded', response } : { kind: 'recorded', response, bodyText: answered.bodyText }
+      const found = body === undefined ? this.#byKey(liveKey(endpoint, request(), this.options.redact)) : this.#byBody(endpoint, body, request)
+      if ('step' in found) {
+        const { response } = found.step as ExchangeRecord
+        return found.bodyText === undefined ? { kind: 'recorded', response } : { kind: 'recorded', response, bodyText: found.bodyText }
       }
+      key = found
       if (this.options.mode === 'replay') return { kind: 'failed', error: this.#miss(step, key) }
     }
     const slot = this.#slot('exchange', 'live')
@@ -168,6 +164,28 @@ export class SessionSteps {
     }
     if (this.options.mode === 'auto') live.unreachable = (failure) => this.#miss(step, key ?? liveKey(endpoint, request(), this.options.redact), failure)
     return live
+  }
+
+  /** The recorded call of `key` (now used), or the key when there is none. */
+  #byKey(key: StepKey): BookEntry | StepKey {
+    return this.#take(key.key, true) ?? key
+  }
+
+  /**
+   * The recorded call answering an HTTP call with a JSON body (now used), or
+   * its key when there is none. Calls mostly come in recorded order: the
+   * recording's next call to the endpoint is compared with the body first,
+   * in one walk and with no key written; a call made in another order (side
+   * by side with others) is then looked up by its key.
+   */
+  #byBody(endpoint: string, body: { text: string; omit: ReadonlySet<string> }, request: () => JsonValue): BookEntry | StepKey {
+    const { redact } = this.options
+    const writer = (this.#keyWriter ??= new NormalTextWriter(redact))
+    const parsed = parsedBody(body.text)
+    // A resumed run answers first (#take): only the recording's order is known here.
+    const next = this.#resumed === undefined && parsed !== undefined ? this.#book?.nextCall(endpoint) : undefined
+    if (next !== undefined && writer.isRecorded(parsed!, body.omit, (next.step as ExchangeRecord).request)) return this.#take(next.key, true)!
+    return this.#byKey(bodyKey(endpoint, parsed, body.omit, request, writer, redact))
   }
 
   /** How the session's next run of tool `name` with `input` (its first argument) is answered. */

@@ -34,6 +34,8 @@ interface Queue {
 export class StepBook {
   readonly entries: readonly BookEntry[]
   readonly #byKey = new Map<string, Queue>()
+  /** The model calls of each endpoint, in recorded order, and the first that may be unused. */
+  readonly #byEndpoint = new Map<string, Queue>()
 
   constructor(steps: readonly StepRecord[]) {
     const counts = { exchange: 0, tool: 0 }
@@ -42,6 +44,11 @@ export class StepBook {
       const queue = this.#byKey.get(entry.key)
       if (queue === undefined) this.#byKey.set(entry.key, { entries: [entry], next: 0 })
       else queue.entries.push(entry)
+      if (step.kind === 'exchange') {
+        const calls = this.#byEndpoint.get(step.endpoint)
+        if (calls === undefined) this.#byEndpoint.set(step.endpoint, { entries: [entry], next: 0 })
+        else calls.entries.push(entry)
+      }
       return entry
     })
   }
@@ -54,6 +61,18 @@ export class StepBook {
     queue!.next++
     entry.used = true
     return entry
+  }
+
+  /**
+   * The first unused model call to `endpoint`, in recorded order: the one a
+   * call in recorded order asks for. When its key is a call's key, it is
+   * the step `take` gives that key (every step before it is used).
+   */
+  nextCall(endpoint: string): BookEntry | undefined {
+    const calls = this.#byEndpoint.get(endpoint)
+    if (calls === undefined) return undefined
+    while (calls.entries[calls.next]?.used === true) calls.next++
+    return calls.entries[calls.next]
   }
 
   /** How many steps of `key` the book holds, used or not. */

@@ -40,10 +40,20 @@ export function liveKey(endpoint: string, request: JsonValue, redact: RedactOpti
   return { key: keyOf(endpoint, written, written === request), endpoint, request: written }
 }
 
+/** `text` parsed as JSON; undefined when it is not JSON. */
+export function parsedBody(text: string): JsonValue | undefined {
+  try {
+    return JSON.parse(text) as JsonValue
+  } catch {
+    return undefined
+  }
+}
+
 /**
- * The key of a call made now whose request is the JSON text `body` (an HTTP
- * body), with the top fields `omit` names left out of its normal form: one
- * walk over the parsed body (normal-text.ts; `writer` is the session's).
+ * The key of a call made now whose request is the JSON `body` (an HTTP
+ * body, parsed; undefined when it was not JSON), with the top fields `omit`
+ * names left out of its normal form: one walk over it (normal-text.ts;
+ * `writer` is the session's).
  * `request` gives the request in normal form, as `liveKey` takes it: for
  * `StepKey.request` when it is read (a miss, a call made live), and for the
  * long way (a request holding a secret, a body that is not JSON), which
@@ -51,19 +61,13 @@ export function liveKey(endpoint: string, request: JsonValue, redact: RedactOpti
  */
 export function bodyKey(
   endpoint: string,
-  body: string,
+  body: JsonValue | undefined,
   omit: ReadonlySet<string>,
   request: () => JsonValue,
   writer: NormalTextWriter,
   redact: RedactOption | undefined,
 ): StepKey {
-  let parsed: JsonValue
-  try {
-    parsed = JSON.parse(body) as JsonValue
-  } catch {
-    return liveKey(endpoint, request(), redact)
-  }
-  const text = writer.textOf(parsed, omit)
+  const text = body === undefined ? undefined : writer.textOf(body, omit)
   if (text === undefined) return liveKey(endpoint, request(), redact)
   // Redaction leaves this request as it is: its written form is its normal form.
   let written: JsonValue | undefined

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { RedactOption } from '../../src/redact/index.js'
 import { NormalTextWriter } from '../../src/replay/normal-text.js'
 import { normalizeRequest, NOT_THE_ANSWER } from '../../src/replay/normalize.js'
-import { bodyKey, liveKey } from '../../src/replay/step-key.js'
+import { bodyKey, liveKey, parsedBody } from '../../src/replay/step-key.js'
 
 const ENDPOINT = 'openai POST /chat/completions'
 
@@ -12,7 +12,7 @@ function longWay(body: string, redact: RedactOption | undefined) {
 }
 
 function oneWalk(body: string, redact: RedactOption | undefined, writer = new NormalTextWriter(redact)) {
-  return bodyKey(ENDPOINT, body, NOT_THE_ANSWER, () => normalizeRequest(JSON.parse(body), { omit: NOT_THE_ANSWER }), writer, redact)
+  return bodyKey(ENDPOINT, parsedBody(body), NOT_THE_ANSWER, () => normalizeRequest(JSON.parse(body), { omit: NOT_THE_ANSWER }), writer, redact)
 }
 
 const BODIES: Record<string, unknown> = {
@@ -72,9 +72,12 @@ describe("an HTTP call's key, read from its body in one walk", () => {
       const text = JSON.stringify(value)
       const key = bodyKey(
         ENDPOINT,
-        text,
+        parsedBody(text),
         NOT_THE_ANSWER,
-        () => (built++, normalizeRequest(JSON.parse(text), { omit: NOT_THE_ANSWER })),
+        () => {
+          built++
+          return normalizeRequest(JSON.parse(text), { omit: NOT_THE_ANSWER })
+        },
         new NormalTextWriter(undefined),
         undefined,
       )
@@ -88,7 +91,7 @@ describe("an HTTP call's key, read from its body in one walk", () => {
   })
 
   it('is the long way for a body that is not JSON', () => {
-    const key = bodyKey(ENDPOINT, 'not json', NOT_THE_ANSWER, () => ({ text: 'not json' }), new NormalTextWriter(undefined), undefined)
+    const key = bodyKey(ENDPOINT, parsedBody('not json'), NOT_THE_ANSWER, () => ({ text: 'not json' }), new NormalTextWriter(undefined), undefined)
     expect(key.key).toBe(`${ENDPOINT}\n{"text":"not json"}`)
   })
 
@@ -97,5 +100,43 @@ describe("an HTTP call's key, read from its body in one walk", () => {
     for (let i = 0; i < 250; i++) deep = { id: `x${i}`, next: deep }
     const text = JSON.stringify(deep)
     expect(oneWalk(text, undefined).key).toBe(longWay(text, undefined).key)
+  })
+})
+
+describe('an HTTP call compared with a recorded request in one walk', () => {
+  const recorded = (value: unknown, redact: RedactOption | undefined) => longWay(JSON.stringify(value), redact).request
+
+  for (const [option, redact] of Object.entries(OPTIONS)) {
+    it(`is the recorded request only when their keys are equal, under ${option}`, () => {
+      const writer = new NormalTextWriter(redact)
+      for (const a of Object.values(BODIES)) {
+        for (const b of Object.values(BODIES)) {
+          const same = writer.isRecorded(parsedBody(JSON.stringify(a))!, NOT_THE_ANSWER, recorded(b, redact))
+          if (same) expect(longWay(JSON.stringify(a), redact).key).toBe(longWay(JSON.stringify(b), redact).key)
+        }
+      }
+    })
+  }
+
+  it('finds a request with no secret in its recorded form, ids renumbered and the fields that never change the answer left out', () => {
+    const writer = new NormalTextWriter(undefined)
+    const request = BODIES['a chat request with tools'] as Record<string, unknown>
+    const rerecorded = JSON.stringify({
+      ...request,
+      user: 'someone else',
+      messages: JSON.parse(JSON.stringify(request.messages).replaceAll('call_Xy12', 'call_new')),
+    })
+    expect(writer.isRecorded(parsedBody(rerecorded)!, NOT_THE_ANSWER, recorded(request, undefined))).toBe(true)
+    // A recorded request whose keys are not in sorted order (edited by hand) is left to the key.
+    const reversed = Object.fromEntries(Object.entries(recorded(request, undefined) as Record<string, unknown>).reverse())
+    expect(writer.isRecorded(parsedBody(JSON.stringify(request))!, NOT_THE_ANSWER, reversed as never)).toBe(false)
+    const changed = JSON.stringify({ ...request, model: 'gpt-4.1' })
+    expect(writer.isRecorded(parsedBody(changed)!, NOT_THE_ANSWER, recorded(request, undefined))).toBe(false)
+  })
+
+  it('leaves a request holding a secret to its key (its recorded form is redacted)', () => {
+    const writer = new NormalTextWriter(undefined)
+    const body = BODIES['a secret in a message']
+    expect(writer.isRecorded(parsedBody(JSON.stringify(body))!, NOT_THE_ANSWER, recorded(body, undefined))).toBe(false)
   })
 })
