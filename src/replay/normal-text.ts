@@ -1,5 +1,9 @@
 /**
- * A parsed JSON request's normal form (normalize.ts) made in one walk that
+ * A replayed HTTP call's JSON request, against the recording, in one walk
+ * over the parsed body: compared with a recorded request (`isRecorded`),
+ * or, when a key is needed, written as its key's text (`textOf`).
+ *
+ * The text: the request's normal form (normalize.ts) made in one walk that
  * also asks the session's redaction about each part, then written: the text
  * `JSON.stringify(redactForDisk(normalizeRequest(value, { omit })))` gives
  * when redaction leaves the request as it is, which is what a replayed HTTP

@@ -135,8 +135,9 @@ export class SessionSteps {
    * How the session's next model call to `endpoint` is answered; `request`
    * gives it in normal form (not redacted). `body`: the request as the JSON
    * text it is sent as, with the top fields `body.omit` names left out of
-   * its normal form (an HTTP call's): the call is then keyed from the text in
-   * one pass, and `request` is called only when the normal form is needed.
+   * its normal form (an HTTP call's): the call is then found in one walk
+   * over the parsed text (see `#byBody`), and `request` is called only when
+   * the normal form is needed.
    */
   answerCall(endpoint: string, request: () => JsonValue, body?: { text: string; omit: ReadonlySet<string> }): CallAnswer {
     const step = ++this.#calls

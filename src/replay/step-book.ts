@@ -1,8 +1,9 @@
 /**
  * Recorded steps, ready to answer: by key, each key's steps in recorded
- * order. Each step is keyed, and a recorded JSON body written as the text a
- * replay answers with, once, when the book is opened: a call only looks its
- * key up. A step answers once; calls with the same key take the recorded
+ * order, and the model calls of each endpoint in recorded order. Each step
+ * is keyed, and a recorded JSON body written as the text a replay answers
+ * with, once, when the book is opened: a call only compares or looks up.
+ * A step answers once; calls with the same key take the recorded
  * answers in order, and calls of different keys may come in any order (the
  * agent's concurrency decides it, not the recording).
  */
