@@ -37,6 +37,7 @@ import { responseFailingWith } from '../http/failing-response.js'
 import { eventStreamBody, parseEventStream } from '../http/sse.js'
 import { answerFault } from './fault-response.js'
 import { readFetchRequest, type FetchRequest } from './request-body.js'
+import { NOT_THE_ANSWER } from '../replay/normalize.js'
 import { unreachableBecause } from './unreachable.js'
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
@@ -99,13 +100,17 @@ function exchange(
 
 async function answer(steps: Steps, original: Fetch, provider: string, request: FetchRequest): Promise<Response> {
   const { input, init } = request
-  const answer = steps.answerCall(`${provider} ${request.method} ${request.path}`, request.normal)
+  const endpoint = `${provider} ${request.method} ${request.path}`
+  const answer =
+    request.text === undefined
+      ? steps.answerCall(endpoint, request.normal)
+      : steps.answerCall(endpoint, request.normal, { text: request.text, omit: NOT_THE_ANSWER })
   if (answer.kind === 'failed') return responseFailingWith(answer.error, { stream: request.isStream() })
   const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined)
   if (answer.kind === 'recorded') {
     // As fetch does: a request whose signal has fired is never answered.
     signal?.throwIfAborted()
-    const response = recordedResponse(answer.response, signal)
+    const response = recordedResponse(answer.response, signal, answer.bodyText)
     replayedResponses.add(response)
     return response
   }
@@ -124,16 +129,20 @@ async function answer(steps: Steps, original: Fetch, provider: string, request: 
 
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
-/** A response rebuilt from its recording, for the SDK to parse as it parses any. */
-export function recordedResponse(recorded: RecordedResponse, signal: AbortSignal | null | undefined): Response {
+/**
+ * A response rebuilt from its recording, for the SDK to parse as it parses
+ * any. `bodyText`: its JSON body as text, when the recording wrote it already
+ * (`JSON.stringify` of the body, made when the recording was opened).
+ */
+function recordedResponse(recorded: RecordedResponse, signal: AbortSignal | null | undefined, bodyText: string | undefined): Response {
   if (!('status' in recorded)) throw new Error('this recorded answer was made by a model, not over HTTP: record the call again')
   const { status } = recorded
   // The common case first, with nothing built per call.
-  if (status < 400 && 'body' in recorded) return new Response(JSON.stringify(recorded.body), { status, headers: JSON_HEADERS })
+  if (status < 400 && 'body' in recorded) return new Response(bodyText ?? JSON.stringify(recorded.body), { status, headers: JSON_HEADERS })
   // A recorded error is final: the SDK must not retry it.
   const headers: Record<string, string> = status >= 400 ? { 'x-should-retry': 'false' } : {}
   const init = (contentType: string): ResponseInit => ({ status, headers: { ...headers, 'content-type': contentType } })
-  if ('body' in recorded) return new Response(JSON.stringify(recorded.body), init('application/json'))
+  if ('body' in recorded) return new Response(bodyText ?? JSON.stringify(recorded.body), init('application/json'))
   if ('events' in recorded) return new Response(eventStreamBody(recorded.events, signal), init('text/event-stream'))
   if ('text' in recorded) return new Response(recorded.text, init(recorded.content_type))
   return new Response(Buffer.from(recorded.base64, 'base64'), init(recorded.content_type))

@@ -17,6 +17,8 @@ export interface FetchRequest {
   path: string
   /** The request's body in normal form; computed when called. */
   normal: () => JsonValue
+  /** The body when it is text (what model calls send, JSON): a replay keys the call from it in one pass. */
+  text: string | undefined
   /** The body asked for a stream (`"stream": true`): a failure is delivered as a stream's. */
   isStream: () => boolean
   /** What to call the real `fetch` with: the same, or with a stream body replaced by its bytes. */
@@ -78,8 +80,9 @@ export function readFetchRequest(input: Input, init: RequestInit | undefined, ba
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase()
   const path = pathBelow(urlOf(input), baseURL)
   const body = init?.body ?? null
-  const request: FetchRequest = { method, path, normal: () => null, isStream: () => false, input, init }
+  const request: FetchRequest = { method, path, normal: () => null, text: undefined, isStream: () => false, input, init }
   if (typeof body === 'string') {
+    request.text = body
     let normal: JsonValue | undefined
     request.normal = () => (normal ??= textBody(body))
     request.isStream = () => /"stream"\s*:\s*true/.test(body)
@@ -108,6 +111,7 @@ async function readBody(request: FetchRequest, body: unknown, input: Input, init
     request.normal = () => digestOf(view)
   } else if (body === null && input instanceof Request) {
     const text = await input.clone().text()
+    request.text = text
     request.normal = () => textBody(text)
   }
   return request

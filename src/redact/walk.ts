@@ -154,6 +154,22 @@ class Walk {
     return false
   }
 
+  /** `text` (a string value, or a key) is written as it is. */
+  keeps(text: string): boolean {
+    return this.string(text) === text
+  }
+
+  /** `object[key]` (`item`) is left in place by its key: neither renamed nor replaced as a whole. `item` itself is not looked into. */
+  keepsEntry(object: JsonObject, key: string, item: JsonValue): boolean {
+    const info = this.#keyInfo(key)
+    return (info.written ??= this.string(key)) === key && !this.#isSecretEntry(object, key, item, info)
+  }
+
+  /** `array` is not a header pair (`['Authorization', '…']`). Its items are not looked into. */
+  keepsArray(array: JsonValue[]): boolean {
+    return !this.#isHeaderTuple(array)
+  }
+
   #keyInfo(key: string): KeyInfo {
     return this.#keys.get(key) ?? keyInfo(key, this.policy, this.#keys)
   }
@@ -224,4 +240,25 @@ function walkOf(policy: RedactPolicy, level: number): Walk {
  */
 export function redactValue<T extends JsonValue>(value: T, policy: RedactPolicy): T {
   return walkOf(policy, 0).value(value) as T
+}
+
+/**
+ * The questions `redactValue` asks of one value, part by part, for a walk
+ * of the caller's own that must know whether a value comes out unchanged
+ * without building the redacted copy (a replayed request's key, written in
+ * the same pass as its normal form, replay/normal-text.ts): a value comes
+ * out as it is when every string in it is kept (`keeps`), every object
+ * entry is (`keepsEntry`, then its item) and every array is (`keepsArray`,
+ * then its items). A no is cautious: a secret already written as
+ * `[REDACTED]` is a no, though the walk leaves it equal.
+ */
+export interface RedactProbe {
+  keeps(text: string): boolean
+  keepsEntry(object: JsonObject, key: string, item: JsonValue): boolean
+  keepsArray(array: JsonValue[]): boolean
+}
+
+/** The probe of `policy`: its top-level walk, as `redactValue` applies it. */
+export function redactProbe(policy: RedactPolicy): RedactProbe {
+  return walkOf(policy, 0)
 }

@@ -57,7 +57,8 @@ export const DATA_KEYS: ReadonlySet<string> = new Set([
   'output_schema',
 ])
 
-const MAX_DEPTH = 200
+/** Past this depth a value is written `"[too deep]"`. */
+export const MAX_DEPTH = 200
 
 export interface NormalizeOptions {
   /** Top-level fields to leave out. Default: none. */

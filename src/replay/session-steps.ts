@@ -13,7 +13,7 @@
  * them. Injected faults answer before it (adapter-support/faulted-send.ts),
  * so a fault is never kept as a step.
  */
-import type { RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage/index.js'
+import type { ExchangeRecord, RecordedResponse, StepListener, StepRecord, ToolRecord } from '../storage/index.js'
 import type { ToolOutcome } from '../session/recorder.js'
 import type { RedactOption } from '../redact/index.js'
 import { toJsonValue } from '../trace/serialize.js'
@@ -21,16 +21,21 @@ import type { JsonValue, Trace, TraceStatus } from '../trace/types.js'
 import type { ReplayMode } from './mode.js'
 import { replayMiss } from './miss.js'
 import { normalizeRequest } from './normalize.js'
+import { NormalTextWriter } from './normal-text.js'
 import { RecordingStore } from './recording-store.js'
-import { StepBook } from './step-book.js'
-import { liveKey, toolEndpoint, type StepKey } from './step-key.js'
+import { StepBook, type BookEntry } from './step-book.js'
+import { bodyKey, liveKey, parsedBody, toolEndpoint, type StepKey } from './step-key.js'
 import { replayedTool } from './tool-replay.js'
 import { reportPruned, reportUnused, type PrunedRecording, type UnusedRecordingError } from './unused.js'
 
 /** How a model call is answered. */
 export type CallAnswer =
-  /** From a recording or the resumed run: the SDK is given this instead of calling the model. */
-  | { kind: 'recorded'; response: RecordedResponse }
+  /**
+   * From a recording or the resumed run: the SDK is given this instead of
+   * calling the model. `bodyText`: its JSON body as the text to answer with,
+   * made when the recording was opened.
+   */
+  | { kind: 'recorded'; response: RecordedResponse; bodyText?: string }
   /** Not at all: the call fails with `error`, as the SDK fails (a replay with no match). */
   | { kind: 'failed'; error: Error }
   /**
@@ -101,6 +106,8 @@ export class SessionSteps {
   /** This run's steps in call order, for the recording (see `#slot`). */
   readonly #slots: Slot[] = []
   #calls = 0
+  /** Writes the keys of HTTP calls (made on the first one): remembers what redaction found nothing in. */
+  #keyWriter: NormalTextWriter | undefined
   #replayedSteps = 0
   #failure: UnusedRecordingError | undefined
   #pruned: PrunedRecording | undefined
@@ -124,14 +131,24 @@ export class SessionSteps {
     return this.#resumed !== undefined || this.#book !== undefined || this.options.mode === 'replay'
   }
 
-  /** How the session's next model call to `endpoint` is answered; `request` gives it in normal form (not redacted). */
-  answerCall(endpoint: string, request: () => JsonValue): CallAnswer {
+  /**
+   * How the session's next model call to `endpoint` is answered; `request`
+   * gives it in normal form (not redacted). `body`: the request as the JSON
+   * text it is sent as, with the top fields `body.omit` names left out of
+   * its normal form (an HTTP call's): the call is then found in one walk
+   * over the parsed text (see `#byBody`), and `request` is called only when
+   * the normal form is needed.
+   */
+  answerCall(endpoint: string, request: () => JsonValue, body?: { text: string; omit: ReadonlySet<string> }): CallAnswer {
     const step = ++this.#calls
     let key: StepKey | undefined
     if (this.answers) {
-      key = liveKey(endpoint, request(), this.options.redact)
-      const answered = this.#take(key.key, true)
-      if (answered !== undefined) return { kind: 'recorded', response: (answered as Extract<StepRecord, { kind: 'exchange' }>).response }
+      const found = body === undefined ? this.#byKey(liveKey(endpoint, request(), this.options.redact)) : this.#byBody(endpoint, body, request)
+      if ('step' in found) {
+        const { response } = found.step as ExchangeRecord
+        return found.bodyText === undefined ? { kind: 'recorded', response } : { kind: 'recorded', response, bodyText: found.bodyText }
+      }
+      key = found
       if (this.options.mode === 'replay') return { kind: 'failed', error: this.#miss(step, key) }
     }
     const slot = this.#slot('exchange', 'live')
@@ -150,6 +167,28 @@ export class SessionSteps {
     return live
   }
 
+  /** The recorded call of `key` (now used), or the key when there is none. */
+  #byKey(key: StepKey): BookEntry | StepKey {
+    return this.#take(key.key, true) ?? key
+  }
+
+  /**
+   * The recorded call answering an HTTP call with a JSON body (now used), or
+   * its key when there is none. Calls mostly come in recorded order: the
+   * recording's next call to the endpoint is compared with the body first,
+   * in one walk and with no key written; a call made in another order (side
+   * by side with others) is then looked up by its key.
+   */
+  #byBody(endpoint: string, body: { text: string; omit: ReadonlySet<string> }, request: () => JsonValue): BookEntry | StepKey {
+    const { redact } = this.options
+    const writer = (this.#keyWriter ??= new NormalTextWriter(redact))
+    const parsed = parsedBody(body.text)
+    // A resumed run answers first (#take): only the recording's order is known here.
+    const next = this.#resumed === undefined && parsed !== undefined ? this.#book?.nextCall(endpoint) : undefined
+    if (next !== undefined && writer.isRecorded(parsed!, body.omit, (next.step as ExchangeRecord).request)) return this.#take(next.key, true)!
+    return this.#byKey(bodyKey(endpoint, parsed, body.omit, request, writer, redact))
+  }
+
   /** How the session's next run of tool `name` with `input` (its first argument) is answered. */
   answerTool(name: string, input: unknown): ToolAnswer {
     // Before the tool runs: a tool may change the arguments it was given, and the next run's key is taken before it runs.
@@ -158,7 +197,7 @@ export class SessionSteps {
     const key = once(() => liveKey(toolEndpoint(name), normal, redact).key)
     if (this.#resumed !== undefined || (replayTools && this.#book !== undefined)) {
       const answered = this.#take(key(), replayTools)
-      if (answered !== undefined) return { kind: 'recorded', run: replayedTool(answered as ToolRecord) }
+      if (answered !== undefined) return { kind: 'recorded', run: replayedTool(answered.step as ToolRecord) }
     }
     // Run for real. `prune` keeps the recorded run of a tool the recording does not answer (no replayTools): the agent still makes it.
     const kept = mode === 'prune' && !replayTools ? this.#book?.take(key()) : undefined
@@ -176,7 +215,7 @@ export class SessionSteps {
   }
 
   /** The next step of `key` from the resumed run, else (when `fromRecording`) from the recording; journaled as this run's. */
-  #take(key: string, fromRecording: boolean): StepRecord | undefined {
+  #take(key: string, fromRecording: boolean): BookEntry | undefined {
     const resumed = this.#resumed?.take(key)
     if (resumed !== undefined) this.#replayedSteps++
     // In `prune`, a step the resumed run answers still uses its recorded twin, which keeps its place in the recording.
@@ -191,7 +230,7 @@ export class SessionSteps {
         () => twin.step,
       )
     else this.#complete(this.#slot(step.kind, resumed === undefined ? 'recording' : 'resumed'), () => step)
-    return step
+    return entry
   }
 
   /**

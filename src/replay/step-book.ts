@@ -1,6 +1,9 @@
 /**
  * Recorded steps, ready to answer: by key, each key's steps in recorded
- * order. A step answers once; calls with the same key take the recorded
+ * order, and the model calls of each endpoint in recorded order. Each step
+ * is keyed, and a recorded JSON body written as the text a replay answers
+ * with, once, when the book is opened: a call only compares or looks up.
+ * A step answers once; calls with the same key take the recorded
  * answers in order, and calls of different keys may come in any order (the
  * agent's concurrency decides it, not the recording).
  */
@@ -12,7 +15,15 @@ export interface BookEntry {
   readonly step: StepRecord
   /** Its place among the recorded steps of its kind (1 for the first model call, or the first tool run). */
   readonly ordinal: number
+  /** A recorded JSON body (`response.body`) as the text a replay answers with: written once, when the book is opened. */
+  readonly bodyText: string | undefined
   used: boolean
+}
+
+function bodyTextOf(step: StepRecord): string | undefined {
+  if (step.kind !== 'exchange') return undefined
+  const { response } = step
+  return 'body' in response && 'status' in response ? JSON.stringify(response.body) : undefined
 }
 
 /** The steps of one key, in recorded order, and the next one to answer with. */
@@ -24,14 +35,21 @@ interface Queue {
 export class StepBook {
   readonly entries: readonly BookEntry[]
   readonly #byKey = new Map<string, Queue>()
+  /** The model calls of each endpoint, in recorded order, and the first that may be unused. */
+  readonly #byEndpoint = new Map<string, Queue>()
 
   constructor(steps: readonly StepRecord[]) {
     const counts = { exchange: 0, tool: 0 }
     this.entries = steps.map((step) => {
-      const entry: BookEntry = { key: recordedKey(step), step, ordinal: ++counts[step.kind], used: false }
+      const entry: BookEntry = { key: recordedKey(step), step, ordinal: ++counts[step.kind], bodyText: bodyTextOf(step), used: false }
       const queue = this.#byKey.get(entry.key)
       if (queue === undefined) this.#byKey.set(entry.key, { entries: [entry], next: 0 })
       else queue.entries.push(entry)
+      if (step.kind === 'exchange') {
+        const calls = this.#byEndpoint.get(step.endpoint)
+        if (calls === undefined) this.#byEndpoint.set(step.endpoint, { entries: [entry], next: 0 })
+        else calls.entries.push(entry)
+      }
       return entry
     })
   }
@@ -44,6 +62,18 @@ export class StepBook {
     queue!.next++
     entry.used = true
     return entry
+  }
+
+  /**
+   * The first unused model call to `endpoint`, in recorded order: the one a
+   * call in recorded order asks for. When its key is a call's key, it is
+   * the step `take` gives that key (every step before it is used).
+   */
+  nextCall(endpoint: string): BookEntry | undefined {
+    const calls = this.#byEndpoint.get(endpoint)
+    if (calls === undefined) return undefined
+    while (calls.entries[calls.next]?.used === true) calls.next++
+    return calls.entries[calls.next]
   }
 
   /** How many steps of `key` the book holds, used or not. */
