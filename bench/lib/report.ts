@@ -5,7 +5,7 @@ export interface Row {
   name: string
   /** Our time (ms) or other figure. */
   value: number
-  unit: 'ms' | 'µs' | 'bytes' | 'x' | '/s'
+  unit: 'ms' | 'µs' | 'bytes' | 'x' | '/s' | 'modules'
   /** The baseline measured in the same run, in the same unit, when there is one. */
   baseline?: number
   baselineName?: string
@@ -18,6 +18,7 @@ function fmt(value: number, unit: Row['unit']): string {
   if (unit === 'bytes') return value >= 10_240 ? `${(value / 1024).toFixed(0)} KiB` : `${value.toFixed(0)} B`
   if (unit === 'x') return `${value.toFixed(2)}x`
   if (unit === '/s') return `${value.toFixed(0)}/s`
+  if (unit === 'modules') return `${value.toFixed(0)} modules`
   return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ${unit}`
 }
 
