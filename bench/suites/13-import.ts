@@ -6,9 +6,8 @@
  * processes alternate between the two imports.
  */
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { modulesLoadedBy } from '../../test/helpers/modules-loaded.js'
 import type { Row } from '../lib/report.js'
 import type { BenchSuite } from '../run.js'
 
@@ -21,43 +20,10 @@ function coldImportMs(specifier: string): number {
   return Number(execFileSync(process.execPath, ['--no-warnings', '--input-type=module', '-e', code], { cwd: ROOT, encoding: 'utf8' }))
 }
 
-/** The modules of this package (under dist/) that `import(specifier)` loads, counted by a resolve hook. */
+/** The modules of this package (under dist/) that `import(specifier)` loads. */
 function ourModulesLoadedBy(specifier: string): number {
-  const dir = mkdtempSync(join(tmpdir(), 'reagent-bench-import-'))
-  try {
-    const log = join(dir, 'loaded.txt')
-    writeFileSync(log, '')
-    writeFileSync(
-      join(dir, 'hooks.mjs'),
-      `import { appendFileSync } from 'node:fs'
-       let log
-       export function initialize(data) { log = data.log }
-       export async function resolve(specifier, context, next) {
-         const result = await next(specifier, context)
-         appendFileSync(log, result.url + '\\n')
-         return result
-       }`,
-    )
-    writeFileSync(
-      join(dir, 'register.mjs'),
-      `import { register } from 'node:module'\nregister('./hooks.mjs', import.meta.url, { data: { log: ${JSON.stringify(log)} } })`,
-    )
-    execFileSync(
-      process.execPath,
-      ['--no-warnings', '--import', join(dir, 'register.mjs'), '--input-type=module', '-e', `await import(${JSON.stringify(specifier)})`],
-      {
-        cwd: ROOT,
-      },
-    )
-    const ours = new Set(
-      readFileSync(log, 'utf8')
-        .split('\n')
-        .filter((url) => url.includes('/dist/') && !url.includes('/node_modules/')),
-    )
-    return ours.size
-  } finally {
-    rmSync(dir, { recursive: true, force: true })
-  }
+  const loaded = modulesLoadedBy(`await import(${JSON.stringify(specifier)})`, ROOT)
+  return new Set(loaded.filter((url) => url.includes('/dist/') && !url.includes('/node_modules/'))).size
 }
 
 function median(values: number[]): number {
