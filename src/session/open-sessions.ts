@@ -16,7 +16,7 @@
  * A SIGKILL or an out-of-memory crash runs nothing; those runs are
  * recovered from their journals (storage/recovery.ts).
  */
-import { isMainThread } from 'node:worker_threads'
+import { currentThread } from '../base/node-builtins.js'
 
 /** What a session must offer to be closed from outside, at once and synchronously (its internals, internals.ts, do). */
 export interface ClosableSession {
@@ -53,12 +53,12 @@ function onExit(): void {
 }
 
 function listen(): void {
-  if (isMainThread) for (const [signal, listener] of listeners) process.on(signal, listener)
+  if (currentThread().isMainThread) for (const [signal, listener] of listeners) process.on(signal, listener)
   process.on('exit', onExit)
 }
 
 function stopListening(): void {
-  if (isMainThread) for (const [signal, listener] of listeners) process.off(signal, listener)
+  if (currentThread().isMainThread) for (const [signal, listener] of listeners) process.off(signal, listener)
   process.off('exit', onExit)
 }
 

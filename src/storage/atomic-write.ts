@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { threadId } from 'node:worker_threads'
+import { currentThread } from '../base/node-builtins.js'
 import { TraceFileError } from '../errors/index.js'
 
 /** Bytes collected before one write to the file: large enough to keep system calls few, small enough to stay cheap. */
@@ -43,7 +43,7 @@ const TEMP_NAME = /^\.(.+)\.(\d+)-(\d+)-[0-9a-f]{12}\.tmp$/
 
 /** A temporary name for writing `path` that no other process or thread can be using. */
 function tempPathFor(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}-${threadId}-${randomBytes(6).toString('hex')}.tmp`)
+  return join(dirname(path), `.${basename(path)}.${process.pid}-${currentThread().threadId}-${randomBytes(6).toString('hex')}.tmp`)
 }
 
 /** The file and writer a temporary file belongs to, read from its name; undefined for any other name. */

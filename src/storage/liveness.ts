@@ -10,8 +10,7 @@
  *   journal's heartbeat (its mtime, touched every HEARTBEAT_MS by its
  *   writer while the writer's event loop runs) is fresh.
  */
-import { hostname } from 'node:os'
-import { threadId } from 'node:worker_threads'
+import { currentThread, hostName } from '../base/node-builtins.js'
 import type { JournalWriterId } from './journal-format.js'
 
 /** How often an open journal's mtime is touched. */
@@ -25,8 +24,8 @@ let host: string | undefined
 
 /** This process and thread, as a journal names its writer. */
 export function currentWriter(): JournalWriterId {
-  host ??= hostname()
-  return { pid: process.pid, thread: threadId, host }
+  host ??= hostName()
+  return { pid: process.pid, thread: currentThread().threadId, host }
 }
 
 /** Whether a process with this pid exists on this machine. */
@@ -44,7 +43,7 @@ export function isProcessAlive(pid: number): boolean {
 /** Whether the writer of a journal last touched at `mtimeMs` is still recording it. */
 export function isWriterAlive(writer: JournalWriterId, mtimeMs: number, now: number = Date.now()): boolean {
   const age = now - mtimeMs
-  host ??= hostname()
+  host ??= hostName()
   if (writer.host === host) {
     if (!isProcessAlive(writer.pid)) return false
     if (writer.thread === 0) return age < REUSED_PID_MS

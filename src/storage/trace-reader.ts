@@ -7,7 +7,7 @@
  * this process has left fails fast, before it is read.
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs'
-import { getHeapStatistics } from 'node:v8'
+import { heapStatistics } from '../base/node-builtins.js'
 import { TraceFileError, TraceFormatError, TraceNotFoundError } from '../errors/index.js'
 import { expandMessages } from '../trace/messages.js'
 import type { Trace, Turn } from '../trace/types.js'
@@ -46,7 +46,7 @@ export function fileSize(path: string, hint: string, name?: string): number {
 
 /** Fails fast when reading `size` bytes of trace would need more memory than the process has free. */
 function checkMemory(path: string, size: number): void {
-  const heap = getHeapStatistics()
+  const heap = heapStatistics()
   const free = heap.heap_size_limit - heap.used_heap_size
   const needed = size * MEMORY_PER_BYTE
   if (needed <= free) return

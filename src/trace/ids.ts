@@ -5,7 +5,6 @@
  * runs naturally) and unique across processes without coordination.
  */
 import { randomFillSync } from 'node:crypto'
-import { performance } from 'node:perf_hooks'
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ'
 const random = new Uint8Array(10)
@@ -61,9 +60,11 @@ export function ulid(ms: number = Date.now()): string {
  * Never an integer: reagent-flow 0.5 reads times as floats, and `JSON.stringify`
  * would write a whole number without a decimal point.
  */
-const TIME_ORIGIN = performance.timeOrigin
+let timeOrigin: number | undefined
 
 export function epochSeconds(): number {
-  const seconds = (TIME_ORIGIN + performance.now()) / 1000
+  // Read on first use: the first read of the global `performance` loads node:perf_hooks.
+  timeOrigin ??= performance.timeOrigin
+  const seconds = (timeOrigin + performance.now()) / 1000
   return Number.isInteger(seconds) ? seconds + 0.000001 : seconds
 }
