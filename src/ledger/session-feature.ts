@@ -4,11 +4,17 @@
  * there, before any file is opened), run.complete and the trace once its
  * file is written (a ledger that is slow or down never costs the trace),
  * which `session()` waits for before it resolves.
+ *
+ * The reporter (its HTTP client, gzip, git) is loaded only for a session that
+ * has a ledger to report to, by an `import()` as it opens: what run.begin
+ * sends is taken then, and `session()` sends it before the session's
+ * function runs.
  */
 import { internals } from '../session/internals.js'
 import type { RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
-import { startLedgerReport, type LedgerOption } from './session-reporter.js'
+import { type LedgerOption, resolveLedger } from './ledger-option.js'
+import { openedRun } from './opened-run.js'
 
 export interface LedgerOptions {
   /**
@@ -24,10 +30,15 @@ export interface LedgerOptions {
 export const ledgerFeature: SessionFeature = {
   attach(session: Session, options: RecordingOptions & LedgerOptions): void {
     const inner = session[internals]
+    const ledger = resolveLedger(options.ledger)
+    if (ledger === undefined) return
     // Git is asked for the revision at the vitest root (else the working directory).
-    const report = startLedgerReport(inner.trace, options.ledger, options.redact, inner.testScope?.root)
-    if (report === undefined) return
+    const root = inner.testScope?.root
+    const opened = openedRun(inner.trace)
+    const report = import('./session-reporter.js').then((reporter) => reporter.startLedgerReport(opened, ledger, options.redact, root))
+    // run.begin is sent before the session's function runs, as it was when the reporter was loaded with the package.
+    inner.beforeRun(report)
     // Never throws; heard before the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.
-    inner.lifecycle.on('closed', (trace) => inner.afterClose(report.finish(trace, options.redact)))
+    inner.lifecycle.on('closed', (trace) => inner.afterClose(report.then((started) => started.finish(trace, options.redact))))
   },
 }

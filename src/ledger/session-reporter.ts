@@ -17,62 +17,11 @@ import { renderTrace } from '../storage/index.js'
 import { finalResponse } from '../trace/facts.js'
 import { redactForDisk, type RedactOption } from '../redact/index.js'
 import type { JsonObject, Trace } from '../trace/types.js'
-import { warn } from '../warnings/warnings.js'
 import { createLedgerClient, type LedgerClient } from './client.js'
 import { gitRevision } from './git-revision.js'
 import type { RunCompleteInput } from './input-types.js'
-
-export const LEDGER_URL_ENV = 'REAGENT_LEDGER_URL'
-export const LEDGER_TOKEN_ENV = 'REAGENT_LEDGER_TOKEN'
-
-export interface LedgerReportOptions {
-  /** The ledger's URL, as `reagent-flow serve` prints it. @example 'http://127.0.0.1:4319' */
-  url: string
-  /** A bearer token of the server's token file. Default: `REAGENT_LEDGER_TOKEN`. */
-  token?: string
-  /** Give up on a call after this long (trace.put: 6 times as long). Default: 5,000 ms. */
-  timeoutMs?: number
-}
-
-/** `session()`'s `ledger` option: a URL, the URL with a token, or `false` (not even `REAGENT_LEDGER_URL`). */
-export type LedgerOption = string | LedgerReportOptions | false
-
-const EXAMPLE = "'http://127.0.0.1:4319', { url, token }, or false"
-
-function isHttpUrl(value: unknown): value is string {
-  if (typeof value !== 'string') return false
-  try {
-    return ['http:', 'https:'].includes(new URL(value).protocol)
-  } catch {
-    return false
-  }
-}
-
-/** The ledger a session reports to, if any. A bad `ledger` option is a TypeError; a bad REAGENT_LEDGER_URL a warning. */
-export function resolveLedger(option: LedgerOption | undefined): LedgerReportOptions | undefined {
-  if (option === false) return undefined
-  const token = process.env[LEDGER_TOKEN_ENV] || undefined
-  if (option === undefined) {
-    const url = process.env[LEDGER_URL_ENV]
-    if (url === undefined || url === '') return undefined
-    if (isHttpUrl(url)) return { url, ...(token === undefined ? {} : { token }) }
-    warnOnce(`env:${url}`, `${LEDGER_URL_ENV}=${JSON.stringify(url)} is not an http(s) URL; runs are not reported to a ledger.`)
-    return undefined
-  }
-  const given = typeof option === 'string' ? { url: option } : option
-  if (given === null || typeof given !== 'object' || !isHttpUrl(given.url)) {
-    throw new TypeError(`session() option "ledger" must be ${EXAMPLE}; got ${JSON.stringify(option)}.`)
-  }
-  return { ...given, ...(given.token === undefined && token !== undefined ? { token } : {}) }
-}
-
-const warned = new Set<string>()
-
-function warnOnce(key: string, message: string): void {
-  if (warned.has(key)) return
-  warned.add(key)
-  warn('REAGENT_LEDGER', message)
-}
+import { type LedgerReportOptions, warnLedgerOnce } from './ledger-option.js'
+import type { OpenedRun } from './opened-run.js'
 
 const amount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0)
 
@@ -86,10 +35,10 @@ export interface LedgerReport {
  * (file relative to the vitest root, full name) and the git revision. The
  * session's own metadata wins a clash: a key its author set is theirs.
  */
-function originOf(trace: Trace, root: string): JsonObject {
+function originOf(run: OpenedRun, root: string): JsonObject {
   const origin: JsonObject = {}
-  if (typeof trace.test_file === 'string') origin.test_file = trace.test_file
-  if (typeof trace.test_name === 'string') origin.test_name = trace.test_name
+  if (run.test_file !== undefined) origin.test_file = run.test_file
+  if (run.test_name !== undefined) origin.test_name = run.test_name
   const { commit, branch } = gitRevision(root)
   if (commit !== undefined) origin.git_commit = commit
   if (branch !== undefined) origin.git_branch = branch
@@ -97,23 +46,16 @@ function originOf(trace: Trace, root: string): JsonObject {
 }
 
 /**
- * Starts reporting the run of `trace` (just opened) to the ledger `option`
- * resolves to; undefined when there is none. `root` is where git is asked
- * for the revision: the vitest root inside a test, else the working directory.
+ * Starts reporting the run `trace` (as its session opened) to `ledger`.
+ * `root` is where git is asked for the revision: the vitest root inside a
+ * test, else the working directory.
  */
-export function startLedgerReport(
-  trace: Trace,
-  option: LedgerOption | undefined,
-  redact: RedactOption | undefined,
-  root: string = process.cwd(),
-): LedgerReport | undefined {
-  const ledger = resolveLedger(option)
-  if (ledger === undefined) return undefined
+export function startLedgerReport(trace: OpenedRun, ledger: LedgerReportOptions, redact: RedactOption | undefined, root: string = process.cwd()): LedgerReport {
   const timeoutMs = ledger.timeoutMs ?? 5000
   const client: LedgerClient = createLedgerClient(ledger.url, { token: ledger.token, timeoutMs })
   const uploads = createLedgerClient(ledger.url, { token: ledger.token, timeoutMs: timeoutMs * 6 })
   const failed = (error: unknown): void =>
-    warnOnce(
+    warnLedgerOnce(
       `url:${ledger.url}`,
       `session "${trace.name}": the run was not reported to the ledger at ${ledger.url}: ${error instanceof Error ? error.message : String(error)}. ` +
         'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
