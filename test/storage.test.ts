@@ -71,15 +71,19 @@ describe('writeFileAtomic()', () => {
     const child = spawn(
       process.execPath,
       [
+        // The source, through tsx: the package's built files are bundles (scripts/bundle.ts), with no module of its own for storage.
+        '--import',
+        'tsx',
         '--input-type=module',
         '-e',
-        `import { writeFileAtomic } from ${JSON.stringify(new URL('../dist/src/storage/index.js', import.meta.url).href)}
+        `import { writeFileAtomic } from ${JSON.stringify(new URL('../src/storage/index.ts', import.meta.url).href)}
          for (let i = 0; ; i++) { writeFileAtomic(${JSON.stringify(path)}, (i % 2 ? 'b' : 'a').repeat(8_000_000)); process.send?.('w') }`,
       ],
       { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] },
     )
     let writes = 0
-    await new Promise<void>((resolve) =>
+    await new Promise<void>((resolve, reject) => {
+      child.on('exit', (code) => reject(new Error(`the writing process exited (${code}) after ${writes} writes, before it was killed`)))
       child.on('message', () => {
         writes += 1
         if (writes === 3)
@@ -87,8 +91,8 @@ describe('writeFileAtomic()', () => {
             child.kill('SIGKILL')
             resolve()
           }, 7)
-      }),
-    )
+      })
+    })
     await new Promise((resolve) => child.on('exit', resolve))
     expect(versions).toContain(readFileSync(path, 'utf8'))
   })

@@ -10,7 +10,7 @@
  * would cost O(n·d); that level is skipped, and the last one falls back to
  * pairing by position.
  */
-import { diffArrays } from 'diff'
+import { diffPackage } from '../base/diff-package.js'
 
 export interface Pair {
   /** Position in the expected sequence, or null (added). */
@@ -51,7 +51,7 @@ function byPosition(pairs: Pair[], e0: number, e1: number, a0: number, a1: numbe
 function alignRange<T>(job: Job<T>, level: number, e0: number, e1: number, a0: number, a1: number): void {
   const comparator = job.levels[level]
   if (comparator === undefined || e0 === e1 || a0 === a1) return unpaired(job.pairs, e0, e1, a0, a1)
-  const runs = diffArrays(job.expected.slice(e0, e1), job.actual.slice(a0, a1), { comparator, maxEditLength: MAX_EDITS })
+  const runs = diffPackage().diffArrays(job.expected.slice(e0, e1), job.actual.slice(a0, a1), { comparator, maxEditLength: MAX_EDITS })
   if (runs === undefined) {
     return level + 1 < job.levels.length ? alignRange(job, level + 1, e0, e1, a0, a1) : byPosition(job.pairs, e0, e1, a0, a1)
   }

@@ -6,7 +6,7 @@
  * same error for a call that missed and could not be recorded because the
  * model was unreachable.
  */
-import { diffLines, structuredPatch } from 'diff'
+import { diffPackage } from '../base/diff-package.js'
 import type { JsonValue } from '../trace/types.js'
 import { ReplayMissError } from '../errors/index.js'
 import type { RecordingScope } from './recording-format.js'
@@ -56,7 +56,7 @@ function ordinal(n: number): string {
 /** How many lines differ between two texts. */
 function distance(a: string, b: string): number {
   let lines = 0
-  for (const part of diffLines(a, b)) if (part.added || part.removed) lines += part.count ?? 0
+  for (const part of diffPackage().diffLines(a, b)) if (part.added || part.removed) lines += part.count ?? 0
   return lines
 }
 
@@ -74,7 +74,7 @@ function nearest(book: StepBook, key: StepKey, text: string): { entry: BookEntry
 
 /** The unified difference of two texts, hunks only, cut at MAX_DIFF_LINES. */
 export function formatLineDiff(recorded: string, current: string): string {
-  const { hunks } = structuredPatch('recorded', 'this call', recorded, current, undefined, undefined, { context: 2 })
+  const { hunks } = diffPackage().structuredPatch('recorded', 'this call', recorded, current, undefined, undefined, { context: 2 })
   const lines: string[] = []
   for (const hunk of hunks) {
     lines.push(`@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`)

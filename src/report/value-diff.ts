@@ -15,7 +15,7 @@
  * struck through, added text green and underlined; without, it is marked as
  * `git diff --word-diff=plain` marks it: `[-removed-]{+added+}`.
  */
-import { diffArrays, diffWordsWithSpace } from 'diff'
+import { diffPackage } from '../base/diff-package.js'
 import { stringifyStable } from '../trace/serialize.js'
 import type { JsonValue } from '../trace/types.js'
 import type { Colors } from './colors.js'
@@ -110,7 +110,7 @@ function shortenSame(text: string, before: boolean, after: boolean): Piece[] {
  */
 function wordChanges(expected: string, actual: string): Piece[] {
   if (expected.length + actual.length <= MAX_WORD_DIFF) {
-    const parts = diffWordsWithSpace(expected, actual, { maxEditLength: MAX_EDITS })
+    const parts = diffPackage().diffWordsWithSpace(expected, actual, { maxEditLength: MAX_EDITS })
     if (parts !== undefined) return parts.map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }))
   }
   let start = 0
@@ -182,7 +182,7 @@ function lineOf(mark: string, text: string, c: Colors, colored: boolean, width: 
 
 /** A line diff of two multi-line texts: `-`, `+` and `~` (a line changed word by word) lines, unchanged ones around each change. */
 function lineDiff(expected: string, actual: string, c: Colors, colored: boolean, width = WIDTH): string[] {
-  const parts = diffArrays(expected.split('\n'), actual.split('\n'))
+  const parts = diffPackage().diffArrays(expected.split('\n'), actual.split('\n'))
   const out: string[] = []
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!

@@ -14,8 +14,9 @@ export interface ViewerAssets {
 }
 
 const here = dirname(fileURLToPath(import.meta.url))
-// Built: dist/src/viewer/client/. Sources run by tests (src/viewer/): the build output of the checkout.
-const CANDIDATES = [join(here, 'client'), join(here, '..', '..', 'dist', 'src', 'viewer', 'client')]
+// Built: this code is bundled into a file of dist/src/<folder>/ (scripts/bundle.ts), beside dist/src/viewer/client/.
+// Sources run by tests (src/viewer/): the build output of the checkout.
+const CANDIDATES = [join(here, '..', 'viewer', 'client'), join(here, '..', '..', 'dist', 'src', 'viewer', 'client')]
 
 let cached: ViewerAssets | undefined
 

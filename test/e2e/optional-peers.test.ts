@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { modulesLoadedBy } from '../helpers/modules-loaded.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const root = new URL('../../', import.meta.url)
 const SERVER_SIDE = /\/node_modules\/(hono|@hono|pg|pg-[a-z]+|@modelcontextprotocol|better-sqlite3)\//
@@ -19,8 +22,43 @@ describe('the optional server-side peers (hono, @hono/node-server, pg, @modelcon
     expect(loaded.filter((url) => SERVER_SIDE.test(url))).toEqual([])
   })
 
-  it('are loaded by the server module, which only serve and mcp import', () => {
-    const loaded = modulesLoadedBy(`await import('./dist/src/ledger/ledger-server.js')`, root)
+  it('are loaded by the ledger server, which only serve and mcp start', () => {
+    // `reagent-flow serve --port 0` in a folder of its own, stopped once it says where it listens.
+    const cli = new URL('dist/src/cli/index.js', root).href
+    const loaded = modulesLoadedBy(
+      `
+      const write = process.stdout.write.bind(process.stdout)
+      process.stdout.write = (chunk, ...rest) => {
+        if (String(chunk).includes('the run ledger on')) setImmediate(() => process.exit(0))
+        return write(chunk, ...rest)
+      }
+      process.argv.splice(1, Infinity, 'reagent-flow', 'serve', '--port', '0')
+      await import(${JSON.stringify(cli)})
+    `,
+      tempDir(),
+    )
     expect(loaded.some((url) => url.includes('/node_modules/hono/'))).toBe(true)
+  })
+})
+
+/** The source files (from its source map) a bundled file of dist/ holds. */
+function sourcesOf(url: string): string[] {
+  const map = JSON.parse(readFileSync(`${fileURLToPath(url)}.map`, 'utf8')) as { sources: string[] }
+  return map.sources.map((source) => new URL(source, url).pathname.replace(fileURLToPath(root), ''))
+}
+
+describe("a cold import('reagent-flow')", () => {
+  it('reads a handful of bundled files, holding no server, command line, ledger reporter, viewer or OpenTelemetry code, and no ajv or diff', () => {
+    const loaded = modulesLoadedBy("await import('reagent-flow')", root)
+    const ours = [...new Set(loaded.filter((url) => url.includes('/dist/src/')))]
+    expect(ours.length).toBeGreaterThan(1)
+    expect(ours.length).toBeLessThanOrEqual(20)
+    const sources = ours.flatMap(sourcesOf)
+    expect(sources).toContain('src/session/session.ts')
+    expect(
+      sources.filter((source) => /^src\/(server|cli|viewer|watch|otel|fake)\/|^src\/ledger\/(session-reporter|client|ledger-server|service)\.ts$/.test(source)),
+    ).toEqual([])
+    const packages = new Set(loaded.filter((url) => url.includes('/node_modules/')).map((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1]))
+    expect([...packages].sort()).toEqual(['fast-json-stable-stringify', 'picocolors'])
   })
 })

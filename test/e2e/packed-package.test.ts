@@ -42,8 +42,16 @@ describe('the packed package, installed in a fresh folder', () => {
 
   it('names in every source map only files the package ships, so a stack frame is a file the user can open', () => {
     const pkg = join(dir, 'node_modules', 'reagent-flow')
-    const maps = (readdirSync(join(pkg, 'dist'), { recursive: true }) as string[]).filter((file) => file.endsWith('.js.map'))
-    expect(maps.length).toBeGreaterThan(100)
+    const files = readdirSync(join(pkg, 'dist'), { recursive: true }) as string[]
+    const maps = files.filter((file) => file.endsWith('.js.map'))
+    // Every bundled file has its map (scripts/bundle.ts); the viewer's page, minified for browsers, has none.
+    expect(maps.sort()).toEqual(
+      files
+        .filter((file) => file.endsWith('.js') && !file.endsWith('viewer.js'))
+        .map((file) => `${file}.map`)
+        .sort(),
+    )
+    expect(maps.length).toBeGreaterThan(16)
     const missing = maps.flatMap((file) => {
       const map = join(pkg, 'dist', file)
       const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }
