@@ -1,10 +1,8 @@
 // vitest.config.ts
+import { reagentFlow } from 'reagent-flow/vitest/plugin'
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
-  test: {
-    setupFiles: ['reagent-flow/vitest'],
-    // ['reagent-flow/vitest/reporter', { traceDir: 'test/.traces' }] for another traceDir
-    reporters: ['default', 'reagent-flow/vitest/reporter'],
-  },
+  // reagentFlow({ traceDir: 'test/.traces' }) for another traceDir
+  plugins: [reagentFlow()],
 })

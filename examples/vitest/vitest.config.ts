@@ -1,4 +1,5 @@
 // vitest.config.ts
+import { reagentFlow } from 'reagent-flow/vitest/plugin'
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })
+export default defineConfig({ plugins: [reagentFlow()] })

@@ -16,4 +16,4 @@ export { mismatchMessage, shownPath } from './messages.js'
 export type { GoldenStore } from './store.js'
 export type { WriteDecision, Acceptance, GoldenFile } from './reconcile.js'
 
-export type { MatchGoldenOptions } from './match.js'
+export type { MatchGoldenOptions, MatchGoldenResult } from './match.js'

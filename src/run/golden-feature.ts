@@ -10,10 +10,11 @@
  * which judges traces and knows no session).
  */
 import { AgentAssertionError } from '../errors/index.js'
-import { matchGolden, resolveUpdateMode } from '../golden/index.js'
+import { matchGolden, type MatchGoldenResult, resolveUpdateMode } from '../golden/index.js'
 import { FeatureKey, internals } from '../session/internals.js'
 import type { RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
+import type { TestScope } from '../session/test-scope.js'
 
 export interface GoldenOptions {
   /** Write the trace as the golden baseline (`<traceDir>/golden/<name>.trace.json`, normal form). Default: false. */
@@ -40,7 +41,7 @@ export const goldenFeature: SessionFeature = {
         runPath: inner.path,
       })
       scope?.recordGolden({ path: result.path, outcome: result.outcome })
-      if (result.written !== null && result.written !== 'unchanged') console.info(result.message)
+      announceWritten(result, scope)
       if (result.pass) return
       inner.set(
         GOLDEN_FAILURE,
@@ -56,4 +57,14 @@ export const goldenFeature: SessionFeature = {
 /** The failed `golden: true` comparison of `session`, if any (session() rejects with it). */
 export function goldenFailureOf(session: Session): AgentAssertionError | undefined {
   return session[internals].get(GOLDEN_FAILURE)
+}
+
+/**
+ * A written golden passes, but someone has to review and commit it: says so
+ * in the test's output, unless the run's reporter lists it at the end.
+ */
+export function announceWritten(result: MatchGoldenResult, scope: TestScope | undefined): void {
+  if (result.written === null || result.written === 'unchanged') return
+  if (scope?.goldensSummarized() === true) return
+  console.info(result.message)
 }

@@ -25,6 +25,8 @@ export interface TestScope {
   update(): 'all' | undefined
   /** Tells the test runner how a golden of this test ended (the run's summary and obsolete goldens come from these). */
   recordGolden(entry: GoldenEntry): void
+  /** Whether the run's reporter (reagent-flow/vitest/reporter) lists the goldens written at its end, as vitest does snapshots: a test then prints no line of its own for them. */
+  goldensSummarized(): boolean
   /** Tells the test runner that a session of this test pruned its recording (`replay: 'prune'`), for the run's summary. */
   recordPruned(entry: PrunedEntry): void
   /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it); `explain` gets the messages of the test's errors, which vitest shows. */

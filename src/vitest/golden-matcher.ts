@@ -20,6 +20,7 @@ import { Session } from '../session/session.js'
 import { internals } from '../session/internals.js'
 import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import type { RedactOption } from '../redact/index.js'
+import { announceWritten } from '../run/golden-feature.js'
 import { receivedTrace, type MatcherOutcome } from './outcome.js'
 
 /** Options of `toMatchGolden`: the `diffTraces` options, and where the golden lives. */
@@ -72,8 +73,7 @@ export function toMatchGolden(this: MatcherState, received: unknown, options: Go
     runPath: session.path,
   })
   scope?.recordGolden({ path: result.path, outcome: result.outcome })
-  // A written golden passes, but someone has to review and commit it: say so in the test's output.
-  if (result.written !== null && result.written !== 'unchanged') console.info(result.message)
+  announceWritten(result, scope)
   // No actual/expected: our aligned diff is the whole story; vitest's would show messages and renumbered ids.
   return { pass: result.pass, message: () => result.message }
 }

@@ -5,6 +5,8 @@
  *
  *   reporters: ['default', 'reagent-flow/vitest/reporter']
  *
+ * or with the plugin: `plugins: [reagentFlow()]`.
+ *
  * In the main process it reads what each test recorded in its task meta
  * (test-scope.ts) — which goldens it matched, wrote, updated or failed —
  * and then looks at the golden folders of the test files that ran:
@@ -21,8 +23,13 @@
  * It also sums up the recordings sessions pruned (`replay: 'prune'`), from
  * the same task meta, with the recorded calls each one dropped.
  *
- * Without this reporter everything else works (setupFiles alone): there is
- * just no summary line and no obsolete report.
+ * The goldens the run wrote or rewrote are listed after the summary line,
+ * as vitest's snapshots are: it tells the workers (`provide`) that it does,
+ * so a test prints no line of its own for them.
+ *
+ * `reagentFlow()` (plugin.ts) adds this reporter. Without it everything else
+ * works (setupFiles alone): there is just no summary and no obsolete report,
+ * and each test says which golden it wrote.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -91,6 +98,8 @@ export default class ReagentReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest
+    // The tests' workers then leave the goldens they write to this summary, as vitest's snapshots do.
+    vitest.provide('reagentFlowReporter', true)
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): Promise<void> {
@@ -108,6 +117,8 @@ export default class ReagentReporter implements Reporter {
     const byModule = new Map<string, ModuleGoldens>()
     /** Calls dropped, per pruned recording. */
     const pruned = new Map<string, number>()
+    /** Goldens written or rewritten by the run, with how: the tests printed nothing of them (onInit). */
+    const changed: Array<{ path: string; how: string }> = []
     for (const module of modules) {
       const goldens: ModuleGoldens = { used: new Set(), unranStems: [], ranInFull: true }
       for (const test of module.children.allTests()) {
@@ -118,6 +129,8 @@ export default class ReagentReporter implements Reporter {
         for (const entry of goldenOutcomes(ours?.goldens ?? [], state === 'passed')) {
           goldens.used.add(resolve(entry.path))
           add(entry.outcome)
+          const how = CHANGED_WORDS.get(entry.outcome)
+          if (how !== undefined) changed.push({ path: entry.path, how })
         }
         if (state !== 'passed' && state !== 'failed') goldens.ranInFull = false
         // A test that failed may have stopped before its golden assertion: what it owns is not obsolete.
@@ -160,6 +173,10 @@ export default class ReagentReporter implements Reporter {
     const parts = SUMMARY_ORDER.filter(([key]) => (counts.get(key) ?? 0) > 0).map(([key, word]) => `${counts.get(key)} ${word}`)
     const log = (line: string): void => vitest.logger.log(line)
     if (parts.length > 0) log(`     Goldens  ${parts.join(' | ')}`)
+    if (changed.length > 0) {
+      for (const { path, how } of changed) log(`  ${how} ${shownPath(path)}`)
+      log(`  Review ${changed.length === 1 ? 'this golden' : 'these goldens'} and commit ${changed.length === 1 ? 'it' : 'them'}.`)
+    }
     if (pruned.size > 0) logPruned(log, pruned)
     if (obsolete.length > 0) {
       log('')
@@ -169,6 +186,13 @@ export default class ReagentReporter implements Reporter {
     for (const file of removed) log(`  removed obsolete golden ${shownPath(file)}`)
   }
 }
+
+/** The goldens a run changed, each listed after the summary line with how it changed. */
+const CHANGED_WORDS: ReadonlyMap<Outcome, string> = new Map([
+  ['written', 'written'],
+  ['updated', 'updated'],
+  ['reformatted', 'format updated'],
+])
 
 /** The summary line of pruned recordings (aligned with vitest's own), and each one with the calls it dropped. */
 function logPruned(log: (line: string) => void, pruned: ReadonlyMap<string, number>): void {

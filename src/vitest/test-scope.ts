@@ -159,6 +159,7 @@ export function registerTestScope(): void {
         recordGolden(entry) {
           metaOf(task).goldens.push(entry)
         },
+        goldensSummarized: () => vitest.inject('reagentFlowReporter') === true,
         recordPruned(entry) {
           ;(metaOf(task).pruned ??= []).push(entry)
         },

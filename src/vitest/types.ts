@@ -53,6 +53,8 @@ declare module 'vitest' {
      * @example provide: { reagentFlow: { replay: 'auto', replayTools: true } }
      */
     reagentFlow?: { replay?: 'off' | 'record' | 'replay' | 'auto' | 'prune'; replayTools?: boolean; strict?: boolean }
+    /** Set by reagent-flow/vitest/reporter, not by users: the reporter lists the goldens written at the end of the run. */
+    reagentFlowReporter?: boolean
   }
   // Declared with the same type parameter as vitest's, or the interfaces would not merge.
   // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>

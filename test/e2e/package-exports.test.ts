@@ -83,7 +83,7 @@ import { validateTrace } from 'reagent-flow/files'
 
   it('exports from each bundled entry point exactly what its source exports, each of the same kind', async () => {
     const entries = readdirSync(new URL('src/entries/', root)).filter((file) => file.endsWith('.ts'))
-    expect(entries.length).toBe(15)
+    expect(entries.length).toBe(16)
     const shape = (module: Record<string, unknown>): string[] =>
       Object.keys(module)
         .map((name) => `${name}: ${typeof module[name]}`)
@@ -109,6 +109,7 @@ import { validateTrace } from 'reagent-flow/files'
       './ai-sdk',
       './ledger',
       './vitest/reporter',
+      './vitest/plugin',
       './openai-agents',
       './otel',
     ]) {

@@ -3,7 +3,7 @@
  * node_modules of a fresh folder outside the repository (as npm install
  * does, without reaching the registry: the runtime dependencies and the
  * peers are linked from this repository's own node_modules), and a first
- * test run through it — the README's 60-second start.
+ * test run through it, set up with the plugin — the README's 60-second start.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
@@ -91,7 +91,8 @@ describe('the packed package, installed in a fresh folder', () => {
     mkdirSync(join(dir, 'test'))
     writeFileSync(
       join(dir, 'vitest.config.ts'),
-      "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n",
+      // The README's one line: the plugin adds the setup file and the reporter.
+      "import { reagentFlow } from 'reagent-flow/vitest/plugin'\nimport { defineConfig } from 'vitest/config'\nexport default defineConfig({ plugins: [reagentFlow()] })\n",
     )
     writeFileSync(
       join(dir, 'test', 'agent.test.ts'),
@@ -125,6 +126,7 @@ test('refunds order 42', async ({ agentSession }) => {
     })
     const output = run.stdout + run.stderr
     expect(output).toContain('Tests  1 passed (1)')
+    expect(output).toContain('\n     Goldens  1 written\n  written .reagent/golden/test/agent.test.ts/refunds_order_42.trace.json\n')
     expect(run.status).toBe(0)
     expect(output).not.toContain('Sourcemap')
     expect(readdirSync(join(dir, '.reagent', 'golden', 'test', 'agent.test.ts'))).toEqual(['refunds_order_42.trace.json'])

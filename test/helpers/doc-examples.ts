@@ -114,9 +114,9 @@ export function scratchProject(prefix: string): string {
   return dir
 }
 
-/** The vitest config a project gets when its page shows none: reagent-flow's setup file, as the README's first steps set it up. */
+/** The vitest config a project gets when its page shows none: reagent-flow's plugin, as the README's first steps set it up. */
 export const DEFAULT_VITEST_CONFIG =
-  "import { defineConfig } from 'vitest/config'\nexport default defineConfig({ test: { setupFiles: ['reagent-flow/vitest'] } })\n"
+  "import { reagentFlow } from 'reagent-flow/vitest/plugin'\nimport { defineConfig } from 'vitest/config'\nexport default defineConfig({ plugins: [reagentFlow()] })\n"
 
 /** Writes `files` (by relative path) under `dir`. */
 export function writeFiles(dir: string, files: ReadonlyMap<string, string>): void {

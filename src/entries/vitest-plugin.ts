@@ -1,0 +1,3 @@
+export { reagentFlow } from '../vitest/plugin.js'
+
+export type { ReagentFlowPluginOptions } from '../vitest/plugin.js'
