@@ -50,7 +50,7 @@ describe("our p-values equal SciPy's on the committed samples (fixtures/compare/
     const expected = scipy.benjaminiHochberg[name] ?? []
     const adjusted = adjustBenjaminiHochberg(p)
     expect(adjusted).toHaveLength(expected.length)
-    adjusted.forEach((value, index) => expectClose(value, expected[index]))
+    for (const [index, value] of adjusted.entries()) expectClose(value, expected[index])
   })
 
   it.each(samples.newcombe)("Newcombe's interval from SciPy's Wilson intervals: $name", ({ name, baseline, current, confidence }) => {
