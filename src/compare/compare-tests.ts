@@ -82,6 +82,8 @@ function figuresOf(baseline: readonly Run[], current: readonly Run[], confidence
  * comparison (alpha · p / adjusted p: alpha for a lone figure).
  */
 function judge(unjudged: UnjudgedFigure, adjustedP: number, alpha: number): FigureComparison {
+  // The rest keeps the figure's own shape (pass rate or numeric); TypeScript loses the union through a
+  // rest and a spread, hence the casts below.
   const { direction, tooFewRuns, needs: runsNeeded, ...figure } = unjudged
   if (adjustedP <= alpha && direction !== 0) {
     return { ...figure, verdict: direction < 0 ? 'regressed' : 'improved', reason: 'significant', adjustedP } as FigureComparison
