@@ -6,6 +6,7 @@ export { BudgetExceededError, isBudgetExceededError } from './budget-exceeded-er
 export { ModelFaultError, isModelFaultError } from './model-fault-error.js'
 export { OtlpExportError, isOtlpExportError } from './otlp-export-error.js'
 export { OtlpFormatError, isOtlpFormatError } from './otlp-format-error.js'
+export { QuarantineFileError, isQuarantineFileError } from './quarantine-file-error.js'
 export { RecordingFormatError, isRecordingFormatError } from './recording-format-error.js'
 export { ReplayMissError, isReplayMissError } from './replay-miss-error.js'
 export { SessionClosedError, isSessionClosedError } from './session-closed-error.js'

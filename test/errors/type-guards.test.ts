@@ -8,6 +8,7 @@ import {
   ModelFaultError,
   OtlpExportError,
   OtlpFormatError,
+  QuarantineFileError,
   RecordingFormatError,
   ReagentError,
   ReplayMissError,
@@ -25,6 +26,7 @@ import {
   isModelFaultError,
   isOtlpExportError,
   isOtlpFormatError,
+  isQuarantineFileError,
   isRecordingFormatError,
   isReagentError,
   isReplayMissError,
@@ -55,6 +57,7 @@ const CASES: readonly GuardCase[] = [
   { guard: isAgentAssertionError, error: new AgentAssertionError('failed', { traceName: 'checkout', assertion: 'never called' }) },
   { guard: isUsageError, error: new UsageError('unknown option --x') },
   { guard: isOtlpFormatError, error: new OtlpFormatError('spans.json', '', 'not JSON') },
+  { guard: isQuarantineFileError, error: new QuarantineFileError('.reagent/quarantine.json', 'is not an object', 2) },
   { guard: isOtlpExportError, error: new OtlpExportError('http://localhost:4318/v1/traces', 503, 'the receiver answered 503') },
   {
     guard: isBudgetExceededError,
