@@ -10,7 +10,8 @@ import { bigTrace, recordTurns, TURNS } from '../lib/workload.js'
 /**
  * The Python reagent-flow 0.5 recording and saving the same 10,000 turns
  * (`with session(...)` around `log_llm_call` and `log_tool_result`, then its
- * file written), measured once on this machine (Python is not installed with it here).
+ * file written): a constant, measured once (bench/README.md), as the
+ * package is not installed with the bench.
  */
 const PYTHON_SESSION_MS = 930
 
