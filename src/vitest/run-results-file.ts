@@ -68,7 +68,9 @@ function testResultOf(test: TestCase, file: string, root: string): TestResult {
 export function resultsOfRun(vitest: Vitest, modules: ReadonlyArray<TestModule>, startedAt: number): RunResults {
   const root = vitest.config.root
   const revision = gitRevision(root)
-  const files = modules.map((module) => ({ module, file: rootRelative(root, module.moduleId) })).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
+  const files = modules
+    .map((module) => ({ module, file: rootRelative(root, module.moduleId) }))
+    .sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0))
   return {
     results_version: RESULTS_VERSION,
     reagent_flow_version: PACKAGE_VERSION,

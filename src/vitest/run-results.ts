@@ -62,7 +62,8 @@ export function runsOfTest(sessions: readonly SessionFigures[], root: string): R
   const byId = new Map(sessions.map((session) => [session.trace_id, session]))
   const topOf = (session: SessionFigures): SessionFigures => {
     let top = session
-    for (let parent = byId.get(top.parent_trace_id ?? ''); parent !== undefined && parent !== session; parent = byId.get(parent.parent_trace_id ?? '')) top = parent
+    for (let parent = byId.get(top.parent_trace_id ?? ''); parent !== undefined && parent !== session; parent = byId.get(parent.parent_trace_id ?? ''))
+      top = parent
     return top
   }
   const pending: SessionFigures[] = []
