@@ -13,7 +13,7 @@ export class ResultsFileError extends ReagentError {
   readonly file: string
 
   constructor(file: string, problem: string, fix: string, options?: { cause?: unknown }) {
-    super(`${file} ${problem}. ${fix}`, options)
+    super(`${file} ${problem}. ${fix}.`, options)
     this.file = file
   }
 }

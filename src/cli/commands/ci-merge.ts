@@ -26,10 +26,11 @@ export const ciMergeCommand: Command = {
     writeResultsFile(out, merged)
     const shards = merged.merged_shards ?? []
     const count = shards[0]?.count ?? 0
-    if (missing.length > 0)
-      ctx.note(
-        `shard${missing.length === 1 ? '' : 's'} ${missing.map((shard) => `${shard.index}/${shard.count}`).join(', ')} not given: their tests are not in ${out}`,
-      )
+    if (missing.length > 0) {
+      const one = missing.length === 1
+      const names = missing.map((shard) => `${shard.index}/${shard.count}`).join(', ')
+      ctx.note(`shard${one ? '' : 's'} ${names} not given: ${one ? 'its' : 'their'} tests are not in ${out}`)
+    }
     if (ctx.json) ctx.printJson({ out, shards, missing, tests: merged.tests.length })
     else ctx.print(`merged ${shards.length} of ${count} shards (${merged.tests.length} tests) into ${out}`)
     return EXIT_OK
