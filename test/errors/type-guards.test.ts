@@ -11,6 +11,7 @@ import {
   RecordingFormatError,
   ReagentError,
   ReplayMissError,
+  ResultsFileError,
   SessionClosedError,
   ToolFaultError,
   TraceFileError,
@@ -28,6 +29,7 @@ import {
   isRecordingFormatError,
   isReagentError,
   isReplayMissError,
+  isResultsFileError,
   isSessionClosedError,
   isToolFaultError,
   isTraceFileError,
@@ -54,6 +56,7 @@ const CASES: readonly GuardCase[] = [
   { guard: isTraceFileError, error: new TraceFileError('/tmp/x', 'write', Object.assign(new Error('no'), { code: 'ENOSPC' })) },
   { guard: isAgentAssertionError, error: new AgentAssertionError('failed', { traceName: 'checkout', assertion: 'never called' }) },
   { guard: isUsageError, error: new UsageError('unknown option --x') },
+  { guard: isResultsFileError, error: new ResultsFileError('results.json', 'is shard 1/3 again', "Pass each shard's results once") },
   { guard: isOtlpFormatError, error: new OtlpFormatError('spans.json', '', 'not JSON') },
   { guard: isOtlpExportError, error: new OtlpExportError('http://localhost:4318/v1/traces', 503, 'the receiver answered 503') },
   {
