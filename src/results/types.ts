@@ -55,7 +55,7 @@ export interface TestResult {
   file: string
   /** The test's name with its describe blocks, `refund agent > refunds order 42`. */
   name: string
-  /** The line of the test in its file; null when vitest did not give it. */
+  /** The line of the test in its file; null unless vitest records it (its `includeTaskLocation` option). */
   line: number | null
   outcome: 'passed' | 'failed' | 'skipped'
   /** null for a test that did not run. */

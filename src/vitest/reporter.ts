@@ -108,8 +108,6 @@ export default class ReagentReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.#vitest = vitest
-    // The results file gives each test's line (CI annotations point at it): vitest records it only when asked.
-    if (this.#options.results !== false) vitest.config.includeTaskLocation ??= true
   }
 
   onTestRunStart(): void {

@@ -174,7 +174,10 @@ describe('the run results file', () => {
       )
     config("'artifacts/agents.json'")
     await runVitest(dir, { args: ['--shard', '1/2'], env: ENV })
-    expect(readResults(join(dir, 'artifacts', 'agents.shard-1-of-2.json')).shard).toEqual({ index: 1, count: 2 })
+    const shard = readResults(join(dir, 'artifacts', 'agents.shard-1-of-2.json'))
+    expect(shard.shard).toEqual({ index: 1, count: 2 })
+    // Without vitest's includeTaskLocation, vitest knows no test's line.
+    expect(new Set(shard.tests.map((test) => test.line))).toEqual(new Set([null]))
     config('false')
     await runVitest(dir, { env: ENV })
     expect(() => readFileSync(join(dir, '.reagent', 'results', 'results.json'))).toThrow(/ENOENT/)
