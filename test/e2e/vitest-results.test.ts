@@ -4,7 +4,7 @@
  * plain and sharded; then `reagent-flow ci merge` and `ci gate` (the built
  * CLI) over the files it wrote.
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { PACKAGE_VERSION } from '../../src/base/package-version.js'
@@ -227,6 +227,19 @@ describe('ci merge and ci gate', () => {
     expect(runCli(['ci', 'merge', 'v2.json'], sharded).stderr).toBe(
       'reagent-flow ci merge: v2.json has results_version 2; this reagent-flow reads results_version 1. Read it with the reagent-flow version that wrote it, or run the tests again with this one.\n',
     )
+    // The HTML report of the merged runs: the traces of every shard, gathered in one trace directory.
+    expect(runCli(['ci', 'merge', ...shards, '--out', 'merged.json', '--report', 'agents.html'], sharded)).toEqual({
+      code: 0,
+      stdout: 'merged 3 of 3 shards (6 tests) into merged.json\nreagent-flow report: agents.html · 9 runs, 1 golden\n',
+      stderr: '',
+    })
+    const html = readFileSync(join(sharded, 'agents.html'), 'utf8')
+    for (const name of ['refund #3', 'refund with billing', 'reaches its goal > goal']) expect(html).toContain(`"name":${JSON.stringify(name)}`)
+    rmSync(join(sharded, '.reagent', 'test', 'repeat.test.ts'), { recursive: true })
+    expect(runCli(['ci', 'merge', ...shards, '--out', 'merged.json', '--report', 'agents.html'], sharded).stderr).toBe(
+      "reagent-flow ci merge: 3 traces the results name are not in .reagent (.reagent/test/repeat.test.ts/refunds_reliably___refund__1.trace.json, ...): gather every shard's trace directory there before merging, and run from the vitest root\n",
+    )
+
     const missing = runCli(['ci', 'merge', shards[0]!, shards[2]!, '--out', 'partial.json'], sharded)
     expect(missing).toEqual({
       code: 0,
