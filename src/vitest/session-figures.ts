@@ -27,9 +27,18 @@ export interface SessionFigures {
   duration_ms: number | null
 }
 
+/** USD by the price table; null when no call could be priced, or when the price file (REAGENT_PRICES) cannot be read: the run still closes (its cost is said wherever the table is used). */
+function usdOf(trace: Trace): number | null {
+  try {
+    const cost = estimateCost(trace, defaultPriceTable())
+    return cost.priced.length === 0 ? null : cost.usd
+  } catch {
+    return null
+  }
+}
+
 export function figuresOf(trace: Trace, path: string | undefined): SessionFigures {
   const tokens = sumTokens(trace)
-  const cost = estimateCost(trace, defaultPriceTable())
   return {
     trace_id: trace.trace_id,
     parent_trace_id: typeof trace.parent_trace_id === 'string' ? trace.parent_trace_id : null,
@@ -37,7 +46,7 @@ export function figuresOf(trace: Trace, path: string | undefined): SessionFigure
     status: trace.status ?? 'completed',
     path: path ?? null,
     tokens: tokens.measuredTurns === 0 ? null : tokens.input + tokens.output,
-    usd: cost.priced.length === 0 ? null : cost.usd,
+    usd: usdOf(trace),
     turns: trace.turns.length,
     tool_calls: countToolCalls(trace),
     duration_ms: durationMs(trace),
