@@ -274,6 +274,11 @@ describe('ci merge and ci gate', () => {
       stderr: '',
     })
     expect(runCli(['ci', 'gate', file, '--max-usd', '0.001'], dir)).toMatchObject({ code: 1, stdout: '✗ max-usd $0.0010: the suite cost $0.0035\n' })
+    expect(runCli(['ci', 'gate', file, '--max-usd', '0.01', '--per', 'test', '--json'], dir)).toEqual({
+      code: 0,
+      stdout: `${JSON.stringify({ passed: true, lines: [{ passed: true, text: 'max-usd $0.01: each of 5 tests kept it' }] }, null, 2)}\n`,
+      stderr: '',
+    })
     expect(runCli(['ci', 'gate', file], dir)).toEqual({
       code: 2,
       stdout: '',
