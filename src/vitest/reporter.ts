@@ -67,7 +67,8 @@ function checkOptions(options: unknown): ReagentReporterOptions {
     if (!OPTION_NAMES.includes(key)) throw new TypeError(`Unknown reagent-flow/vitest/reporter option "${key}". Valid options: ${OPTION_NAMES.join(', ')}.`)
     if (key === 'results' && value === false) continue
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be a non-empty string, got ${JSON.stringify(value) ?? typeof value}.`)
+      const valid = key === 'results' ? 'a non-empty string (a path) or false' : 'a non-empty string'
+      throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be ${valid}, got ${JSON.stringify(value) ?? typeof value}.`)
     }
   }
   return options as ReagentReporterOptions

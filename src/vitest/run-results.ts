@@ -62,8 +62,11 @@ export function runsOfTest(sessions: readonly SessionFigures[], root: string): R
   const byId = new Map(sessions.map((session) => [session.trace_id, session]))
   const topOf = (session: SessionFigures): SessionFigures => {
     let top = session
-    for (let parent = byId.get(top.parent_trace_id ?? ''); parent !== undefined && parent !== session; parent = byId.get(parent.parent_trace_id ?? ''))
+    // At most one step per session: parent ids a user gave (parentTraceId) can never make it loop.
+    for (let steps = 0, parent = byId.get(top.parent_trace_id ?? ''); parent !== undefined && steps < sessions.length; steps++) {
       top = parent
+      parent = byId.get(parent.parent_trace_id ?? '')
+    }
     return top
   }
   const pending: SessionFigures[] = []
