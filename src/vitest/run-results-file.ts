@@ -29,7 +29,7 @@ export function resultsFilePath(root: string, traceDir: string, path: string | u
 }
 
 /** vitest's shard of this run, if it was run with `--shard`. */
-export function shardOf(vitest: Vitest): ShardOfRun | null {
+function shardOf(vitest: Vitest): ShardOfRun | null {
   const shard = vitest.config.shard
   return shard === undefined ? null : { index: shard.index, count: shard.count }
 }
