@@ -16,7 +16,7 @@ const LAYERS = [
   // The core of recording: Session, its lifecycle and internals, the recorder, its context.
   { name: 'session', path: '^src/session/' },
   // Features that subscribe to the lifecycle, and tools on finished runs.
-  { name: 'features', path: '^src/(replay|faults|limits|ledger|viewer|watch|chain|fake)/' },
+  { name: 'features', path: '^src/(replay|faults|limits|ledger|viewer|watch|chain|fake|results)/' },
   // A session with its features; what runs sessions: repeat and resume, vitest's side, OpenTelemetry
   // (its importer records spans as sessions, with the features a session has).
   { name: 'runs', path: '^src/(run|repeat|vitest|otel)/' },

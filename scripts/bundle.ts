@@ -18,7 +18,7 @@
  *
  * Run by `npm run build`, after tsc.
  */
-import { copyFileSync, readdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { build, type Plugin } from 'esbuild'
 
@@ -53,6 +53,9 @@ const result = await build({
 const files = Object.keys(result.metafile.outputs).filter((file) => file.endsWith('.js'))
 // The trace's JSON Schema, as "reagent-flow/schema.json" exports it (the bundle holds its own copy).
 copyFileSync(join(ROOT, 'src/trace/trace.schema.json'), join(ROOT, 'dist/src/trace/trace.schema.json'))
+// The run results file's, as "reagent-flow/results.schema.json" exports it.
+mkdirSync(join(ROOT, 'dist/src/results'), { recursive: true })
+copyFileSync(join(ROOT, 'src/results/results.schema.json'), join(ROOT, 'dist/src/results/results.schema.json'))
 
 // The page's code shares the trace diff with the package; where the package requires `diff` on first use, the page imports it.
 const diffInBrowser: Plugin = {

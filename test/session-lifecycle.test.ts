@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { internals } from '../src/session/internals.js'
 import { Session, type SessionFeature } from '../src/session/session.js'
+import type { TestScope } from '../src/session/test-scope.js'
+import type { Trace } from '../src/trace/types.js'
 
 /** A feature that writes down what it hears, as `<name>:<event>`. */
 function listening(name: string, heard: string[]): SessionFeature {
@@ -93,5 +95,32 @@ describe('the session lifecycle', () => {
     expect(s[internals].recordModelCall({ responseText: 'admitted' })).toEqual([])
     expect(() => s.logLlmCall({ responseText: 'logged' })).toThrowError('past the limit')
     expect(s.trace.turns.map((turn) => turn.llm_call.response_text)).toEqual(['admitted', 'logged'])
+  })
+
+  it("tells its test scope of the run once it is closed, with its file, also when a feature's closed listener threw", () => {
+    const runs: string[] = []
+    const scope = {
+      root: '/project',
+      file: 'test/a.test.ts',
+      testName: 'refunds',
+      openSessions: new Set(),
+      keys: new Map(),
+      update: () => undefined,
+      recordGolden: () => undefined,
+      goldensSummarized: () => false,
+      recordPruned: () => undefined,
+      recordRun: (trace: Trace, path: string | undefined) => runs.push(`${trace.name} ${trace.status} ${String(path)}`),
+      explainFailure: () => undefined,
+    } satisfies TestScope
+    const throwing: SessionFeature = {
+      attach(session) {
+        session[internals].lifecycle.on('closed', () => {
+          throw new Error('a bad REAGENT_UPDATE')
+        })
+      },
+    }
+    const s = new Session('refund', { save: false }, undefined, undefined, { features: [throwing], testScope: scope })
+    expect(() => s[internals].closeNow('cancelled', 'the test ended first')).toThrowError('a bad REAGENT_UPDATE')
+    expect(runs).toEqual(['refund cancelled undefined'])
   })
 })

@@ -8,6 +8,8 @@ import { colors, shouldColor } from '../report/colors.js'
 import { parseCommandLine } from './args.js'
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
+import { ciGateCommand } from './commands/ci-gate.js'
+import { ciMergeCommand } from './commands/ci-merge.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
 import { exportCommand } from './commands/export.js'
@@ -46,6 +48,8 @@ export const COMMANDS: readonly Command[] = [
   mcpCommand,
   exportCommand,
   importCommand,
+  ciMergeCommand,
+  ciGateCommand,
   demoCommand,
 ]
 
@@ -81,16 +85,19 @@ export async function main(argv: readonly string[], io: CliIo = defaultIo, comma
     io.stderr(globalHelp(commands))
     return EXIT_USAGE
   }
-  const command = commands.find((candidate) => candidate.name === name)
+  // A command of two words (`ci merge`) is found by both.
+  const twoWords = rest[0] === undefined ? undefined : commands.find((candidate) => candidate.name === `${name} ${rest[0]}`)
+  const command = twoWords ?? commands.find((candidate) => candidate.name === name)
+  const args = twoWords === undefined ? rest : rest.slice(1)
   if (command === undefined) {
     io.stderr(
-      `reagent-flow: unknown command ${JSON.stringify(name)}. Commands: ${commands.map((c) => c.name).join(', ')}. ` +
+      `reagent-flow: unknown command ${JSON.stringify(commands.some((c) => c.name.startsWith(`${name} `)) ? `${name} ${rest[0] ?? ''}`.trim() : name)}. Commands: ${commands.map((c) => c.name).join(', ')}. ` +
         `Run "reagent-flow --help" for details.\n`,
     )
     return EXIT_USAGE
   }
   try {
-    const parsed = parseCommandLine(command, rest)
+    const parsed = parseCommandLine(command, args)
     if (parsed.help) {
       io.stdout(commandHelp(command))
       return EXIT_OK

@@ -329,8 +329,13 @@ export class SessionInternals<T = unknown> {
     if ('error' in end) trace.error = recordError(end.error)
     if (end.reason !== undefined) trace.interruption_reason = end.reason
     if (this.#recorder.orphanResults.length > 0) trace.orphan_results = this.#recorder.orphanResults
-    this.lifecycle.emit('closing', trace, end.status)
-    this.lifecycle.emit('closed', trace, end.status)
+    try {
+      this.lifecycle.emit('closing', trace, end.status)
+      this.lifecycle.emit('closed', trace, end.status)
+    } finally {
+      // Once its file is written (or not), also when a feature threw (a bad REAGENT_UPDATE): the test's results list every run.
+      this.testScope?.recordRun(trace, this.path)
+    }
   }
 
   /**

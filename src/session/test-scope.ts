@@ -3,6 +3,7 @@
  * (vitest/test-scope.ts makes one per test; session/context.ts keeps the
  * current one): types only, shared by the session, its files and the test runner.
  */
+import type { Trace } from '../trace/types.js'
 import type { ClosableSession } from './open-sessions.js'
 
 /**
@@ -29,6 +30,8 @@ export interface TestScope {
   goldensSummarized(): boolean
   /** Tells the test runner that a session of this test pruned its recording (`replay: 'prune'`), for the run's summary. */
   recordPruned(entry: PrunedEntry): void
+  /** Tells the test runner that a session of this test closed, with the file its trace was written to (the run's results file lists it). */
+  recordRun(trace: Trace, path: string | undefined): void
   /** When this test fails, shows `explain()` with its failure (what an agent's trace says about it); `explain` gets the messages of the test's errors, which vitest shows. */
   explainFailure(explain: (testErrors: readonly string[]) => string): void
 }

@@ -27,9 +27,13 @@
  * as vitest's snapshots are: it tells the workers (`provide`) that it does,
  * so a test prints no line of its own for them.
  *
+ * At the end of every run it writes the run's results file
+ * (run-results-file.ts): every test, its outcome and its runs, for
+ * `reagent-flow ci merge` and `ci gate`.
+ *
  * `reagentFlow()` (plugin.ts) adds this reporter. Without it everything else
- * works (setupFiles alone): there is just no summary and no obsolete report,
- * and each test says which golden it wrote.
+ * works (setupFiles alone): there is just no summary, no obsolete report and
+ * no results file, and each test says which golden it wrote.
  */
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
@@ -37,6 +41,9 @@ import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node
 import { resolveUpdateMode, shownPath } from '../golden/index.js'
 import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage/index.js'
 import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
+import { writeResultsFile } from '../results/results-file.js'
+import { goldenOutcomes } from './golden-outcomes.js'
+import { resultsFilePath, resultsOfRun } from './run-results-file.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
 import type { GoldenEntry } from '../session/test-scope.js'
 
@@ -47,9 +54,16 @@ export interface ReagentReporterOptions {
   report?: string
   /** The report's title. Default: `reagent-flow report · <traceDir>`. */
   title?: string
+  /**
+   * Where the run's results file goes (relative to the vitest root), with
+   * `.shard-<i>-of-<n>` before the extension under `vitest --shard i/n`;
+   * `false`: write none. Default: `"<traceDir>/results/results.json"`.
+   * @example { results: 'artifacts/agent-results.json' }
+   */
+  results?: string | false
 }
 
-const OPTION_NAMES = ['traceDir', 'report', 'title']
+const OPTION_NAMES = ['traceDir', 'report', 'title', 'results']
 
 function checkOptions(options: unknown): ReagentReporterOptions {
   if (options === undefined) return {}
@@ -58,8 +72,10 @@ function checkOptions(options: unknown): ReagentReporterOptions {
   }
   for (const [key, value] of Object.entries(options)) {
     if (!OPTION_NAMES.includes(key)) throw new TypeError(`Unknown reagent-flow/vitest/reporter option "${key}". Valid options: ${OPTION_NAMES.join(', ')}.`)
+    if (key === 'results' && value === false) continue
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be a non-empty string, got ${JSON.stringify(value) ?? typeof value}.`)
+      const valid = key === 'results' ? 'a non-empty string (a path) or false' : 'a non-empty string'
+      throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be ${valid}, got ${JSON.stringify(value) ?? typeof value}.`)
     }
   }
   return options as ReagentReporterOptions
@@ -90,6 +106,8 @@ export default class ReagentReporter implements Reporter {
   readonly #traceDir: string
   readonly #options: ReagentReporterOptions
   #vitest: Vitest | undefined
+  /** When the current run started, epoch seconds. */
+  #startedAt = Date.now() / 1000
 
   constructor(options?: ReagentReporterOptions) {
     this.#options = checkOptions(options)
@@ -102,13 +120,29 @@ export default class ReagentReporter implements Reporter {
     vitest.provide('reagentFlowReporter', true)
   }
 
+  onTestRunStart(): void {
+    this.#startedAt = Date.now() / 1000
+  }
+
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, _errors: unknown, reason: TestRunEndReason): Promise<void> {
     const vitest = this.#vitest
     if (vitest === undefined || reason === 'interrupted') return
     this.#summarize(vitest, modules)
+    if (this.#options.results !== false) this.#writeResults(vitest, modules)
     const { report, title } = this.#options
     if (report !== undefined)
       vitest.logger.log(writeReportAtEnd(vitest.config.root, { report, dir: this.#traceDir, ...(title === undefined ? {} : { title }) }))
+  }
+
+  #writeResults(vitest: Vitest, modules: ReadonlyArray<TestModule>): void {
+    const results = resultsOfRun(vitest, modules, this.#startedAt)
+    const path = resultsFilePath(vitest.config.root, this.#traceDir, this.#options.results || undefined, results.shard)
+    try {
+      writeResultsFile(path, results)
+    } catch (error) {
+      // The run itself is not at fault: say why its results file is missing, and let vitest report the tests.
+      vitest.logger.error(`reagent-flow: the run's results file was not written: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   async #summarize(vitest: Vitest, modules: ReadonlyArray<TestModule>): Promise<void> {
@@ -199,24 +233,6 @@ function logPruned(log: (line: string) => void, pruned: ReadonlyMap<string, numb
   const calls = [...pruned.values()].reduce((sum, n) => sum + n, 0)
   log(`  Recordings  ${pruned.size} pruned (${calls} recorded call${calls === 1 ? '' : 's'} no longer made)`)
   for (const [path, n] of pruned) log(`  pruned ${n} recorded call${n === 1 ? '' : 's'} from ${shownPath(path)}`)
-}
-
-/** The first of these a golden had in a test is how it is counted. */
-const OUTCOME_WEIGHT: readonly Outcome[] = ['written', 'updated', 'reformatted', 'missing', 'failed', 'unchanged', 'matched']
-
-/**
- * One outcome per golden file of a test. A test may compare several runs
- * with one golden (the runs of a `repeat()`, through toPassInAtLeast): the
- * golden counts once, as written or updated if it was, and as failed only
- * when the test failed too (a run set may pass with some runs off its golden).
- */
-function goldenOutcomes(entries: readonly GoldenEntry[], testPassed: boolean): GoldenEntry[] {
-  const byPath = new Map<string, Outcome[]>()
-  for (const { path, outcome } of entries) byPath.set(path, [...(byPath.get(path) ?? []), outcome])
-  return [...byPath].map(([path, outcomes]) => {
-    const counted = outcomes.length > 1 && testPassed ? outcomes.filter((outcome) => outcome !== 'failed') : outcomes
-    return { path, outcome: OUTCOME_WEIGHT.find((outcome) => counted.includes(outcome)) ?? outcomes[0]! }
-  })
 }
 
 function baseStem(file: string): string {

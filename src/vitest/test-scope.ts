@@ -13,6 +13,7 @@ import * as vitest from 'vitest'
 import { currentTestScope, runInTestScope, setUnscopedTestProbe } from '../session/context.js'
 import type { GoldenEntry, PrunedEntry, TestScope } from '../session/test-scope.js'
 import { warn } from '../warnings/warnings.js'
+import { figuresOf, type SessionFigures } from './session-figures.js'
 
 interface TaskLike {
   name: string
@@ -39,6 +40,8 @@ export interface ReagentTaskMeta {
   goldens: GoldenEntry[]
   /** Recordings the test's sessions pruned; absent when none was. */
   pruned?: PrunedEntry[]
+  /** Each session of the test, in numbers, in the order they closed (the run's results file); absent when none ran. */
+  sessions?: SessionFigures[]
 }
 
 export const META_KEY = 'reagentFlow'
@@ -162,6 +165,9 @@ export function registerTestScope(): void {
         goldensSummarized: () => vitest.inject('reagentFlowReporter') === true,
         recordPruned(entry) {
           ;(metaOf(task).pruned ??= []).push(entry)
+        },
+        recordRun(trace, path) {
+          ;(metaOf(task).sessions ??= []).push(figuresOf(trace, path))
         },
         explainFailure(explain) {
           onTestFailed?.(() => console.error(explain(errorMessagesOf(task))))

@@ -13,7 +13,7 @@ import { codeBlocks, docPages, REPO } from '../helpers/doc-examples.js'
 
 const textOf = (file: string): string => readFileSync(join(REPO, file), 'utf8')
 
-/** The commands docs/cli.md's table has a row for: the first word of each row's first cell. */
+/** The commands docs/cli.md's table has a row for: the words of each row's first cell before its arguments (`ci merge` of `ci merge <results...>`). */
 function commandsInTable(): string[] {
   const lines = textOf('docs/cli.md').split('\n')
   const header = lines.indexOf('| command | what it does |')
@@ -21,7 +21,7 @@ function commandsInTable(): string[] {
   const rows = []
   for (const line of lines.slice(header + 2)) {
     if (!line.startsWith('|')) break
-    rows.push(/^\| `([\w-]+)/.exec(line)?.[1] ?? line)
+    rows.push(/^\| `([\w-]+(?: [a-z][\w-]*)?)/.exec(line)?.[1] ?? line)
   }
   return rows
 }

@@ -74,6 +74,14 @@ import { validateTrace } from 'reagent-flow/files'
     expect(out).toBe('reagent-flow trace, format_version "1"\n')
   })
 
+  it('ships the run results file\'s JSON Schema as "reagent-flow/results.schema.json"', () => {
+    const out = runModule(`
+      import schema from 'reagent-flow/results.schema.json' with { type: 'json' }
+      console.log(schema.title, schema.properties.results_version.const)
+    `)
+    expect(out).toBe('reagent-flow run results 1\n')
+  })
+
   it('declares the file whose import registers the vitest matchers as a side effect, so bundlers keep the import', () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
     expect(pkg.sideEffects).toEqual(['./dist/src/entries/vitest.js'])

@@ -79,8 +79,8 @@ describe('a suite of six test files', () => {
       expect([pool, exitCode, output.includes('Tests  11 passed (11)')]).toEqual([pool, 0, true])
       expect(output).toContain('\n     Goldens  12 matched\n')
       expect(output).not.toContain('REAGENT_TEST_SCOPE')
-      // Every run in its test file's folder: nothing at the top of the trace directory.
-      expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['golden', 'test'])
+      // Every run in its test file's folder: nothing at the top of the trace directory but the run's results file's folder.
+      expect(readdirSync(join(dir, '.reagent')).sort()).toEqual(['golden', 'results', 'test'])
     }
   }, 120_000)
 
