@@ -9,6 +9,7 @@ import { parseCommandLine } from './args.js'
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
 import { ciGateCommand } from './commands/ci-gate.js'
+import { compareCommand } from './commands/compare.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   ciMergeCommand,
   ciGateCommand,
+  compareCommand,
   demoCommand,
 ]
 

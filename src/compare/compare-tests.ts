@@ -39,7 +39,9 @@ export function compareTests(baseline: readonly TestRuns[], current: readonly Te
   const after = runsById(current)
   const ids = [...after.keys()].filter((id) => before.has(id)).sort()
   const unjudged = ids.map((id) => figuresOf(before.get(id) ?? [], after.get(id) ?? [], confidence))
-  const adjusted = adjustBenjaminiHochberg(unjudged.flat().map((figure) => figure.p))
+  const adjusted = adjustByFigure(
+    ids.flatMap((id, index) => (unjudged[index] ?? []).map((figure) => ({ figure, varies: varies(figure.figure, before.get(id) ?? [], after.get(id) ?? []) }))),
+  )
   let next = 0
   const tests = ids.map((id, index): TestComparison => {
     const figures = (unjudged[index] ?? []).map((figure) => judge(figure, adjusted[next++] ?? 1, alpha))
@@ -52,6 +54,33 @@ export function compareTests(baseline: readonly TestRuns[], current: readonly Te
     onlyInBaseline: [...before.keys()].filter((id) => !after.has(id)).sort(),
     onlyInCurrent: [...after.keys()].filter((id) => !before.has(id)).sort(),
   }
+}
+
+/**
+ * The adjusted p-value of each figure, in order. Benjamini–Hochberg runs once per figure: over the
+ * pass rates of all tests, over their tokens, and so on (a pass rate is not held to a stricter bar
+ * because durations were measured too). A figure that varies in no run of either side (every run
+ * passed, or the same tokens in every run) is left out of its family and keeps its p-value (1):
+ * given what was observed it has one possible outcome, so it can never be called, and it must not
+ * raise the bar of the others (Tarone's argument for discrete tests, as Gilbert (2005) applies it to
+ * the false discovery rate). Decision 063.
+ */
+function adjustByFigure(figures: ReadonlyArray<{ figure: UnjudgedFigure; varies: boolean }>): number[] {
+  const adjusted = figures.map(({ figure }) => figure.p)
+  for (const kind of ['pass_rate', ...NUMERIC_FIGURES] as const) {
+    const family = figures.flatMap(({ figure, varies }, index) => (figure.figure === kind && varies ? [index] : []))
+    const familyAdjusted = adjustBenjaminiHochberg(family.map((index) => figures[index]!.figure.p))
+    family.forEach((index, position) => {
+      adjusted[index] = familyAdjusted[position] ?? 1
+    })
+  }
+  return adjusted
+}
+
+/** Whether the runs of both sides differ at all in `figure`. */
+function varies(figure: UnjudgedFigure['figure'], baseline: readonly Run[], current: readonly Run[]): boolean {
+  const values = [...baseline, ...current].map((run) => (figure === 'pass_rate' ? run.passed : run[figure])).filter((value) => value !== undefined)
+  return values.some((value) => value !== values[0])
 }
 
 function checkedConfidence(confidence: unknown = 0.95): number {

@@ -11,6 +11,7 @@
  * of its tests that passed. A run the price table could not price costs 0.
  */
 import { formatUsd } from '../trace/cost.js'
+import { runsOfTest } from './test-runs.js'
 import type { RunResults, TestResult } from './types.js'
 
 export interface Gates {
@@ -38,11 +39,10 @@ function testLabel(test: TestResult): string {
   return `${test.file}${test.line === null ? '' : `:${test.line}`} "${test.name}"`
 }
 
-/** How many of a test's runs passed, of how many. */
+/** How many of a test's runs passed, of how many (the rule of test-runs.ts). */
 function runsPassed(test: TestResult): { passed: number; of: number } {
-  if (test.runs.length === 0) return { passed: test.outcome === 'passed' ? 1 : 0, of: 1 }
-  if (test.outcome !== 'passed') return { passed: 0, of: test.runs.length }
-  return { passed: test.runs.filter((run) => run.status === 'completed').length, of: test.runs.length }
+  const runs = runsOfTest(test, null)
+  return { passed: runs.filter((run) => run.passed).length, of: runs.length }
 }
 
 function usdOf(tests: readonly TestResult[]): number {

@@ -77,16 +77,16 @@ describe('too few runs', () => {
     expect(passRate).toMatchObject({ verdict: 'unchanged', reason: 'too few runs', effect: 0, needs: { baseline: 4, current: 4 } })
   })
 
-  it('three runs a side of tokens, all higher, are too few; the runs needed meet the threshold the correction set (two figures)', () => {
+  it('three runs a side of tokens, all higher, are too few; the pass rate, passed in every run, is no figure of the correction', () => {
     const test = compareOne(tokens(100, 110, 105), tokens(200, 210, 190))
     expect(test.figures.map((figure) => [figure.figure, describeVerdict(figure)])).toEqual([
       ['pass_rate', 'unchanged (too few runs: needs 4 per side)'],
-      ['tokens', 'unchanged (too few runs: needs 5 per side)'],
+      ['tokens', 'unchanged (too few runs: needs 4 per side)'],
     ])
     expect(test.figures[1]).toMatchObject({
       test: 'mann-whitney-u-exact',
       p: 0.1,
-      adjustedP: 0.2,
+      adjustedP: 0.1,
       baseline: { median: 105, n: 3 },
       current: { median: 200, n: 3 },
       effect: 95,
@@ -164,6 +164,44 @@ describe('the comparison', () => {
     // Alone, p = 0.0197 is significant at 95%; the smallest of five p-values is multiplied by five.
     expect(dropping?.figures[0]).toMatchObject({ verdict: 'unchanged', reason: 'within noise' })
     expect(dropping?.figures[0]?.adjustedP).toBeCloseTo(0.019656019656019656 * 5, 12)
+  })
+
+  it('leaves out of the correction the figures that vary in no run (tests that always passed, tokens the same every run): the drop among them is regressed', () => {
+    const always = (passed: boolean): Run[] => Array.from({ length: 20 }, () => ({ passed, tokens: 500 }))
+    const comparison = compareTests(
+      [{ id: 'dropping', runs: seededRuns(0.95, 20, 19) }, ...['a', 'b', 'c', 'd'].map((id) => ({ id, runs: always(true) }))],
+      [{ id: 'dropping', runs: seededRuns(0.6, 20, 1019) }, ...['a', 'b', 'c', 'd'].map((id) => ({ id, runs: always(true) }))],
+    )
+    expect(comparison.tests.map((test) => [test.id, test.verdict])).toEqual([
+      ['a', 'unchanged'],
+      ['b', 'unchanged'],
+      ['c', 'unchanged'],
+      ['d', 'unchanged'],
+      ['dropping', 'regressed'],
+    ])
+    const drop = comparison.tests[4]?.figures[0]
+    expect(drop?.p).toBeCloseTo(0.019656019656, 12)
+    expect(drop?.adjustedP).toBe(drop?.p)
+    expect(comparison.tests[0]?.figures.map((figure) => [figure.figure, figure.p, figure.adjustedP])).toEqual([
+      ['pass_rate', 1, 1],
+      ['tokens', 1, 1],
+    ])
+  })
+
+  it('corrects each figure apart: a pass rate is not held to a stricter bar because durations were measured too', () => {
+    const noisy = (seed: number): Run[] => seededRuns(0.95, 20, seed).map((run, i) => ({ ...run, duration_ms: 1000 + ((i * 7919 + seed) % 200) }))
+    const comparison = compareTests(
+      [{ id: 'dropping', runs: noisy(19) }],
+      [{ id: 'dropping', runs: seededRuns(0.6, 20, 1019).map((run, i) => ({ ...run, duration_ms: 1000 + ((i * 104_729) % 200) })) }],
+    )
+    const [passRate, duration] = comparison.tests[0]?.figures ?? []
+    expect([passRate?.figure, passRate?.adjustedP === passRate?.p, passRate?.verdict, duration?.figure]).toEqual([
+      'pass_rate',
+      true,
+      'regressed',
+      'duration_ms',
+    ])
+    expect(duration?.adjustedP).toBe(duration?.p)
   })
 
   it('takes a confidence: at 99%, the 95% to 60% drop at 20 runs is within noise', () => {

@@ -1,7 +1,10 @@
 /** `reagent-flow ci gate <results>`: fails the build when the run's pass rate, dollars or tokens are past a gate. */
 import { UsageError } from '../../errors/index.js'
-import { checkGates, type Gates } from '../../results/gates.js'
+import { checkGates, type GateLine, type Gates } from '../../results/gates.js'
+import { compareResults } from '../../results/compare-results.js'
+import { figureLine } from '../../results/comparison-lines.js'
 import { readResultsFile } from '../../results/results-file.js'
+import { confidenceOption } from './compare.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 
 /** `0.9` or `90%`: a share from 0 to 1. */
@@ -30,6 +33,7 @@ export const ciGateCommand: Command = {
   summary: 'check a results file against gates: a minimum pass rate, a maximum of dollars and of tokens, per test or for the suite',
   details: [
     'One line per check: which gate, which test (file:line "name") or the suite, which figure.',
+    '--no-regressions compares the results with --baseline (a results file or a folder of them), as `reagent-flow compare` does: one line per regressed test; quarantined tests are not gated.',
     'Exit codes: 0 every gate kept, 1 a gate failed, 2 bad usage or an unreadable results file.',
     "Skipped tests count nowhere. The suite's pass rate is the share of its tests that passed; a test's is over its runs.",
   ],
@@ -38,11 +42,21 @@ export const ciGateCommand: Command = {
     'max-usd': { type: 'string', value: '<dollars>', description: 'the most dollars allowed (by the price table)' },
     'max-tokens': { type: 'string', value: '<n>', description: 'the most tokens (input and output) allowed' },
     per: { type: 'string', value: '<scope>', choices: ['test', 'suite'], default: 'suite', description: 'apply each gate to each test or to the whole suite' },
+    'no-regressions': { type: 'boolean', description: 'fail when a test regressed against --baseline (regression or noise, as `reagent-flow compare`)' },
+    baseline: { type: 'string', value: '<results>', description: 'the results to compare with for --no-regressions: a results file or a folder of them' },
+    confidence: { type: 'string', value: '<share>', default: '0.95', description: 'for --no-regressions: how sure a regression must be, 0.95 or 95%' },
+    quarantine: {
+      type: 'string',
+      value: '<file>',
+      default: '.reagent/quarantine.json',
+      description: 'for --no-regressions: tests kept out of the gate on purpose',
+    },
   },
   positionals: { min: 1, max: 1, names: 'results file' },
   examples: [
     'reagent-flow ci gate .reagent/results/results.json --min-pass-rate 95% --max-usd 2',
     'reagent-flow ci gate merged.json --per test --max-tokens 20000',
+    'reagent-flow ci gate .reagent/results/results.json --no-regressions --baseline main-results/',
   ],
   run(input, ctx) {
     const gates: Gates = {
@@ -51,13 +65,39 @@ export const ciGateCommand: Command = {
       maxTokens: amountOption(input, 'max-tokens', '20000', true),
       per: input.options.per === 'test' ? 'test' : 'suite',
     }
-    if (gates.minPassRate === undefined && gates.maxUsd === undefined && gates.maxTokens === undefined) {
-      throw new UsageError('no gate given: pass --min-pass-rate, --max-usd or --max-tokens (or several)')
+    const noRegressions = input.options['no-regressions'] === true
+    const baseline = input.options.baseline as string | undefined
+    if (noRegressions && baseline === undefined)
+      throw new UsageError("--no-regressions needs --baseline <results>: a results file or a folder of them, such as main's last runs")
+    if (!noRegressions && baseline !== undefined) throw new UsageError('--baseline is for --no-regressions: add it, or leave --baseline out')
+    if (gates.minPassRate === undefined && gates.maxUsd === undefined && gates.maxTokens === undefined && !noRegressions) {
+      throw new UsageError('no gate given: pass --min-pass-rate, --max-usd, --max-tokens or --no-regressions (or several)')
     }
-    const lines = checkGates(readResultsFile(input.positionals[0]!), gates)
+    const file = input.positionals[0]!
+    const lines = checkGates(readResultsFile(file), gates)
+    if (noRegressions)
+      lines.push(...regressionLines(baseline!, file, confidenceOption(input.options.confidence), input.options.quarantine as string | undefined))
     const passed = lines.every((line) => line.passed)
     if (ctx.json) ctx.printJson({ passed, lines })
     else for (const line of lines) ctx.print(line.passed ? `${ctx.c.green('✓')} ${line.text}` : `${ctx.c.red('✗')} ${line.text}`)
     return passed ? EXIT_OK : EXIT_CHECK_FAILED
   },
+}
+
+/** The no-regressions gate: one line for the comparison, then one per regressed test with the figures that regressed. */
+function regressionLines(baseline: string, current: string, confidence: number | undefined, quarantine: string | undefined): GateLine[] {
+  const { split, comparison } = compareResults(baseline, current, { confidence, quarantine })
+  const regressed = split.gated.filter((test) => test.verdict === 'regressed')
+  const kept = split.quarantined.length === 0 ? '' : ` (${split.quarantined.length} quarantined, not gated)`
+  const lines: GateLine[] = [
+    {
+      passed: regressed.length === 0,
+      text: `no-regressions against ${baseline} at ${Math.round(comparison.confidence * 1000) / 10}% confidence: ${regressed.length} of ${split.gated.length} tests regressed${kept}`,
+    },
+  ]
+  for (const test of regressed) {
+    const figures = test.figures.filter((figure) => figure.verdict === 'regressed').map(figureLine)
+    lines.push({ passed: false, text: `no-regressions: "${test.id}" regressed: ${figures.join('; ')}` })
+  }
+  return lines
 }
