@@ -40,7 +40,9 @@ export function figureLine(figure: FigureComparison): string {
     figure.figure === 'pass_rate'
       ? `${figure.baseline.passed}/${figure.baseline.n} (${percent(figure.baseline.rate)}) -> ${figure.current.passed}/${figure.current.n} (${percent(figure.current.rate)})`
       : `median ${shownValue(figure.figure, figure.baseline.median)} -> ${shownValue(figure.figure, figure.current.median)} (${figure.baseline.n} and ${figure.current.n} runs)`
-  return `${name}: ${sides}, p ${pValue(figure.p)} (adjusted ${pValue(figure.adjustedP)}): ${describeVerdict(figure)}`
+  // Within noise, with an effect more runs could confirm: how many (describeVerdict says it for too few runs).
+  const more = figure.reason === 'within noise' && figure.needs !== undefined ? `, ${figure.needs.current} runs per side would tell` : ''
+  return `${name}: ${sides}, p ${pValue(figure.p)} (adjusted ${pValue(figure.adjustedP)}): ${describeVerdict(figure)}${more}`
 }
 
 /** The figures of `test` with a verdict (or, for an unchanged one, a number of runs that would settle it). */

@@ -81,7 +81,9 @@ describe('reagent-flow compare', () => {
     const { code, stdout } = runCli(['compare', 'main', 'branch'], dir)
     expect(code).toBe(0)
     expect(stdout).toContain('0 regressed, 0 improved, 2 unchanged\n')
-    expect(stdout).toMatch(/\n· unchanged {2}test\/agent\.test\.ts > refunds order 42 {2}\(10 current runs\)\n {4}pass rate: 10\/10 \(100%\) -> 9\/10 \(90%\), p 1 \(adjusted 1\): unchanged \(within noise\)\n/)
+    expect(stdout).toMatch(
+      /\n· unchanged {2}test\/agent\.test\.ts > refunds order 42 {2}\(10 current runs\)\n {4}pass rate: 10\/10 \(100%\) -> 9\/10 \(90%\), p 1 \(adjusted 1\): unchanged \(within noise\), 56 runs per side would tell\n/,
+    )
   })
 
   it('keeps a quarantined test out of the verdict, with its reason and date, and lists flaky tests', () => {
@@ -163,7 +165,11 @@ describe('reagent-flow ci gate --no-regressions', () => {
     // This build ran the refund test as a run set of 20 runs (repeat()), in one results file.
     const runSet: TestResult = {
       ...agentTest(REFUNDS, true),
-      runs: outcomes(0.6, 20, 1019).map((passed, i) => ({ ...agentTest(REFUNDS, true).runs[0]!, name: `${REFUNDS} #${i + 1}`, status: passed ? 'completed' : 'failed' })),
+      runs: outcomes(0.6, 20, 1019).map((passed, i) => ({
+        ...agentTest(REFUNDS, true).runs[0]!,
+        name: `${REFUNDS} #${i + 1}`,
+        status: passed ? 'completed' : 'failed',
+      })),
     }
     const results: RunResults = {
       results_version: 1,
