@@ -38,8 +38,8 @@ function testLabel(test: TestResult): string {
   return `${test.file}${test.line === null ? '' : `:${test.line}`} "${test.name}"`
 }
 
-/** How many of a test's runs passed, of how many. */
-function runsPassed(test: TestResult): { passed: number; of: number } {
+/** How many of a test's runs passed, of how many (also the pass rate the CI summaries show). */
+export function runsPassed(test: TestResult): { passed: number; of: number } {
   if (test.runs.length === 0) return { passed: test.outcome === 'passed' ? 1 : 0, of: 1 }
   if (test.outcome !== 'passed') return { passed: 0, of: test.runs.length }
   return { passed: test.runs.filter((run) => run.status === 'completed').length, of: test.runs.length }
