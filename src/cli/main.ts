@@ -10,6 +10,7 @@ import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type Comm
 import { approveCommand } from './commands/approve.js'
 import { ciGateCommand } from './commands/ci-gate.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
+import { ciSummaryCommand } from './commands/ci-summary.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
 import { exportCommand } from './commands/export.js'
@@ -50,6 +51,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   ciMergeCommand,
   ciGateCommand,
+  ciSummaryCommand,
   demoCommand,
 ]
 
