@@ -8,6 +8,7 @@ import { colors, shouldColor } from '../report/colors.js'
 import { parseCommandLine } from './args.js'
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
+import { ciCommentCommand } from './commands/ci-comment.js'
 import { ciGateCommand } from './commands/ci-gate.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
 import { ciSummaryCommand } from './commands/ci-summary.js'
@@ -52,6 +53,7 @@ export const COMMANDS: readonly Command[] = [
   ciMergeCommand,
   ciGateCommand,
   ciSummaryCommand,
+  ciCommentCommand,
   demoCommand,
 ]
 
