@@ -10,7 +10,7 @@
  * version 2022-11-28. A refusal is a `GitHubApiError` saying what to do.
  */
 import { GitHubApiError } from '../errors/index.js'
-import { resultsMarkdown } from './markdown.js'
+import { resultsMarkdownThatFits } from './markdown.js'
 import type { RunResults } from './types.js'
 
 /** The hidden first line of our comment, by which a later run finds it. */
@@ -42,12 +42,7 @@ export interface PostedComment {
  * GitHub's limit.
  */
 export function commentBody(results: RunResults): string {
-  let maxRows: number | undefined
-  for (;;) {
-    const body = `${COMMENT_MARKER}\n${resultsMarkdown(results, { maxRows })}`
-    if (body.length <= MAX_COMMENT_CHARS || maxRows === 0) return body
-    maxRows = Math.floor((maxRows ?? results.tests.length) / 2)
-  }
+  return `${COMMENT_MARKER}\n${resultsMarkdownThatFits(results, (markdown) => COMMENT_MARKER.length + 1 + markdown.length <= MAX_COMMENT_CHARS)}`
 }
 
 interface IssueComment {

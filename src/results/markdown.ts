@@ -77,12 +77,16 @@ function row(test: TestResult): string {
 
 function headline(agentTests: readonly TestResult[], results: RunResults): string {
   const failed = agentTests.filter((test) => test.outcome === 'failed').length
+  // A failed test that opened no session is not in the table, but the run failed: a green tick alone would say otherwise.
+  const othersFailed = results.tests.filter((test) => test.outcome === 'failed' && test.runs.length === 0).length
   const runs = agentTests.flatMap((test) => test.runs)
   const tokens = sum(runs, (run) => run.tokens)
   const usd = sum(runs, (run) => run.usd)
   const verdict =
     failed > 0 ? `❌ **${failed} of ${plural(agentTests.length, 'agent test')} failed**` : `✅ **${plural(agentTests.length, 'agent test')} passed**`
-  const parts = [verdict, plural(runs.length, 'run'), `${tokens ?? 0} tokens`, `${usd === null ? '$0' : formatUsd(usd)} spent`]
+  const parts = [verdict]
+  if (othersFailed > 0) parts.push(`${plural(othersFailed, 'other test')} failed`)
+  parts.push(plural(runs.length, 'run'), `${tokens ?? 0} tokens`, `${usd === null ? '$0' : formatUsd(usd)} spent`)
   if (results.commit !== null)
     parts.push(`commit ${escapeMarkdown(results.commit.slice(0, 7))}${results.branch === null ? '' : ` on ${escapeMarkdown(results.branch)}`}`)
   if (results.merged_shards !== undefined) parts.push(`${plural(results.merged_shards.length, 'shard')} merged`)
@@ -114,4 +118,18 @@ export function resultsMarkdown(results: RunResults, options: MarkdownOptions = 
   const shownFailures = failures.slice(0, shown.length)
   if (shownFailures.length > 0) lines.push('', '**Failures**', '', ...shownFailures.map(failureLine))
   return `${lines.join('\n')}\n`
+}
+
+/**
+ * The Markdown of `results` as long as `fits` takes it: with the table's
+ * rows halved (failures are kept first) until it does. For GitHub's limits:
+ * 65,536 characters a comment, 1 MiB a step's summary.
+ */
+export function resultsMarkdownThatFits(results: RunResults, fits: (markdown: string) => boolean): string {
+  let maxRows: number | undefined
+  for (;;) {
+    const markdown = resultsMarkdown(results, { maxRows })
+    if (fits(markdown) || maxRows === 0) return markdown
+    maxRows = Math.floor((maxRows ?? results.tests.length) / 2)
+  }
 }

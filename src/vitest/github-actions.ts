@@ -12,10 +12,13 @@
  */
 import { relative, resolve, sep } from 'node:path'
 import type { Vitest } from 'vitest/node'
-import { resultsMarkdown } from '../results/markdown.js'
+import { resultsMarkdownThatFits } from '../results/markdown.js'
 import type { RunResults } from '../results/types.js'
 import { failureAnnotations } from '../results/workflow-commands.js'
 import { appendText } from '../storage/index.js'
+
+/** GitHub takes 1 MiB of summary a step; half of it for ours leaves room for vitest's own and the step's others. */
+const MAX_SUMMARY_BYTES = 512 * 1024
 
 /** Whether the process runs as a step of GitHub Actions (the runner sets `GITHUB_ACTIONS=true`). */
 export function isGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -41,7 +44,7 @@ export function reportToGitHubActions(vitest: Vitest, results: RunResults, env: 
   const summary = env.GITHUB_STEP_SUMMARY
   if (summary !== undefined && summary !== '') {
     try {
-      appendText(summary, `${resultsMarkdown(results)}\n`)
+      appendText(summary, `${resultsMarkdownThatFits(results, (markdown) => Buffer.byteLength(markdown) <= MAX_SUMMARY_BYTES)}\n`)
     } catch (error) {
       vitest.logger.error(`reagent-flow: the job summary was not written: ${error instanceof Error ? error.message : String(error)}`)
     }

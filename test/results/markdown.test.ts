@@ -9,7 +9,7 @@ describe('the Markdown of a run', () => {
       [
         '### reagent-flow: agent tests',
         '',
-        '❌ **1 of 3 agent tests failed** · 5 runs · 1180 tokens · $0.00021 spent · commit 0123456 on feature/refunds',
+        '❌ **1 of 3 agent tests failed** · 1 other test failed · 5 runs · 1180 tokens · $0.00021 spent · commit 0123456 on feature/refunds',
         '',
         '| test | outcome | runs | tokens | USD | turns | tool calls | golden |',
         '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
