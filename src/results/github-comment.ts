@@ -13,8 +13,13 @@ import { GitHubApiError } from '../errors/index.js'
 import { resultsMarkdownThatFits } from './markdown.js'
 import type { RunResults } from './types.js'
 
-/** The hidden first line of our comment, by which a later run finds it. */
-export const COMMENT_MARKER = '<!-- reagent-flow -->'
+/**
+ * The hidden first line of our comment, by which a later run finds it; a
+ * `key` tells apart the comments of several suites on one pull request.
+ */
+export function commentMarker(key?: string): string {
+  return key === undefined ? '<!-- reagent-flow -->' : `<!-- reagent-flow key=${key} -->`
+}
 
 /** GitHub's limit on a comment's body, in characters. */
 const MAX_COMMENT_CHARS = 65_536
@@ -41,8 +46,9 @@ export interface PostedComment {
  * table rows (failures are kept first) when the whole table would pass
  * GitHub's limit.
  */
-export function commentBody(results: RunResults): string {
-  return `${COMMENT_MARKER}\n${resultsMarkdownThatFits(results, (markdown) => COMMENT_MARKER.length + 1 + markdown.length <= MAX_COMMENT_CHARS)}`
+export function commentBody(results: RunResults, key?: string): string {
+  const marker = commentMarker(key)
+  return `${marker}\n${resultsMarkdownThatFits(results, (markdown) => marker.length + 1 + markdown.length <= MAX_COMMENT_CHARS, key)}`
 }
 
 interface IssueComment {
@@ -62,13 +68,19 @@ function headers(target: CommentTarget, withBody: boolean): Record<string, strin
 }
 
 /** What to do about a status GitHub answered with. */
-function fixFor(status: number, target: CommentTarget): string {
+function fixFor(status: number, target: CommentTarget, headers: Headers): string {
+  // GitHub answers 403 (or 429) both for a missing permission and for a spent rate limit; its headers tell them apart.
+  if ((status === 403 || status === 429) && headers.get('x-ratelimit-remaining') === '0') {
+    const reset = Number(headers.get('x-ratelimit-reset'))
+    const when = Number.isFinite(reset) && reset > 0 ? ` (it resets at ${new Date(reset * 1000).toISOString()})` : ''
+    return `The token's API rate limit is spent${when}: run the step again later`
+  }
   // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression the user writes in the workflow
   if (status === 401) return "The token was not accepted: pass the workflow's token as GITHUB_TOKEN (env: GITHUB_TOKEN: ${{ secrets.GITHUB_TOKEN }})"
   if (status === 403) {
     return (
       'The token lacks the pull-requests: write permission: add "permissions: pull-requests: write" to the job ' +
-      "(a pull request from a fork gets a read-only token: skip the step for forks), or it hit GitHub's rate limit"
+      '(a pull request from a fork gets a read-only token: skip the step for forks)'
     )
   }
   if (status === 404) return `Check that ${target.repo} has a pull request #${target.pr} (--repo, --pr) and that the token can read the repository`
@@ -95,7 +107,7 @@ async function call(target: CommentTarget, method: string, url: string, body?: u
   if (!response.ok) {
     const message = messageOf(text)
     const problem = `answered ${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}${message === undefined ? '' : `: "${message}"`}`
-    throw new GitHubApiError(request, response.status, problem, fixFor(response.status, target))
+    throw new GitHubApiError(request, response.status, problem, fixFor(response.status, target, response.headers))
   }
   try {
     return { json: text === '' ? null : JSON.parse(text), link: response.headers.get('link') }
@@ -130,23 +142,23 @@ function nextPage(link: string | null, apiUrl: string): string | undefined {
 }
 
 /** Our earlier comment on the pull request, if there is one: the first whose body starts with the marker. */
-async function findOurs(target: CommentTarget): Promise<IssueComment | undefined> {
+async function findOurs(target: CommentTarget, marker: string): Promise<IssueComment | undefined> {
   const seen = new Set<string>()
   let url: string | undefined = `${target.apiUrl}/repos/${target.repo}/issues/${target.pr}/comments?per_page=100`
   while (url !== undefined && !seen.has(url)) {
     seen.add(url)
     const { json, link } = await call(target, 'GET', url)
     const comments = Array.isArray(json) ? (json as IssueComment[]) : []
-    const ours = comments.find((comment) => typeof comment.body === 'string' && comment.body.startsWith(COMMENT_MARKER))
+    const ours = comments.find((comment) => typeof comment.body === 'string' && comment.body.startsWith(`${marker}\n`))
     if (ours !== undefined) return ours
     url = nextPage(link, target.apiUrl)
   }
   return undefined
 }
 
-/** Creates our comment on the pull request with `body` (which starts with the marker), or updates the one an earlier run made. */
-export async function upsertComment(target: CommentTarget, body: string): Promise<PostedComment> {
-  const ours = await findOurs(target)
+/** Creates our comment on the pull request with `body` (`commentBody`'s, starting with `marker`), or updates the one an earlier run made. */
+export async function upsertComment(target: CommentTarget, body: string, marker: string): Promise<PostedComment> {
+  const ours = await findOurs(target, marker)
   const { json } =
     ours === undefined
       ? await call(target, 'POST', `${target.apiUrl}/repos/${target.repo}/issues/${target.pr}/comments`, { body })

@@ -16,6 +16,8 @@ import { runsPassed } from './gates.js'
 import type { RunResult, RunResults, TestResult } from './types.js'
 
 export interface MarkdownOptions {
+  /** Added to the heading, `### reagent-flow: agent tests · <title>` (which suite, when a pull request has several). */
+  title?: string | undefined
   /** At most this many tests in the table (failures come first, so they are kept); the others are counted in a line below it. Default: all. */
   maxRows?: number | undefined
 }
@@ -102,7 +104,7 @@ function failureLine(test: TestResult): string {
 
 /** The Markdown of `results`: a heading, a line of totals, the table of agent tests (failures first) and the failing assertions. Ends with a newline. */
 export function resultsMarkdown(results: RunResults, options: MarkdownOptions = {}): string {
-  const lines = ['### reagent-flow: agent tests', '']
+  const lines = [`### reagent-flow: agent tests${options.title === undefined ? '' : ` · ${escapeMarkdown(options.title)}`}`, '']
   const agentTests = results.tests.filter((test) => test.runs.length > 0)
   if (agentTests.length === 0) {
     lines.push('No agent test ran: no test of this run opened a session.')
@@ -125,10 +127,10 @@ export function resultsMarkdown(results: RunResults, options: MarkdownOptions = 
  * rows halved (failures are kept first) until it does. For GitHub's limits:
  * 65,536 characters a comment, 1 MiB a step's summary.
  */
-export function resultsMarkdownThatFits(results: RunResults, fits: (markdown: string) => boolean): string {
+export function resultsMarkdownThatFits(results: RunResults, fits: (markdown: string) => boolean, title?: string): string {
   let maxRows: number | undefined
   for (;;) {
-    const markdown = resultsMarkdown(results, { maxRows })
+    const markdown = resultsMarkdown(results, { maxRows, title })
     if (fits(markdown) || maxRows === 0) return markdown
     maxRows = Math.floor((maxRows ?? results.tests.length) / 2)
   }

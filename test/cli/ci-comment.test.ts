@@ -145,6 +145,25 @@ describe('reagent-flow ci comment', () => {
     ])
   })
 
+  it('with --key keeps a comment of its own beside the unkeyed one, and refuses a key that is not a plain name', async () => {
+    const github = await fakeGitHub((request, res) =>
+      request.method === 'GET' ? json(res, 200, [{ id: 5, body: '<!-- reagent-flow -->\nthe other suite' }]) : json(res, 201, { id: 6 }),
+    )
+    const { dir, env } = project()
+    expect(await runCliAsync(['ci', 'comment', 'results.json', '--key', 'billing', '--api-url', github.url], dir, env)).toEqual({
+      code: 0,
+      stdout: 'created the comment on acme/agents#7 (comment 6)\n',
+      stderr: '',
+    })
+    expect(github.seen.map((request) => request.method)).toEqual(['GET', 'POST'])
+    expect(github.seen[1]!.body).toEqual({ body: commentBody(HOSTILE_RESULTS, 'billing') })
+    expect(await runCliAsync(['ci', 'comment', 'results.json', '--key', 'a b'], dir, env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'reagent-flow ci comment: --key must be letters, digits, ".", "_" or "-", such as checkout-agent; got "a b"\n',
+    })
+  })
+
   it('without GITHUB_TOKEN says so in one line, writes the comment to a file and exits 0', async () => {
     const { dir, env } = project()
     expect(await runCliAsync(['ci', 'comment', 'results.json', '--out', 'comment.md'], dir, { ...env, GITHUB_TOKEN: '' })).toEqual({
@@ -168,7 +187,21 @@ describe('reagent-flow ci comment', () => {
       stderr:
         'reagent-flow ci comment: GitHub answered 403 Forbidden: "Resource not accessible by integration" (POST /repos/acme/agents/issues/7/comments). ' +
         'The token lacks the pull-requests: write permission: add "permissions: pull-requests: write" to the job ' +
-        "(a pull request from a fork gets a read-only token: skip the step for forks), or it hit GitHub's rate limit.\n",
+        '(a pull request from a fork gets a read-only token: skip the step for forks).\n',
+    })
+  })
+
+  it('tells a spent rate limit from a missing permission by the rate-limit headers of a 403', async () => {
+    const github = await fakeGitHub((_request, res) =>
+      json(res, 403, { message: 'API rate limit exceeded for installation ID 1.' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1800000000' }),
+    )
+    const { dir, env } = project()
+    expect(await runCliAsync(['ci', 'comment', 'results.json', '--api-url', github.url], dir, env)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        'reagent-flow ci comment: GitHub answered 403 Forbidden: "API rate limit exceeded for installation ID 1." (GET /repos/acme/agents/issues/7/comments). ' +
+        "The token's API rate limit is spent (it resets at 2027-01-15T08:00:00.000Z): run the step again later.\n",
     })
   })
 

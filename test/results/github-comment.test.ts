@@ -1,11 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { COMMENT_MARKER, commentBody } from '../../src/results/github-comment.js'
+import { commentBody } from '../../src/results/github-comment.js'
 import { resultsMarkdown } from '../../src/results/markdown.js'
 import { HOSTILE_RESULTS, runOf, testOf } from './ci-fixture.js'
 
 describe('the body of the pull-request comment', () => {
   it('is the marker and the Markdown of the run', () => {
-    expect(commentBody(HOSTILE_RESULTS)).toBe(`${COMMENT_MARKER}\n${resultsMarkdown(HOSTILE_RESULTS)}`)
+    expect(commentBody(HOSTILE_RESULTS)).toBe(`<!-- reagent-flow -->\n${resultsMarkdown(HOSTILE_RESULTS)}`)
+  })
+
+  it('with a key, has the key in its marker and in its heading', () => {
+    expect(commentBody(HOSTILE_RESULTS, 'checkout_agent')).toBe(
+      `<!-- reagent-flow key=checkout_agent -->\n${resultsMarkdown(HOSTILE_RESULTS).replace('### reagent-flow: agent tests\n', '### reagent-flow: agent tests · checkout\\_agent\n')}`,
+    )
   })
 
   it("keeps within GitHub's 65,536 characters by cutting the table's passing rows, failures first", () => {

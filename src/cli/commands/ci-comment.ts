@@ -10,7 +10,7 @@
  */
 import { UsageError } from '../../errors/index.js'
 import { PACKAGE_VERSION } from '../../base/package-version.js'
-import { commentBody, upsertComment } from '../../results/github-comment.js'
+import { commentBody, commentMarker, upsertComment } from '../../results/github-comment.js'
 import { readResultsFile } from '../../results/results-file.js'
 import { readTextOrNull, writeFileAtomic } from '../../storage/index.js'
 import { stringOption } from '../args.js'
@@ -21,6 +21,13 @@ const DEFAULT_API = 'https://api.github.com'
 
 function set(value: string | undefined): string | undefined {
   return value === undefined || value.trim() === '' ? undefined : value.trim()
+}
+
+function keyOf(option: string | undefined): string | undefined {
+  const key = set(option)
+  if (key !== undefined && !/^[\w.-]+$/.test(key))
+    throw new UsageError(`--key must be letters, digits, ".", "_" or "-", such as checkout-agent; got ${JSON.stringify(key)}`)
+  return key
 }
 
 function repoOf(option: string | undefined, env: NodeJS.ProcessEnv): string {
@@ -76,13 +83,15 @@ export const ciCommentCommand: Command = {
     repo: { type: 'string', value: '<owner/name>', description: 'the repository (default: GITHUB_REPOSITORY)' },
     pr: { type: 'string', value: '<number>', description: 'the pull request (default: the workflow event’s)' },
     'api-url': { type: 'string', value: '<url>', description: `GitHub's REST API (default: GITHUB_API_URL or ${DEFAULT_API})` },
+    key: { type: 'string', value: '<name>', description: 'one comment per key: several suites commenting on one pull request each keep their own' },
     out: { type: 'string', value: '<file.md>', default: DEFAULT_OUT, description: 'where the comment is written when there is no GITHUB_TOKEN' },
   },
   positionals: { min: 1, max: 1, names: 'results file' },
   examples: ['reagent-flow ci comment merged.json', 'GITHUB_TOKEN=... reagent-flow ci comment results.json --repo acme/agents --pr 42'],
   async run(input, ctx) {
     const env = process.env
-    const body = commentBody(readResultsFile(input.positionals[0]!))
+    const key = keyOf(stringOption(input, 'key'))
+    const body = commentBody(readResultsFile(input.positionals[0]!), key)
     const token = set(env.GITHUB_TOKEN)
     if (token === undefined) {
       const out = stringOption(input, 'out') || DEFAULT_OUT
@@ -97,7 +106,7 @@ export const ciCommentCommand: Command = {
     const pr = prOf(stringOption(input, 'pr'), env)
     const apiUrl = (set(stringOption(input, 'api-url')) ?? set(env.GITHUB_API_URL) ?? DEFAULT_API).replace(/\/+$/, '')
     if (!/^https?:\/\//.test(apiUrl)) throw new UsageError(`--api-url must be an http(s) URL, such as ${DEFAULT_API}; got ${JSON.stringify(apiUrl)}`)
-    const posted = await upsertComment({ apiUrl, token, repo, pr, userAgent: `reagent-flow/${PACKAGE_VERSION}` }, body)
+    const posted = await upsertComment({ apiUrl, token, repo, pr, userAgent: `reagent-flow/${PACKAGE_VERSION}` }, body, commentMarker(key))
     if (ctx.json) ctx.printJson({ action: posted.action, id: posted.id, url: posted.url, repo, pr })
     else ctx.print(`${posted.action} the comment on ${repo}#${pr}${posted.url === null ? ` (comment ${posted.id})` : `: ${posted.url}`}`)
     return EXIT_OK
