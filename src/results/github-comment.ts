@@ -21,6 +21,9 @@ export function commentMarker(key?: string): string {
   return key === undefined ? '<!-- reagent-flow -->' : `<!-- reagent-flow key=${key} -->`
 }
 
+/** How long one request may take before it is given up. */
+const REQUEST_TIMEOUT_MS = 30_000
+
 /** GitHub's limit on a comment's body, in characters. */
 const MAX_COMMENT_CHARS = 65_536
 
@@ -68,10 +71,10 @@ function headers(target: CommentTarget, withBody: boolean): Record<string, strin
 }
 
 /** What to do about a status GitHub answered with. */
-function fixFor(status: number, target: CommentTarget, headers: Headers): string {
+function fixFor(status: number, target: CommentTarget, answer: Headers): string {
   // GitHub answers 403 (or 429) both for a missing permission and for a spent rate limit; its headers tell them apart.
-  if ((status === 403 || status === 429) && headers.get('x-ratelimit-remaining') === '0') {
-    const reset = Number(headers.get('x-ratelimit-reset'))
+  if ((status === 403 || status === 429) && answer.get('x-ratelimit-remaining') === '0') {
+    const reset = Number(answer.get('x-ratelimit-reset'))
     const when = Number.isFinite(reset) && reset > 0 ? ` (it resets at ${new Date(reset * 1000).toISOString()})` : ''
     return `The token's API rate limit is spent${when}: run the step again later`
   }
@@ -95,6 +98,8 @@ async function call(target: CommentTarget, method: string, url: string, body?: u
     response = await fetch(url, {
       method,
       headers: headers(target, body !== undefined),
+      // A step that hangs on an API that does not answer would hold the runner for hours.
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
   } catch (error) {
