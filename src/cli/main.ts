@@ -8,9 +8,11 @@ import { colors, shouldColor } from '../report/colors.js'
 import { parseCommandLine } from './args.js'
 import { EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, type CliIo, type Command, type CommandContext } from './command.js'
 import { approveCommand } from './commands/approve.js'
+import { ciCommentCommand } from './commands/ci-comment.js'
 import { ciGateCommand } from './commands/ci-gate.js'
 import { compareCommand } from './commands/compare.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
+import { ciSummaryCommand } from './commands/ci-summary.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
 import { exportCommand } from './commands/export.js'
@@ -51,6 +53,8 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   ciMergeCommand,
   ciGateCommand,
+  ciSummaryCommand,
+  ciCommentCommand,
   compareCommand,
   demoCommand,
 ]

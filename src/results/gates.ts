@@ -39,8 +39,8 @@ function testLabel(test: TestResult): string {
   return `${test.file}${test.line === null ? '' : `:${test.line}`} "${test.name}"`
 }
 
-/** How many of a test's runs passed, of how many (the rule of test-runs.ts). */
-function runsPassed(test: TestResult): { passed: number; of: number } {
+/** How many of a test's runs passed, of how many (the rule of test-runs.ts; also the pass rate the CI summaries show). */
+export function runsPassed(test: TestResult): { passed: number; of: number } {
   const runs = runsOfTest(test, null)
   return { passed: runs.filter((run) => run.passed).length, of: runs.length }
 }

@@ -21,6 +21,7 @@ export {
 } from './paths.js'
 export { resolveTraceFile } from './naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './atomic-write.js'
+export { appendText } from './append-text.js'
 export { renderTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
 export { readTraceFile } from './trace-reader.js'
 export { readTraceFields, readTraceFieldsOrUndefined, peekTraceFields } from './trace-fields.js'

@@ -10,9 +10,16 @@
  * run summed up and listed once, obsolete goldens, the HTML report when
  * asked), each unless the config names it already. Its options are the
  * reporter's.
+ *
+ * Under GitHub Actions it also turns on vitest's `includeTaskLocation`
+ * (unless the config sets it), so the results know each test's line and an
+ * annotation lands on it; vitest then adds `:line:column` to its own FAIL
+ * lines, which only the CI log shows (note 065). Not elsewhere: a
+ * developer's terminal output stays as it was.
  */
 import type { ViteUserConfig } from 'vitest/config'
 import type { Vite, VitestPluginContext } from 'vitest/node'
+import { isGitHubActions } from './github-actions.js'
 import type { ReagentReporterOptions } from './reporter.js'
 
 const SETUP_FILE = 'reagent-flow/vitest'
@@ -30,7 +37,11 @@ export function reagentFlow(options: ReagentFlowPluginOptions = {}): Vite.Plugin
     name: 'reagent-flow',
     // Before vitest resolves the config: the setup file is resolved as if the user had written it.
     config(config: ViteUserConfig) {
-      return namesSetupFile(config) ? undefined : { test: { setupFiles: [SETUP_FILE] } }
+      const test: NonNullable<ViteUserConfig['test']> = {}
+      if (!namesSetupFile(config)) test.setupFiles = [SETUP_FILE]
+      const github = options.githubActions ?? isGitHubActions()
+      if (github && config.test?.includeTaskLocation === undefined) test.includeTaskLocation = true
+      return Object.keys(test).length === 0 ? undefined : { test }
     },
     // The reporters are the run's (a project's config cannot add one): added to the resolved config before they are created.
     configureVitest({ vitest }: VitestPluginContext) {

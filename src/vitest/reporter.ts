@@ -29,7 +29,9 @@
  *
  * At the end of every run it writes the run's results file
  * (run-results-file.ts): every test, its outcome and its runs, for
- * `reagent-flow ci merge` and `ci gate`.
+ * `reagent-flow ci merge` and `ci gate`. Under GitHub Actions it also
+ * appends them to the job summary and annotates failing agent tests
+ * (github-actions.ts).
  *
  * `reagentFlow()` (plugin.ts) adds this reporter. Without it everything else
  * works (setupFiles alone): there is just no summary, no obsolete report and
@@ -42,6 +44,8 @@ import { resolveUpdateMode, shownPath } from '../golden/index.js'
 import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage/index.js'
 import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
 import { writeResultsFile } from '../results/results-file.js'
+import type { RunResults } from '../results/types.js'
+import { isGitHubActions, reportToGitHubActions } from './github-actions.js'
 import { goldenOutcomes } from './golden-outcomes.js'
 import { resultsFilePath, resultsOfRun } from './run-results-file.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
@@ -61,9 +65,16 @@ export interface ReagentReporterOptions {
    * @example { results: 'artifacts/agent-results.json' }
    */
   results?: string | false
+  /**
+   * Under GitHub Actions, append the run's agent tests as Markdown to the
+   * job summary (`$GITHUB_STEP_SUMMARY`) and print an `::error` annotation
+   * for each failing one. Default: on when `GITHUB_ACTIONS=true`.
+   * @example { githubActions: false }
+   */
+  githubActions?: boolean
 }
 
-const OPTION_NAMES = ['traceDir', 'report', 'title', 'results']
+const OPTION_NAMES = ['traceDir', 'report', 'title', 'results', 'githubActions']
 
 function checkOptions(options: unknown): ReagentReporterOptions {
   if (options === undefined) return {}
@@ -73,6 +84,10 @@ function checkOptions(options: unknown): ReagentReporterOptions {
   for (const [key, value] of Object.entries(options)) {
     if (!OPTION_NAMES.includes(key)) throw new TypeError(`Unknown reagent-flow/vitest/reporter option "${key}". Valid options: ${OPTION_NAMES.join(', ')}.`)
     if (key === 'results' && value === false) continue
+    if (key === 'githubActions') {
+      if (value === undefined || typeof value === 'boolean') continue
+      throw new TypeError(`reagent-flow/vitest/reporter option "githubActions" must be true or false, got ${JSON.stringify(value) ?? typeof value}.`)
+    }
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
       const valid = key === 'results' ? 'a non-empty string (a path) or false' : 'a non-empty string'
       throw new TypeError(`reagent-flow/vitest/reporter option "${key}" must be ${valid}, got ${JSON.stringify(value) ?? typeof value}.`)
@@ -128,14 +143,18 @@ export default class ReagentReporter implements Reporter {
     const vitest = this.#vitest
     if (vitest === undefined || reason === 'interrupted') return
     this.#summarize(vitest, modules)
-    if (this.#options.results !== false) this.#writeResults(vitest, modules)
+    const github = this.#options.githubActions ?? isGitHubActions()
+    if (this.#options.results !== false || github) {
+      const results = resultsOfRun(vitest, modules, this.#startedAt)
+      if (this.#options.results !== false) this.#writeResults(vitest, results)
+      if (github) reportToGitHubActions(vitest, results)
+    }
     const { report, title } = this.#options
     if (report !== undefined)
       vitest.logger.log(writeReportAtEnd(vitest.config.root, { report, dir: this.#traceDir, ...(title === undefined ? {} : { title }) }))
   }
 
-  #writeResults(vitest: Vitest, modules: ReadonlyArray<TestModule>): void {
-    const results = resultsOfRun(vitest, modules, this.#startedAt)
+  #writeResults(vitest: Vitest, results: RunResults): void {
     const path = resultsFilePath(vitest.config.root, this.#traceDir, this.#options.results || undefined, results.shard)
     try {
       writeResultsFile(path, results)

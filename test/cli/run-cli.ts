@@ -2,7 +2,7 @@
  * Runs the built `reagent-flow` command as a child process (as `npx
  * reagent-flow` does after install) over trace directories generated here.
  */
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Trace } from '../../src/entries/index.js'
@@ -24,6 +24,20 @@ export function runCli(args: readonly string[], cwd: string, env: Record<string,
   const { FORCE_COLOR: _force, ...inherited } = process.env
   const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: 'utf8', env: { ...inherited, NO_COLOR: '1', ...env } })
   return { code: result.status, stdout: result.stdout, stderr: result.stderr }
+}
+
+/** `runCli` without blocking this process: for a command that talks to a server the test runs (a local HTTP server standing in for an API). */
+export function runCliAsync(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  const { FORCE_COLOR: _force, ...inherited } = process.env
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...inherited, NO_COLOR: '1', ...env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
 }
 
 /** Runs a command with `--json` and parses what it printed. */

@@ -283,7 +283,7 @@ describe('ci merge and ci gate', () => {
     expect(runCli(['ci', 'gate', file], dir)).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'reagent-flow ci gate: no gate given: pass --min-pass-rate, --max-usd or --max-tokens (or several)\n',
+      stderr: 'reagent-flow ci gate: no gate given: pass --min-pass-rate, --max-usd, --max-tokens or --no-regressions (or several)\n',
     })
     expect(runCli(['ci', 'gate', file, '--min-pass-rate', '1.5'], dir).stderr).toBe(
       'reagent-flow ci gate: --min-pass-rate must be a share from 0 to 1 (0.9) or a percentage (90%); got "1.5"\n',

@@ -6,6 +6,7 @@ import {
   AmbiguousTraceError,
   BudgetExceededError,
   ModelFaultError,
+  GitHubApiError,
   OtlpExportError,
   OtlpFormatError,
   QuarantineFileError,
@@ -25,6 +26,7 @@ import {
   isAmbiguousTraceError,
   isBudgetExceededError,
   isModelFaultError,
+  isGitHubApiError,
   isOtlpExportError,
   isOtlpFormatError,
   isQuarantineFileError,
@@ -61,6 +63,7 @@ const CASES: readonly GuardCase[] = [
   { guard: isResultsFileError, error: new ResultsFileError('results.json', 'is shard 1/3 again', "Pass each shard's results once") },
   { guard: isOtlpFormatError, error: new OtlpFormatError('spans.json', '', 'not JSON') },
   { guard: isQuarantineFileError, error: new QuarantineFileError('.reagent/quarantine.json', 'is not an object', 2) },
+  { guard: isGitHubApiError, error: new GitHubApiError('POST /repos/a/b/issues/1/comments', 403, 'refused', 'Fix it') },
   { guard: isOtlpExportError, error: new OtlpExportError('http://localhost:4318/v1/traces', 503, 'the receiver answered 503') },
   {
     guard: isBudgetExceededError,

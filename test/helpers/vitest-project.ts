@@ -40,8 +40,8 @@ export function copyFixture(fixture: string, folder: string): { dir: string; rem
   return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) }
 }
 
-/** Variables of this test run that would change how the child behaves (its own vitest state, CI, update mode). */
-const INHERITED_OUT = /^(VITEST|CI$|REAGENT_|FORCE_COLOR$|NODE_OPTIONS$)/
+/** Variables of this test run that would change how the child behaves (its own vitest state, CI, update mode, GitHub Actions' summary and annotations). */
+const INHERITED_OUT = /^(VITEST|CI$|REAGENT_|FORCE_COLOR$|NODE_OPTIONS$|GITHUB_ACTIONS$|GITHUB_STEP_SUMMARY$)/
 
 export interface VitestRun {
   exitCode: number | null

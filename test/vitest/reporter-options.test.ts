@@ -15,7 +15,14 @@ describe('the options of reagent-flow/vitest/reporter', () => {
 
   it('lists results among the valid options of an unknown one', () => {
     expect(() => new ReagentReporter({ result: 'x' } as never)).toThrow(
-      new TypeError('Unknown reagent-flow/vitest/reporter option "result". Valid options: traceDir, report, title, results.'),
+      new TypeError('Unknown reagent-flow/vitest/reporter option "result". Valid options: traceDir, report, title, results, githubActions.'),
+    )
+  })
+
+  it('takes true or false for githubActions, and refuses anything else', () => {
+    expect(() => new ReagentReporter({ githubActions: false })).not.toThrow()
+    expect(() => new ReagentReporter({ githubActions: 'yes' } as never)).toThrow(
+      new TypeError('reagent-flow/vitest/reporter option "githubActions" must be true or false, got "yes".'),
     )
   })
 })
