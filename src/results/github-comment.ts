@@ -10,6 +10,7 @@
  * version 2022-11-28. A refusal is a `GitHubApiError` saying what to do.
  */
 import { GitHubApiError } from '../errors/index.js'
+import type { ComparisonReport } from './comparison-lines.js'
 import { resultsMarkdownThatFits } from './markdown.js'
 import type { RunResults } from './types.js'
 
@@ -49,9 +50,9 @@ export interface PostedComment {
  * table rows (failures are kept first) when the whole table would pass
  * GitHub's limit.
  */
-export function commentBody(results: RunResults, key?: string): string {
+export function commentBody(results: RunResults, key?: string, comparison?: ComparisonReport): string {
   const marker = commentMarker(key)
-  return `${marker}\n${resultsMarkdownThatFits(results, (markdown) => marker.length + 1 + markdown.length <= MAX_COMMENT_CHARS, key)}`
+  return `${marker}\n${resultsMarkdownThatFits(results, (markdown) => marker.length + 1 + markdown.length <= MAX_COMMENT_CHARS, key, comparison)}`
 }
 
 interface IssueComment {

@@ -12,6 +12,7 @@
  * `|`, a newline, `<script>` or a `*` in a test name is shown, not obeyed.
  */
 import { formatUsd } from '../trace/cost.js'
+import { type ComparisonReport, figureLine } from './comparison-lines.js'
 import { runsPassed } from './gates.js'
 import type { RunResult, RunResults, TestResult } from './types.js'
 
@@ -20,6 +21,8 @@ export interface MarkdownOptions {
   title?: string | undefined
   /** At most this many tests in the table (failures come first, so they are kept); the others are counted in a line below it. Default: all. */
   maxRows?: number | undefined
+  /** What changed against a baseline (`--baseline`): a section below the table, the tests that regressed first. */
+  comparison?: ComparisonReport | undefined
 }
 
 /** A failing assertion is cut to this many characters: the full line is in vitest's output and the results file. */
@@ -119,7 +122,24 @@ export function resultsMarkdown(results: RunResults, options: MarkdownOptions = 
   if (shown.length < ordered.length) lines.push('', `…and ${plural(ordered.length - shown.length, 'more agent test')}: the results file lists every one.`)
   const shownFailures = failures.slice(0, shown.length)
   if (shownFailures.length > 0) lines.push('', '**Failures**', '', ...shownFailures.map(failureLine))
+  if (options.comparison !== undefined) lines.push('', ...comparisonMarkdown(options.comparison))
   return `${lines.join('\n')}\n`
+}
+
+/** The tests that regressed or improved against the baseline, each with the figures that did; the others counted. */
+function comparisonMarkdown({ baseline, comparison, split }: ComparisonReport): string[] {
+  const count = (verdict: string): number => split.gated.filter((test) => test.verdict === verdict).length
+  const confidence = percent(comparison.confidence)
+  const counts = [`${count('regressed')} regressed`, `${count('improved')} improved`, `${count('unchanged')} unchanged (within noise)`]
+  if (split.quarantined.length > 0) counts.push(`${split.quarantined.length} quarantined`)
+  const lines = [`**Against the baseline** (${escapeMarkdown(baseline.path)}, ${confidence} confidence): ${counts.join(', ')}`]
+  for (const verdict of ['regressed', 'improved'] as const) {
+    for (const test of split.gated.filter((one) => one.verdict === verdict)) {
+      const figures = test.figures.filter((figure) => figure.verdict === verdict).map((figure) => escapeMarkdown(figureLine(figure)))
+      lines.push(`- ${verdict === 'regressed' ? '📉 **regressed**' : '📈 improved'} ${escapeMarkdown(test.id)}: ${figures.join('; ')}`)
+    }
+  }
+  return lines
 }
 
 /**
@@ -127,10 +147,10 @@ export function resultsMarkdown(results: RunResults, options: MarkdownOptions = 
  * rows halved (failures are kept first) until it does. For GitHub's limits:
  * 65,536 characters a comment, 1 MiB a step's summary.
  */
-export function resultsMarkdownThatFits(results: RunResults, fits: (markdown: string) => boolean, title?: string): string {
+export function resultsMarkdownThatFits(results: RunResults, fits: (markdown: string) => boolean, title?: string, comparison?: ComparisonReport): string {
   let maxRows: number | undefined
   for (;;) {
-    const markdown = resultsMarkdown(results, { maxRows, title })
+    const markdown = resultsMarkdown(results, { maxRows, title, comparison })
     if (fits(markdown) || maxRows === 0) return markdown
     maxRows = Math.floor((maxRows ?? results.tests.length) / 2)
   }

@@ -54,6 +54,29 @@ function writeRuns(dir: string, side: string, commit: string, refunds: readonly 
 
 const outcomes = (passRate: number, runs: number, seed: number): boolean[] => seededRuns(passRate, runs, seed).map((run) => run.passed)
 
+/** `<dir>/results.json`: one build that ran the refund test as a run set of 20 runs (repeat()), 60% of them passing. */
+function writeRunSet(dir: string): void {
+  const runSet: TestResult = {
+    ...agentTest(REFUNDS, true),
+    runs: outcomes(0.6, 20, 1019).map((passed, i) => ({
+      ...agentTest(REFUNDS, true).runs[0]!,
+      name: `${REFUNDS} #${i + 1}`,
+      status: passed ? 'completed' : 'failed',
+    })),
+  }
+  const results: RunResults = {
+    results_version: 1,
+    reagent_flow_version: '0.1.0',
+    shard: null,
+    started_at: 1,
+    ended_at: 2,
+    commit: 'bbb222',
+    branch: 'branch',
+    tests: [runSet, agentTest(LOOKS_UP, true)],
+  }
+  writeFileSync(join(dir, 'results.json'), JSON.stringify(results))
+}
+
 describe('reagent-flow compare', () => {
   it('calls a drop from 95% to 60% over 20 runs each a regression, naming the test and the figure, and exits 1', () => {
     const dir = tempDir()
@@ -162,26 +185,7 @@ describe('reagent-flow ci gate --no-regressions', () => {
   it('fails with one line per regressed test, against the baseline folder', () => {
     const dir = tempDir()
     writeRuns(dir, 'main', 'aaa111', outcomes(0.95, 20, 19))
-    // This build ran the refund test as a run set of 20 runs (repeat()), in one results file.
-    const runSet: TestResult = {
-      ...agentTest(REFUNDS, true),
-      runs: outcomes(0.6, 20, 1019).map((passed, i) => ({
-        ...agentTest(REFUNDS, true).runs[0]!,
-        name: `${REFUNDS} #${i + 1}`,
-        status: passed ? 'completed' : 'failed',
-      })),
-    }
-    const results: RunResults = {
-      results_version: 1,
-      reagent_flow_version: '0.1.0',
-      shard: null,
-      started_at: 1,
-      ended_at: 2,
-      commit: 'bbb222',
-      branch: 'branch',
-      tests: [runSet, agentTest(LOOKS_UP, true)],
-    }
-    writeFileSync(join(dir, 'results.json'), JSON.stringify(results))
+    writeRunSet(dir)
     const { code, stdout } = runCli(['ci', 'gate', 'results.json', '--no-regressions', '--baseline', 'main', '--min-pass-rate', '50%'], dir)
     expect(code).toBe(1)
     expect(stdout).toBe(
@@ -202,6 +206,20 @@ describe('reagent-flow ci gate --no-regressions', () => {
     })
     expect(runCli(['ci', 'gate', file, '--baseline', 'main'], dir).stderr).toBe(
       'reagent-flow ci gate: --baseline is for --no-regressions: add it, or leave --baseline out\n',
+    )
+  })
+})
+
+describe('reagent-flow ci summary --baseline', () => {
+  it('adds what changed against the baseline below the table of the Markdown', () => {
+    const dir = tempDir()
+    writeRuns(dir, 'main', 'aaa111', outcomes(0.95, 20, 19))
+    writeRunSet(dir)
+    const { code, stdout } = runCli(['ci', 'summary', 'results.json', '--baseline', 'main'], dir)
+    expect(code).toBe(0)
+    expect(stdout.slice(stdout.indexOf('\n**Against the baseline**'))).toBe(
+      '\n**Against the baseline** (main, 95% confidence): 1 regressed, 0 improved, 1 unchanged (within noise)\n' +
+        '- 📉 **regressed** test/agent.test.ts > refunds order 42: pass rate: 19/20 (95%) -> 12/20 (60%), p 0.0197 (adjusted 0.0197): regressed\n',
     )
   })
 })

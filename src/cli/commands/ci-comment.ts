@@ -12,6 +12,7 @@ import { UsageError } from '../../errors/index.js'
 import { PACKAGE_VERSION } from '../../base/package-version.js'
 import { commentBody, commentMarker, upsertComment } from '../../results/github-comment.js'
 import { readResultsFile } from '../../results/results-file.js'
+import { BASELINE_OPTIONS, baselineComparison } from '../baseline-options.js'
 import { readTextOrNull, writeFileAtomic } from '../../storage/index.js'
 import { stringOption } from '../args.js'
 import { EXIT_OK, type Command } from '../command.js'
@@ -85,13 +86,19 @@ export const ciCommentCommand: Command = {
     'api-url': { type: 'string', value: '<url>', description: `GitHub's REST API (default: GITHUB_API_URL or ${DEFAULT_API})` },
     key: { type: 'string', value: '<name>', description: 'one comment per key: several suites commenting on one pull request each keep their own' },
     out: { type: 'string', value: '<file.md>', default: DEFAULT_OUT, description: 'where the comment is written when there is no GITHUB_TOKEN' },
+    ...BASELINE_OPTIONS,
   },
   positionals: { min: 1, max: 1, names: 'results file' },
-  examples: ['reagent-flow ci comment merged.json', 'GITHUB_TOKEN=... reagent-flow ci comment results.json --repo acme/agents --pr 42'],
+  examples: [
+    'reagent-flow ci comment merged.json',
+    'GITHUB_TOKEN=... reagent-flow ci comment results.json --repo acme/agents --pr 42',
+    'reagent-flow ci comment merged.json --baseline main-results/',
+  ],
   async run(input, ctx) {
     const env = process.env
     const key = keyOf(stringOption(input, 'key'))
-    const body = commentBody(readResultsFile(input.positionals[0]!), key)
+    const file = input.positionals[0]!
+    const body = commentBody(readResultsFile(file), key, baselineComparison(input, file))
     const token = set(env.GITHUB_TOKEN)
     if (token === undefined) {
       const out = stringOption(input, 'out') || DEFAULT_OUT

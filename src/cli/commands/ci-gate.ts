@@ -1,10 +1,9 @@
 /** `reagent-flow ci gate <results>`: fails the build when the run's pass rate, dollars or tokens are past a gate. */
 import { UsageError } from '../../errors/index.js'
 import { checkGates, type GateLine, type Gates } from '../../results/gates.js'
-import { compareResults } from '../../results/compare-results.js'
-import { figureLine } from '../../results/comparison-lines.js'
+import { type ComparisonReport, figureLine } from '../../results/comparison-lines.js'
 import { readResultsFile } from '../../results/results-file.js'
-import { confidenceOption } from './compare.js'
+import { BASELINE_OPTIONS, compareWith } from '../baseline-options.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 
 /** `0.9` or `90%`: a share from 0 to 1. */
@@ -43,14 +42,7 @@ export const ciGateCommand: Command = {
     'max-tokens': { type: 'string', value: '<n>', description: 'the most tokens (input and output) allowed' },
     per: { type: 'string', value: '<scope>', choices: ['test', 'suite'], default: 'suite', description: 'apply each gate to each test or to the whole suite' },
     'no-regressions': { type: 'boolean', description: 'fail when a test regressed against --baseline (regression or noise, as `reagent-flow compare`)' },
-    baseline: { type: 'string', value: '<results>', description: 'the results to compare with for --no-regressions: a results file or a folder of them' },
-    confidence: { type: 'string', value: '<share>', default: '0.95', description: 'for --no-regressions: how sure a regression must be, 0.95 or 95%' },
-    quarantine: {
-      type: 'string',
-      value: '<file>',
-      default: '.reagent/quarantine.json',
-      description: 'for --no-regressions: tests kept out of the gate on purpose',
-    },
+    ...BASELINE_OPTIONS,
   },
   positionals: { min: 1, max: 1, names: 'results file' },
   examples: [
@@ -75,8 +67,7 @@ export const ciGateCommand: Command = {
     }
     const file = input.positionals[0]!
     const lines = checkGates(readResultsFile(file), gates)
-    if (noRegressions)
-      lines.push(...regressionLines(baseline!, file, confidenceOption(input.options.confidence), input.options.quarantine as string | undefined))
+    if (noRegressions) lines.push(...regressionLines(baseline!, compareWith(baseline!, file, input)))
     const passed = lines.every((line) => line.passed)
     if (ctx.json) ctx.printJson({ passed, lines })
     else for (const line of lines) ctx.print(line.passed ? `${ctx.c.green('✓')} ${line.text}` : `${ctx.c.red('✗')} ${line.text}`)
@@ -85,8 +76,7 @@ export const ciGateCommand: Command = {
 }
 
 /** The no-regressions gate: one line for the comparison, then one per regressed test with the figures that regressed. */
-function regressionLines(baseline: string, current: string, confidence: number | undefined, quarantine: string | undefined): GateLine[] {
-  const { split, comparison } = compareResults(baseline, current, { confidence, quarantine })
+function regressionLines(baseline: string, { split, comparison }: ComparisonReport): GateLine[] {
   const regressed = split.gated.filter((test) => test.verdict === 'regressed')
   const kept = split.quarantined.length === 0 ? '' : ` (${split.quarantined.length} quarantined, not gated)`
   const lines: GateLine[] = [

@@ -1,18 +1,7 @@
 /** `reagent-flow compare <baseline> <current>`: for each test, is the current run worse than the baseline's, better, or the same within noise? */
-import { UsageError } from '../../errors/index.js'
-import { compareResults } from '../../results/compare-results.js'
+import { BASELINE_OPTIONS, compareWith } from '../baseline-options.js'
 import { comparisonLines } from '../../results/comparison-lines.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command } from '../command.js'
-
-/** `0.95` or `95%`: a confidence strictly between 0 and 1. */
-export function confidenceOption(raw: unknown): number | undefined {
-  if (raw === undefined) return undefined
-  const text = String(raw).trim()
-  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text)
-  const share = match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1)
-  if (!(share > 0 && share < 1)) throw new UsageError(`--confidence must be between 0 and 1 (0.95) or a percentage (95%); got ${JSON.stringify(text)}`)
-  return share
-}
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -21,26 +10,15 @@ export const compareCommand: Command = {
     'regression or noise: each test of the current runs against the baseline, pass rate by an exact test, tokens, dollars, duration, turns and tool calls by a rank test',
   details: [
     'Each side is a results file or a folder of them (every results*.json at any depth: the results of earlier runs, such as CI artifacts).',
-    "A figure is regressed or improved at the confidence asked for, after Benjamini–Hochberg's correction across every figure of every test; else unchanged, within noise.",
+    "A figure is regressed or improved at the confidence asked for, after Benjamini–Hochberg's correction over each figure of every test; else unchanged, within noise.",
     'Tests the quarantine file names are compared and shown, never counted as a regression. Flaky tests (runs of one commit that both passed and failed) are listed.',
     'Exit codes: 0 no test regressed, 1 a test regressed, 2 bad usage or unreadable results.',
   ],
-  options: {
-    confidence: { type: 'string', value: '<share>', default: '0.95', description: 'how sure a verdict must be: 0.95 or 95%' },
-    quarantine: {
-      type: 'string',
-      value: '<file>',
-      default: '.reagent/quarantine.json',
-      description: 'tests kept out of the verdict on purpose, each with a reason and a date',
-    },
-  },
+  options: { confidence: BASELINE_OPTIONS.confidence!, quarantine: BASELINE_OPTIONS.quarantine! },
   positionals: { min: 2, max: 2, names: 'baseline and current results' },
   examples: ['reagent-flow compare main-results/ .reagent/results/', 'reagent-flow compare baseline.json results.json --confidence 99% --json'],
   run(input, ctx) {
-    const report = compareResults(input.positionals[0]!, input.positionals[1]!, {
-      confidence: confidenceOption(input.options.confidence),
-      quarantine: input.options.quarantine as string | undefined,
-    })
+    const report = compareWith(input.positionals[0]!, input.positionals[1]!, input)
     const regressed = report.split.gated.some((test) => test.verdict === 'regressed')
     if (ctx.json) {
       ctx.printJson({

@@ -1,0 +1,48 @@
+/**
+ * The options every command that compares with a baseline takes
+ * (`ci gate --no-regressions`, `ci summary`, `ci comment`): the baseline's
+ * results, the confidence and the quarantine file, read one way.
+ */
+import { UsageError } from '../errors/index.js'
+import { compareResults } from '../results/compare-results.js'
+import type { ComparisonReport } from '../results/comparison-lines.js'
+import type { CommandInput, OptionSpec } from './command.js'
+
+export const BASELINE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
+  baseline: {
+    type: 'string',
+    value: '<results>',
+    description: 'the results to compare with (regression or noise): a results file or a folder of them, such as main’s last runs',
+  },
+  confidence: { type: 'string', value: '<share>', default: '0.95', description: 'with --baseline: how sure a verdict must be, 0.95 or 95%' },
+  quarantine: {
+    type: 'string',
+    value: '<file>',
+    default: '.reagent/quarantine.json',
+    description: 'with --baseline: tests kept out of the verdict on purpose',
+  },
+}
+
+/** `0.95` or `95%`: a confidence strictly between 0 and 1. */
+export function confidenceOption(raw: unknown): number | undefined {
+  if (raw === undefined) return undefined
+  const text = String(raw).trim()
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text)
+  const share = match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1)
+  if (!(share > 0 && share < 1)) throw new UsageError(`--confidence must be between 0 and 1 (0.95) or a percentage (95%); got ${JSON.stringify(text)}`)
+  return share
+}
+
+/** The comparison of `current` with `baseline` as the options ask for it. */
+export function compareWith(baseline: string, current: string, input: CommandInput): ComparisonReport {
+  return compareResults(baseline, current, {
+    confidence: confidenceOption(input.options.confidence),
+    quarantine: input.options.quarantine as string | undefined,
+  })
+}
+
+/** The comparison with `--baseline`, when it was given. */
+export function baselineComparison(input: CommandInput, current: string): ComparisonReport | undefined {
+  const baseline = input.options.baseline as string | undefined
+  return baseline === undefined ? undefined : compareWith(baseline, current, input)
+}
