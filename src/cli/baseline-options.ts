@@ -1,7 +1,8 @@
 /**
  * The options every command that compares with a baseline takes
  * (`ci gate --no-regressions`, `ci summary`, `ci comment`): the baseline's
- * results, the confidence and the quarantine file, read one way.
+ * results, the confidence and the quarantine file, read one way; and
+ * `report` and `view`, which show a comparison of `--results` with it.
  */
 import { UsageError } from '../errors/index.js'
 import { compareResults } from '../results/compare-results.js'
@@ -45,4 +46,21 @@ export function compareWith(baseline: string, current: string, input: CommandInp
 export function baselineComparison(input: CommandInput, current: string): ComparisonReport | undefined {
   const baseline = input.options.baseline as string | undefined
   return baseline === undefined ? undefined : compareWith(baseline, current, input)
+}
+
+/** `report` and `view`: the current results, compared with `--baseline` on the Comparison page. */
+export const RESULTS_OPTION: OptionSpec = {
+  type: 'string',
+  value: '<results>',
+  description: 'with --baseline: this run’s results (a results file or a folder of them), shown against the baseline on a Comparison page',
+}
+
+/** `--results` and `--baseline` of `report` and `view`: both, or neither (a `UsageError` for one alone). */
+export function resultsAndBaseline(input: CommandInput): { current: string; baseline: string } | undefined {
+  const current = input.options.results as string | undefined
+  const baseline = input.options.baseline as string | undefined
+  if (current === undefined && baseline === undefined) return undefined
+  if (current === undefined) throw new UsageError('--baseline needs --results <results>: the current results to compare with the baseline')
+  if (baseline === undefined) throw new UsageError('--results needs --baseline <results>: the results to compare them with, such as main’s last runs')
+  return { current, baseline }
 }

@@ -10,6 +10,7 @@ import { startHttpServer } from '../server/http-server.js'
 import { plural } from '../report/format-value.js'
 import type { ModelCost } from '../trace/cost.js'
 import { TraceIndex } from '../viewer/trace-index.js'
+import type { ComparisonPayload } from '../viewer/types.js'
 import { viewerRoutes } from '../viewer/viewer-routes.js'
 import { EXIT_OK, type CommandContext } from './command.js'
 import { openBrowser } from './open-browser.js'
@@ -24,6 +25,8 @@ export interface ViewSettings {
   org: string
   namespace: string
   prices: ReadonlyMap<string, ModelCost>
+  /** `--results` with `--baseline`: the Comparison page's payload, built at each request. */
+  comparison: (() => ComparisonPayload) | undefined
 }
 
 export async function serveViewer(settings: ViewSettings, ctx: CommandContext): Promise<number> {
@@ -32,7 +35,13 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
   const index = new TraceIndex({ dir: settings.dir, prices: settings.prices, watch: true })
   let server
   try {
-    server = await startHttpServer({ host: settings.host, port: settings.port, tokens, owner, groups: [viewerRoutes({ index, owner })] })
+    server = await startHttpServer({
+      host: settings.host,
+      port: settings.port,
+      tokens,
+      owner,
+      groups: [viewerRoutes({ index, owner, comparison: settings.comparison })],
+    })
   } catch (error) {
     index.close()
     throw error

@@ -37,5 +37,6 @@ export function compareResults(baselinePath: string, currentPath: string, option
     comparison,
     split: splitQuarantined(comparison.tests, loadQuarantine(options.quarantine)),
     flaky: findFlaky([...before, ...after]),
+    runs: { baseline: before, current: after },
   }
 }

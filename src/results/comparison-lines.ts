@@ -5,7 +5,7 @@
  * close to call that more runs could settle, the tests only one side ran,
  * flaky tests and the quarantine. Plain lines; colour comes from the caller.
  */
-import type { Comparison, FigureComparison, FlakyTest, QuarantineSplit, TestComparison } from '../compare/index.js'
+import type { Comparison, FigureComparison, FlakyTest, QuarantineSplit, TestComparison, TestRuns } from '../compare/index.js'
 import { describeVerdict } from '../compare/index.js'
 import type { Colors } from '../report/colors.js'
 import { formatUsd } from '../trace/cost.js'
@@ -57,6 +57,8 @@ export interface ComparisonReport {
   comparison: Comparison
   split: QuarantineSplit<TestComparison>
   flaky: FlakyTest[]
+  /** Each side's tests with their runs, as compared: the report and the viewer chart them. */
+  runs: { baseline: TestRuns[]; current: TestRuns[] }
 }
 
 function runsOn(test: TestComparison): number {

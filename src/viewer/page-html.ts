@@ -30,8 +30,8 @@ export function inlineScript(script: string): string {
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
 
-/** The viewer's page: the bundle does the rest, over the JSON API (`data-source="server"`). */
-export function viewerPage(title: string): string {
+/** The viewer's page: the bundle does the rest, over the JSON API (`data-source="server"`; `data-comparison` when `/api/comparison` has one). */
+export function viewerPage(title: string, { comparison = false }: { comparison?: boolean } = {}): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -44,7 +44,7 @@ export function viewerPage(title: string): string {
     '<script defer src="./assets/viewer.js"></script>',
     '</head>',
     '<body>',
-    '<div id="app" data-source="server"><p class="loading">Loading runs…</p></div>',
+    `<div id="app" data-source="server"${comparison ? ' data-comparison="1"' : ''}><p class="loading">Loading runs…</p></div>`,
     '<noscript>The reagent-flow viewer needs JavaScript.</noscript>',
     '</body>',
     '</html>',

@@ -3,7 +3,8 @@
  * file with everything inside (styles, script, every run and golden of the
  * directory), for a CI artifact: it opens from disk, reaches no network,
  * and its diffs with other options or between any two runs are computed in
- * the page by the same diffTraces.
+ * the page by the same diffTraces. With a comparison (`--results` and
+ * `--baseline`), its Comparison page too (comparison-payload.ts).
  */
 import { loadPriceTable, writeFileAtomic } from '../storage/index.js'
 import type { ModelCost } from '../trace/cost.js'
@@ -14,7 +15,7 @@ import { reportPage } from './page-html.js'
 import { compactTrace, stackTraceOf } from './payloads.js'
 import { approveCommand } from './shell-words.js'
 import { TraceIndex } from './trace-index.js'
-import type { ReportData } from './types.js'
+import type { ComparisonPayload, ReportData } from './types.js'
 
 export interface ReportOptions {
   /** The trace directory. */
@@ -23,6 +24,8 @@ export interface ReportOptions {
   prices?: ReadonlyMap<string, ModelCost>
   /** Default: `reagent-flow report · <dir>`. */
   title?: string
+  /** The comparison with a baseline the report shows on its Comparison page. */
+  comparison?: ComparisonPayload | undefined
 }
 
 export interface BuiltReport {
@@ -34,11 +37,19 @@ export interface BuiltReport {
 }
 
 /** The report of `dir` as HTML text. */
-export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-flow report · ${dir}` }: ReportOptions): BuiltReport {
+export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-flow report · ${dir}`, comparison }: ReportOptions): BuiltReport {
   const assets = viewerAssets()
   const index = new TraceIndex({ dir, prices })
   const runs = index.payload()
-  const data: ReportData = { runs, generated_at: epochSeconds(), traces: {}, stack_traces: {}, golden_diffs: {}, approve_commands: {} }
+  const data: ReportData = {
+    runs,
+    generated_at: epochSeconds(),
+    traces: {},
+    stack_traces: {},
+    golden_diffs: {},
+    approve_commands: {},
+    ...(comparison === undefined ? {} : { comparison }),
+  }
   for (const summary of runs.runs) {
     let trace
     try {

@@ -3,6 +3,7 @@
  * shapes of its JSON, shared by the server side and the browser bundle
  * (types only: the bundle imports nothing else from here).
  */
+import type { FigureComparison, Run, Verdict } from '../compare/types.js'
 import type { TraceDiff } from '../diff/types.js'
 import type { Grade, Trace, TraceStatus } from '../trace/types.js'
 
@@ -131,6 +132,45 @@ export interface RunsDelta {
   skipped: SkippedEntry[]
 }
 
+/** A run's figures as the comparison's charts draw them (no trace content, no commit). */
+export type RunFigures = Omit<Run, 'commit'>
+
+/** One figure of a compared test, with its verdict as a person reads it (`unchanged (within noise)`). */
+export type ComparedFigure = FigureComparison & { verdict_text: string }
+
+/** A test both sides ran: its figures compared, and each side's runs for the charts. */
+export interface ComparedTest {
+  id: string
+  verdict: Verdict
+  /** The quarantine file's entry: compared and shown, never counted as a regression; null for a gated test. */
+  quarantined: { reason: string; date: string } | null
+  /** Pass rate first, then the numeric figures both sides have. */
+  figures: ComparedFigure[]
+  baseline_runs: RunFigures[]
+  current_runs: RunFigures[]
+}
+
+/**
+ * `GET /api/comparison`, and the Comparison page of a report: regression or
+ * noise, as `reagent-flow compare` says it, with the runs behind each verdict.
+ */
+export interface ComparisonPayload {
+  baseline: { path: string; files: number }
+  current: { path: string; files: number }
+  confidence: number
+  correction: 'benjamini-hochberg'
+  /** The gated tests, regressed first, then improved, then unchanged (by id within each); then the quarantined ones, by id. */
+  tests: ComparedTest[]
+  /** Tests only the baseline ran (removed or renamed). */
+  only_in_baseline: string[]
+  /** Tests only the current side ran (new or renamed). */
+  only_in_current: string[]
+  /** Tests whose runs of one commit both passed and failed. */
+  flaky: Array<{ id: string; commit: string | null; passed: number; failed: number }>
+  /** Quarantine entries that match no compared test. */
+  unmatched_quarantine: Array<{ test: string; reason: string; date: string }>
+}
+
 /** The JSON a static report embeds. */
 export interface ReportData {
   runs: RunsPayload
@@ -141,4 +181,6 @@ export interface ReportData {
   golden_diffs: Record<string, TraceDiff>
   /** The command that makes each run its golden. */
   approve_commands: Record<string, string>
+  /** The comparison with a baseline (`report --results --baseline`); absent without one. */
+  comparison?: ComparisonPayload
 }

@@ -8,12 +8,14 @@
  */
 import { Hono, type Context } from 'hono'
 import type { Caller } from '../server/caller.js'
+import { isReagentError } from '../errors/index.js'
 import { errorResponse, type RouteGroup, type ServerEnv } from '../server/route-group.js'
 import { viewerAssets } from './assets.js'
 import { ViewerRequestError } from './errors.js'
 import { VIEWER_HEADERS, viewerPage } from './page-html.js'
 import { diffPayload, runPayload } from './payloads.js'
 import type { TraceIndex } from './trace-index.js'
+import type { ComparisonPayload } from './types.js'
 
 export interface ViewerRoutesOptions {
   index: TraceIndex
@@ -23,6 +25,8 @@ export interface ViewerRoutesOptions {
   closeIndex?: boolean
   /** How often an open event stream sends a comment, so proxies and browsers keep it. Default: 15 s. */
   heartbeatMs?: number
+  /** The comparison with a baseline (`view --results --baseline`), built at each request so new results count; none without. */
+  comparison?: (() => ComparisonPayload) | undefined
 }
 
 function mayView(caller: Caller, owner: Caller): boolean {
@@ -48,7 +52,7 @@ function refused(error: unknown): Response {
 
 const query = (c: Context<ServerEnv>, name: string): string | undefined => c.req.query(name)
 
-export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15_000 }: ViewerRoutesOptions): RouteGroup {
+export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15_000, comparison }: ViewerRoutesOptions): RouteGroup {
   const app = new Hono<ServerEnv>()
   const streams = new Set<() => void>()
   const encoder = new TextEncoder()
@@ -71,7 +75,9 @@ export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15
     '/',
     viewer(() =>
       withHeaders(
-        new Response(viewerPage(`reagent-flow · ${index.dir}`), { headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } }),
+        new Response(viewerPage(`reagent-flow · ${index.dir}`, { comparison: comparison !== undefined }), {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+        }),
       ),
     ),
   )
@@ -113,6 +119,23 @@ export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15
         return json(diffPayload(index, request))
       } catch (error) {
         return refused(error)
+      }
+    }),
+  )
+  app.get(
+    '/api/comparison',
+    viewer(() => {
+      if (comparison === undefined) {
+        return refused(
+          new ViewerRequestError('not_found', 'this viewer compares nothing: start it with --results <current results> --baseline <baseline results>'),
+        )
+      }
+      try {
+        return json(comparison())
+      } catch (error) {
+        // Results that became unreadable since the start (a file cut short while written): say which, as the CLI would.
+        if (isReagentError(error)) return refused(new ViewerRequestError('unreadable', error.message))
+        throw error
       }
     }),
   )

@@ -2,7 +2,9 @@
 import { installCommand, requirePackages, SERVER_PACKAGES } from '../../base/optional-dependency.js'
 import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
 import { loadPriceTable } from '../../storage/index.js'
+import { comparisonPayload } from '../../viewer/comparison-payload.js'
 import { intOption, stringOption } from '../args.js'
+import { BASELINE_OPTIONS, compareWith, RESULTS_OPTION, resultsAndBaseline } from '../baseline-options.js'
 import type { Command } from '../command.js'
 
 export const DEFAULT_VIEW_PORT = 4320
@@ -18,6 +20,7 @@ export const viewCommand: Command = {
     '(except what every command does: a run whose process died is written out as interrupted).',
     'Without --token-file it answers loopback addresses only. With one, open the page once as',
     '/?token=<token> (a cookie keeps it); tokens of --org/--namespace narrowed to no agent or session may view.',
+    'With --results and --baseline, a Comparison page (#/compare): each test of the results against the baseline, read again at each visit.',
     'Run it beside the run ledger in one process with: reagent-flow serve --view',
     `Needs its server's packages, optional peer dependencies of reagent-flow: ${installCommand(SERVER_PACKAGES)}`,
   ],
@@ -29,10 +32,21 @@ export const viewCommand: Command = {
     org: { type: 'string', value: '<org>', default: DEFAULT_ORG, description: 'with --token-file: the org whose tokens may view' },
     namespace: { type: 'string', value: '<namespace>', default: DEFAULT_NAMESPACE, description: 'with --token-file: the namespace whose tokens may view' },
     prices: { type: 'string', value: '<file.json>', description: 'prices added over the built-in table, for costs' },
+    results: RESULTS_OPTION,
+    ...BASELINE_OPTIONS,
   },
   positionals: { min: 0, max: 0, names: '' },
-  examples: ['reagent-flow view --open', 'reagent-flow view --dir test/.traces --port 0', 'reagent-flow serve --view'],
+  examples: [
+    'reagent-flow view --open',
+    'reagent-flow view --dir test/.traces --port 0',
+    'reagent-flow view --results .reagent/results/ --baseline main-results/',
+    'reagent-flow serve --view',
+  ],
   async run(input, ctx) {
+    const sides = resultsAndBaseline(input)
+    // Built once before serving, so unreadable results are a usage error now, not a failing page later.
+    const comparison = sides === undefined ? undefined : () => comparisonPayload(compareWith(sides.baseline, sides.current, input))
+    comparison?.()
     await requirePackages('the trace viewer', SERVER_PACKAGES)
     const { serveViewer } = await import('../serve-viewer.js')
     return serveViewer(
@@ -45,6 +59,7 @@ export const viewCommand: Command = {
         org: stringOption(input, 'org') || DEFAULT_ORG,
         namespace: stringOption(input, 'namespace') || DEFAULT_NAMESPACE,
         prices: loadPriceTable(stringOption(input, 'prices')),
+        comparison,
       },
       ctx,
     )

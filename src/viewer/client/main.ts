@@ -4,6 +4,7 @@
  * page the address names. Keys: j/k step through turns; / goes to search.
  */
 import type { ReportData } from '../types.js'
+import { renderComparePage } from './compare-page.js'
 import { fill, h } from './dom.js'
 import { renderDiffPage } from './diff-page.js'
 import { formatTime } from './format.js'
@@ -38,7 +39,7 @@ function applyTheme(theme: Theme): void {
 }
 
 function sourceOf(app: HTMLElement): Source {
-  if (app.dataset.source !== 'embedded') return serverSource()
+  if (app.dataset.source !== 'embedded') return serverSource(app.dataset.comparison === '1')
   const data = JSON.parse(document.getElementById('reagent-data')?.textContent ?? '{}') as ReportData
   return embeddedSource(data)
 }
@@ -95,8 +96,10 @@ async function start(): Promise<void> {
     page?.cleanup()
     if (route.page === 'run') page = renderRunPage(main, store, route.id, route.turn)
     else if (route.page === 'diff') page = renderDiffPage(main, store, route.params)
+    else if (route.page === 'compare') page = renderComparePage(main, source)
     else page = { cleanup: renderRunsPage(main, store, route.params) }
-    document.title = `${route.page === 'run' ? `${route.id} · ` : route.page === 'diff' ? 'Diff · ' : ''}reagent-flow · ${store.dir}`
+    const prefix = { run: route.page === 'run' ? `${route.id} · ` : '', diff: 'Diff · ', compare: 'Comparison · ', runs: '' }[route.page]
+    document.title = `${prefix}reagent-flow · ${store.dir}`
   }
   window.addEventListener('hashchange', show)
   document.addEventListener('keydown', (event) => {

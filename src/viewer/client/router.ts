@@ -5,11 +5,16 @@
  *   #/runs?q=refund&status=failed&failing=1&sort=cost&order=desc
  *   #/run/<file>            #/run/<file>/turn/<n>     (deep link to a turn)
  *   #/diff?actual=<file>[&expected=<file>][&mode=..&args=..&ignore=..]
+ *   #/compare               (the comparison with a baseline, when there is one)
  *
  * `<file>` is the trace file relative to the trace directory, URI-encoded.
  */
 
-export type Route = { page: 'runs'; params: URLSearchParams } | { page: 'run'; id: string; turn: number | null } | { page: 'diff'; params: URLSearchParams }
+export type Route =
+  | { page: 'runs'; params: URLSearchParams }
+  | { page: 'run'; id: string; turn: number | null }
+  | { page: 'diff'; params: URLSearchParams }
+  | { page: 'compare' }
 
 export function parseRoute(hash: string): Route {
   const text = hash.replace(/^#/, '')
@@ -25,6 +30,7 @@ export function parseRoute(hash: string): Route {
     // A malformed escape: the Runs page.
   }
   if (parts[0] === 'diff') return { page: 'diff', params }
+  if (parts[0] === 'compare') return { page: 'compare' }
   return { page: 'runs', params: parts[0] === 'runs' ? params : new URLSearchParams() }
 }
 
@@ -41,6 +47,8 @@ export const runsHref = (params: Readonly<Record<string, string | undefined>> | 
 
 export const runHref = (id: string, turn?: number | null): string =>
   `#/run/${encodeURIComponent(id)}${turn === undefined || turn === null ? '' : `/turn/${turn}`}`
+
+export const compareHref = (): string => '#/compare'
 
 export const diffHref = (params: Readonly<Record<string, string | undefined>> | URLSearchParams): string => withParams('#/diff', params)
 

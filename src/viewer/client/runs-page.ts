@@ -8,7 +8,7 @@ import type { RunSummary } from '../types.js'
 import { announce, fill, h } from './dom.js'
 import { formatCount, formatDuration, formatTime, formatUsd } from './format.js'
 import { goldenBadge, markBadge, statusBadge } from './parts.js'
-import { replaceRoute, runHref, runsHref } from './router.js'
+import { compareHref, replaceRoute, runHref, runsHref } from './router.js'
 import type { RunStore } from './store.js'
 
 const STATUSES = ['active', 'completed', 'failed', 'cancelled', 'interrupted'] as const
@@ -280,7 +280,10 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
     )
   }
 
-  fill(root, h('h1', null, 'Runs'), form, count, skipped, table)
+  const compare = store.source.hasComparison
+    ? h('p', { class: 'compare-link' }, h('a', { href: compareHref() }, 'Comparison with the baseline'), ': regression or noise, test by test')
+    : null
+  fill(root, h('h1', null, 'Runs'), compare, form, count, skipped, table)
   draw()
   const stop = store.onChange(() => {
     draw()

@@ -5,7 +5,7 @@
  */
 import { diffTraces } from '../../diff/diff-traces.js'
 import type { DiffOptions } from '../../diff/types.js'
-import type { DiffPayload, DiffRequest, ReportData, RunPayload, RunsDelta, RunsPayload } from '../types.js'
+import type { ComparisonPayload, DiffPayload, DiffRequest, ReportData, RunPayload, RunsDelta, RunsPayload } from '../types.js'
 
 export interface Source {
   /** `server`: live, from `reagent-flow view`; `report`: a file written by `reagent-flow report`. */
@@ -15,6 +15,9 @@ export interface Source {
   runs(): Promise<RunsPayload>
   run(id: string): Promise<RunPayload>
   diff(request: DiffRequest): Promise<DiffPayload>
+  /** Whether there is a comparison with a baseline (`--results` with `--baseline`): the Runs page links to it. */
+  hasComparison: boolean
+  comparison(): Promise<ComparisonPayload>
   /** Calls `onDelta` with each change; `onReset` when the picture must be read again (a reconnect). Returns how to stop. */
   subscribe(onDelta: (delta: RunsDelta) => void, onReset: () => void): () => void
 }
@@ -27,10 +30,12 @@ async function getJson<T>(path: string, params: Readonly<Record<string, string |
   return body
 }
 
-export function serverSource(): Source {
+export function serverSource(hasComparison: boolean): Source {
   return {
     kind: 'server',
     generatedAt: null,
+    hasComparison,
+    comparison: () => getJson<ComparisonPayload>('./api/comparison'),
     runs: () => getJson<RunsPayload>('./api/runs'),
     run: (id) => getJson<RunPayload>('./api/run', { id }),
     diff: (request) => getJson<DiffPayload>('./api/diff', { ...request }),
@@ -71,6 +76,12 @@ export function embeddedSource(data: ReportData): Source {
   return {
     kind: 'report',
     generatedAt: data.generated_at,
+    hasComparison: data.comparison !== undefined,
+    async comparison() {
+      if (data.comparison === undefined)
+        throw new Error('this report compares nothing: write it with --results <current results> --baseline <baseline results>')
+      return data.comparison
+    },
     runs: async () => data.runs,
     async run(id) {
       const summary = summaryOf(id, 'run')
