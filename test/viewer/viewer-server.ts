@@ -5,6 +5,7 @@ import type { TokenRegistry } from '../../src/server/caller.js'
 import { startHttpServer, type RunningServer } from '../../src/server/http-server.js'
 import { loadPriceTable } from '../../src/storage/price-file.js'
 import { TraceIndex } from '../../src/viewer/trace-index.js'
+import type { ComparisonPayload } from '../../src/viewer/types.js'
 import { viewerRoutes } from '../../src/viewer/viewer-routes.js'
 
 export interface TestViewer {
@@ -13,14 +14,17 @@ export interface TestViewer {
   url: string
 }
 
-export async function startViewer(dir: string, options: { tokens?: TokenRegistry; log?: string[]; cleanup?: boolean } = {}): Promise<TestViewer> {
+export async function startViewer(
+  dir: string,
+  options: { tokens?: TokenRegistry; log?: string[]; cleanup?: boolean; comparison?: () => ComparisonPayload } = {},
+): Promise<TestViewer> {
   const index = new TraceIndex({ dir, prices: loadPriceTable(), watch: true, rescanMs: 200 })
   const owner = singleUser()
   const server = await startHttpServer({
     port: 0,
     tokens: options.tokens,
     owner,
-    groups: [viewerRoutes({ index, owner })],
+    groups: [viewerRoutes({ index, owner, comparison: options.comparison })],
     log: (line) => options.log?.push(line),
     graceMs: 200,
   })
