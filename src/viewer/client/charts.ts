@@ -83,15 +83,20 @@ export function stripChart(
       marks.push(svg('line', { class: 'median', x1: mx, x2: mx, y1: ROWS[side] - 11, y2: ROWS[side] + 11 }))
     }
   }
-  const label = `${figure}: baseline ${sides.baseline.length} runs, current ${sides.current.length} runs, from ${show(low)} to ${show(high)}`
+  const spread = high === low ? `all ${show(low)}` : `from ${show(low)} to ${show(high)}`
+  const label = `${figure}: baseline ${sides.baseline.length} runs, current ${sides.current.length} runs, ${spread}`
   return frame(
     label,
     { figure },
     sideLabel('baseline'),
     sideLabel('current'),
     svg('line', { class: 'axis', x1: LEFT, x2: LEFT + PLOT, y1: HEIGHT - 12, y2: HEIGHT - 12 }),
-    svg('text', { class: 'chart-tick', x: LEFT, y: HEIGHT - 1 }, show(low)),
-    svg('text', { class: 'chart-tick', x: LEFT + PLOT, y: HEIGHT - 1, 'text-anchor': 'end' }, show(high)),
+    ...(high === low
+      ? [svg('text', { class: 'chart-tick', x: LEFT + PLOT / 2, y: HEIGHT - 1, 'text-anchor': 'middle' }, show(low))]
+      : [
+          svg('text', { class: 'chart-tick', x: LEFT, y: HEIGHT - 1 }, show(low)),
+          svg('text', { class: 'chart-tick', x: LEFT + PLOT, y: HEIGHT - 1, 'text-anchor': 'end' }, show(high)),
+        ]),
     ...marks,
   )
 }
