@@ -51,11 +51,13 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
   const url = `${server.url}/`
   const { runs } = index.payload()
   const goldens = runs.filter((run) => run.kind === 'golden').length
-  if (ctx.json) ctx.printJson({ url, dir: settings.dir, runs: runs.length - goldens, goldens, tokens: tokens?.size ?? null })
+  const comparison = settings.comparison === undefined ? null : `${url}#/compare`
+  if (ctx.json) ctx.printJson({ url, dir: settings.dir, runs: runs.length - goldens, goldens, tokens: tokens?.size ?? null, comparison })
   else {
     const access = tokens === undefined ? 'loopback only' : `${tokens.size} token(s) from ${settings.tokenFile}`
+    const compared = comparison === null ? '' : ` · the comparison with the baseline on ${comparison}`
     ctx.print(
-      `reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}`,
+      `reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}${compared}`,
     )
   }
   if (settings.open) openBrowser(url, (reason) => ctx.note(reason))

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { CLI } from '../cli/run-cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { writeRegression } from './comparison-results.js'
 import { writeViewerDir } from './viewer-dir.js'
 
 /** Starts `reagent-flow <args>` and resolves with the first line it printed. */
@@ -41,6 +42,33 @@ describe('reagent-flow view', () => {
     view.child.kill('SIGTERM')
     expect(await view.exited).toBe(0)
     expect(view.stderr()).toMatch(/reagent-flow view: SIGTERM: stopping after the requests in flight\nreagent-flow view: stopped\n$/)
+  })
+
+  it('with --results and --baseline, serves the comparison at /api/comparison and says where its page is', async () => {
+    const dir = writeViewerDir(tempDir())
+    writeRegression(dir)
+    const view = start(['view', '--dir', dir, '--port', '0', '--results', 'branch', '--baseline', 'main'], dir)
+    const line = await view.line
+    const url = /on (http:\/\/127\.0\.0\.1:\d+\/) /.exec(line)?.[1]
+    expect(line).toBe(
+      `reagent-flow view: the trace viewer on ${url} · ${dir}: 8 runs, 3 goldens · loopback only · the comparison with the baseline on ${url}#/compare`,
+    )
+    const comparison = (await (await fetch(`${url}api/comparison`)).json()) as { baseline: object; current: object; tests: Array<{ verdict: string }> }
+    expect([comparison.baseline, comparison.current, comparison.tests.map((test) => test.verdict)]).toEqual([
+      { path: 'main', files: 1 },
+      { path: 'branch', files: 1 },
+      ['regressed', 'unchanged'],
+    ])
+    view.child.kill('SIGTERM')
+    expect(await view.exited).toBe(0)
+  })
+
+  it('refuses results it cannot read before it serves anything, in one line with exit code 2', async () => {
+    const dir = writeViewerDir(tempDir())
+    writeRegression(dir)
+    const view = start(['view', '--dir', dir, '--port', '0', '--results', 'nowhere', '--baseline', 'main'], dir)
+    await expect(view.line).rejects.toThrow('exited with 2')
+    expect(view.stderr()).toBe('reagent-flow view: nowhere does not exist. Give a results file, or a folder of the results files of earlier runs.\n')
   })
 
   it('runs beside the run ledger with serve --view', async () => {
