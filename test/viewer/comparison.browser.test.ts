@@ -14,7 +14,7 @@ import { compareResults } from '../../src/results/compare-results.js'
 import { comparisonPayload } from '../../src/viewer/comparison-payload.js'
 import { writeReport } from '../../src/viewer/report.js'
 import { describeInBrowser } from '../helpers/browser.js'
-import { ANSWERS, FILE, REFUNDS, writeRegression } from './comparison-results.js'
+import { ANSWERS, FILE, REFUNDS, writeRegression, writeSide } from './comparison-results.js'
 import { writeViewerDir } from './viewer-dir.js'
 import { startViewer, type TestViewer } from './viewer-server.js'
 
@@ -109,6 +109,25 @@ describeInBrowser('the Comparison page in Chromium', (browser) => {
       `${FILE} > ${REFUNDS} on aaa111: 19 passed, 1 failed`,
       `${FILE} > ${REFUNDS} on bbb222: 12 passed, 8 failed`,
     ])
+    expect(browser.errors).toEqual([])
+  })
+
+  it('shows hostile test names as text: no script of theirs runs, no element of theirs is made', async () => {
+    const { page } = browser
+    const hostile = '</script><script>window.__pwned = 1</script><img src=x onerror="window.__pwned = 2">'
+    const baseline = writeSide(dir, 'hostile-main', 'aaa111', { [hostile]: [{ passed: true, tokens: 1 }] })
+    const current = writeSide(dir, 'hostile-branch', 'bbb222', {
+      [hostile]: [{ passed: true, tokens: 2 }],
+      '<img src=x onerror=alert(1)>': [{ passed: true, tokens: 3 }],
+    })
+    const file = join(dir, 'hostile.html')
+    writeReport(file, { dir: join(dir, '.reagent'), comparison: comparisonPayload(compareResults(baseline, current)) })
+    await page.goto(`${pathToFileURL(file).href}#/compare`)
+    await page.locator('tbody.compared-test').first().waitFor()
+    expect(await page.locator('.test-id').allTextContents()).toEqual([`${FILE} > ${hostile}`])
+    expect(await page.locator('section.compare-list li').allTextContents()).toEqual([`${FILE} > <img src=x onerror=alert(1)>`])
+    expect(await page.evaluate(() => (globalThis as { __pwned?: unknown }).__pwned)).toBeUndefined()
+    expect(await page.locator('img, [onerror]').count()).toBe(0)
     expect(browser.errors).toEqual([])
   })
 
