@@ -113,7 +113,12 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     grade: (input) => json('run.grade', input),
     list: (input = {}) => json('run.list', input),
     async putResults(results, input = {}) {
-      return call<ResultsPutResult>('results.put', await gzipAsync(JSON.stringify({ ...input, results })), { 'content-encoding': 'gzip' }, options.timeoutMs ?? 60_000)
+      return call<ResultsPutResult>(
+        'results.put',
+        await gzipAsync(JSON.stringify({ ...input, results })),
+        { 'content-encoding': 'gzip' },
+        options.timeoutMs ?? 60_000,
+      )
     },
     listResults: (input = {}) => json('results.list', input),
     async putTrace(input, traceJson) {

@@ -146,7 +146,7 @@ export const RESULTS_PUT_INPUT = operation(
 /** Our extension (not in Loom's specification): the results kept, newest first, as the baseline of `reagent-flow compare`. */
 export const RESULTS_LIST_INPUT = operation(
   'results.list',
-  "The newest results files of a namespace (by started_at), of one branch or of every branch.",
+  'The newest results files of a namespace (by started_at), of one branch or of every branch.',
   {
     org,
     namespace,

@@ -46,7 +46,11 @@ export async function readLedgerBaseline(spec: string, env: NodeJS.ProcessEnv = 
   const { branch, count } = parseLedgerBaseline(spec)
   const url = env[LEDGER_URL_ENV] || undefined
   if (url === undefined) {
-    throw new ResultsFileError(spec, `names the ledger, but ${LEDGER_URL_ENV} is not set`, `Set ${LEDGER_URL_ENV} (and ${LEDGER_TOKEN_ENV}) to the ledger's URL`)
+    throw new ResultsFileError(
+      spec,
+      `names the ledger, but ${LEDGER_URL_ENV} is not set`,
+      `Set ${LEDGER_URL_ENV} (and ${LEDGER_TOKEN_ENV}) to the ledger's URL`,
+    )
   }
   const client = createLedgerClient(url, { token: env[LEDGER_TOKEN_ENV] || undefined })
   let results: ResultsSource['results']

@@ -47,7 +47,11 @@ describe.skipIf(POSTGRES_URL === undefined)('a database migrated by the released
         await store.close()
       }
       await withClient(database.url, async (client) => {
-        expect((await client.query('SELECT version FROM reagent_ledger_migrations ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }])
+        expect((await client.query('SELECT version FROM reagent_ledger_migrations ORDER BY version')).rows).toEqual([
+          { version: 1 },
+          { version: 2 },
+          { version: 3 },
+        ])
         const columns = await client.query<{ column_name: string }>(
           "SELECT column_name FROM information_schema.columns WHERE table_name = 'reagent_ledger_runs' ORDER BY ordinal_position",
         )

@@ -17,7 +17,11 @@ export const compareCommand: Command = {
   ],
   options: { confidence: BASELINE_OPTIONS.confidence!, quarantine: BASELINE_OPTIONS.quarantine! },
   positionals: { min: 2, max: 2, names: 'baseline and current results' },
-  examples: ['reagent-flow compare main-results/ .reagent/results/', 'reagent-flow compare baseline.json results.json --confidence 99% --json', 'reagent-flow compare ledger:main@20 .reagent/results/'],
+  examples: [
+    'reagent-flow compare main-results/ .reagent/results/',
+    'reagent-flow compare baseline.json results.json --confidence 99% --json',
+    'reagent-flow compare ledger:main@20 .reagent/results/',
+  ],
   async run(input, ctx) {
     const report = compareWith(await resolveBaseline(input.positionals[0]!), input.positionals[1]!, input)
     const regressed = report.split.gated.some((test) => test.verdict === 'regressed')

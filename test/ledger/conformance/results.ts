@@ -42,7 +42,10 @@ export function resultsConformance(start: StartLedger): void {
     const first = await ledger.call<{ results_id: string; stored: boolean }>('results.put', { results: resultsOf('main', 1) })
     expect(first.status).toBe(200)
     expect(first.body).toEqual({ results_id: expect.stringMatching(/^[0-9a-f]{64}$/), stored: true })
-    expect(await ledger.call('results.put', { results: resultsOf('main', 1) })).toEqual({ status: 200, body: { results_id: first.body.results_id, stored: false } })
+    expect(await ledger.call('results.put', { results: resultsOf('main', 1) })).toEqual({
+      status: 200,
+      body: { results_id: first.body.results_id, stored: false },
+    })
     expect(await ledger.call('results.list', {})).toEqual({ status: 200, body: { results: [resultsOf('main', 1)] } })
   })
 
@@ -66,7 +69,7 @@ export function resultsConformance(start: StartLedger): void {
     expect(await list({ limit: 0 })).toEqual([])
   })
 
-  it("refuses results of another results_version and a broken results file (422), keeping nothing", async () => {
+  it('refuses results of another results_version and a broken results file (422), keeping nothing', async () => {
     const ledger = await start()
     expect(await ledger.call('results.put', { results: { ...resultsOf('main', 1), results_version: 2 } })).toEqual({
       status: 422,
@@ -106,7 +109,11 @@ export function resultsConformance(start: StartLedger): void {
     expect(commitsOf((await ledger.call<{ results: RunResults[] }>('results.list', {}, { token: TOKENS.refundBot })).body)).toEqual(['c2'])
     expect(await ledger.call('results.list', { namespace: 'prod' }, { token: TOKENS.ci })).toEqual({
       status: 403,
-      body: { error: 'forbidden', message: 'results.list: namespace "prod" is outside this token\'s scope (ci may use namespace "ci" only)', field: 'namespace' },
+      body: {
+        error: 'forbidden',
+        message: 'results.list: namespace "prod" is outside this token\'s scope (ci may use namespace "ci" only)',
+        field: 'namespace',
+      },
     })
     expect((await ledger.call('results.put', { results: resultsOf('main', 3) })).status).toBe(401)
   })
