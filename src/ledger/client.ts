@@ -1,8 +1,8 @@
 /**
  * `createLedgerClient(url, { token })`: the run operations of a ledger
- * (and our trace.put, results.put and results.list)
- * (`reagent-flow serve`, or any Loom-compatible server) as typed calls over
- * fetch. A refused call throws `LedgerError` with the server's status and
+ * (`reagent-flow serve`, or any Loom-compatible server), and our trace.put,
+ * results.put and results.list (`reagent-flow serve` only), as typed calls
+ * over fetch. A refused call throws `LedgerError` with the server's status and
  * error body; one that gets no answer throws it with `status: null`.
  */
 import { gzip } from 'node:zlib'

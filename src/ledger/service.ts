@@ -1,7 +1,7 @@
 /**
- * The five run operations (and our trace.put, results.put, results.list) over any store: identity, input
- * checks and defaults, then the store's atomic step, then the output fields
- * of the specification. Transports (HTTP, MCP) call `call()` and render a
+ * The five run operations (and our trace.put, results.put and results.list)
+ * over any store: identity, input checks and defaults, then the store's
+ * atomic step, then the output fields of the specification. Transports (HTTP, MCP) call `call()` and render a
  * `LedgerRequestError` as their error; nothing here knows about them.
  */
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
