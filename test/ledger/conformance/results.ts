@@ -99,6 +99,15 @@ export function resultsConformance(start: StartLedger): void {
     expect(await ledger.call('results.list', {})).toEqual({ status: 200, body: { results: [] } })
   })
 
+  it('takes a results file over 1 MB (a large suite), gzip-compressed as the client sends it', async () => {
+    const ledger = await start()
+    const one = resultsOf('main', 1)
+    const large = { ...one, tests: Array.from({ length: 4000 }, (_, i) => ({ ...one.tests[0]!, name: `refunds order ${i} ${'x'.repeat(200)}` })) }
+    expect(JSON.stringify(large).length).toBeGreaterThan(1024 * 1024)
+    expect((await ledger.call('results.put', { results: large }, { gzip: true })).body).toMatchObject({ stored: true })
+    expect((await ledger.call<{ results: RunResults[] }>('results.list', {})).body.results[0]!.tests).toHaveLength(4000)
+  })
+
   it("keeps each namespace's results apart, and refuses a namespace outside the token's (403)", async () => {
     const ledger = await start({ tokens: tokenFile() })
     expect((await ledger.call('results.put', { results: resultsOf('main', 1) }, { token: TOKENS.ci })).status).toBe(200)
