@@ -1,19 +1,23 @@
 /**
  * The options every command that compares with a baseline takes
  * (`ci gate --no-regressions`, `ci summary`, `ci comment`): the baseline's
- * results, the confidence and the quarantine file, read one way; and
+ * results (a file, a folder, or the ledger's `ledger:<branch>@<N>`), the
+ * confidence and the quarantine file, read one way; and
  * `report` and `view`, which show a comparison of `--results` with it.
  */
 import { UsageError } from '../errors/index.js'
 import { compareResults } from '../results/compare-results.js'
 import type { ComparisonReport } from '../results/comparison-lines.js'
+import { isLedgerBaseline, readLedgerBaseline } from '../results/ledger-baseline.js'
+import type { ResultsSource } from '../results/results-source.js'
 import type { CommandInput, OptionSpec } from './command.js'
 
 export const BASELINE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
   baseline: {
     type: 'string',
     value: '<results>',
-    description: 'the results to compare with (regression or noise): a results file or a folder of them, such as main’s last runs',
+    description:
+      'the results to compare with (regression or noise): a results file or a folder of them, or ledger:<branch>@<N> (the last N results the ledger at REAGENT_LEDGER_URL keeps)',
   },
   confidence: { type: 'string', value: '<share>', default: '0.95', description: 'with --baseline: how sure a verdict must be, 0.95 or 95%' },
   quarantine: {
@@ -34,8 +38,13 @@ export function confidenceOption(raw: unknown): number | undefined {
   return share
 }
 
-/** The comparison of `current` with `baseline` as the options ask for it. */
-export function compareWith(baseline: string, current: string, input: CommandInput): ComparisonReport {
+/** The baseline to compare with: the path as given, or, for `ledger:<branch>@<N>`, the ledger's results read now. */
+export async function resolveBaseline(baseline: string): Promise<string | ResultsSource> {
+  return isLedgerBaseline(baseline) ? readLedgerBaseline(baseline) : baseline
+}
+
+/** The comparison of `current` with `baseline` (see resolveBaseline) as the options ask for it. */
+export function compareWith(baseline: string | ResultsSource, current: string, input: CommandInput): ComparisonReport {
   return compareResults(baseline, current, {
     confidence: confidenceOption(input.options.confidence),
     quarantine: input.options.quarantine as string | undefined,
@@ -43,9 +52,9 @@ export function compareWith(baseline: string, current: string, input: CommandInp
 }
 
 /** The comparison with `--baseline`, when it was given. */
-export function baselineComparison(input: CommandInput, current: string): ComparisonReport | undefined {
+export async function baselineComparison(input: CommandInput, current: string): Promise<ComparisonReport | undefined> {
   const baseline = input.options.baseline as string | undefined
-  return baseline === undefined ? undefined : compareWith(baseline, current, input)
+  return baseline === undefined ? undefined : compareWith(await resolveBaseline(baseline), current, input)
 }
 
 /** `report` and `view`: the current results, compared with `--baseline` on the Comparison page. */

@@ -13,6 +13,7 @@ import { ciGateCommand } from './commands/ci-gate.js'
 import { compareCommand } from './commands/compare.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
 import { ciSummaryCommand } from './commands/ci-summary.js'
+import { ciUploadCommand } from './commands/ci-upload.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
 import { exportCommand } from './commands/export.js'
@@ -55,6 +56,7 @@ export const COMMANDS: readonly Command[] = [
   ciGateCommand,
   ciSummaryCommand,
   ciCommentCommand,
+  ciUploadCommand,
   compareCommand,
   demoCommand,
 ]

@@ -8,6 +8,9 @@ export {
   RUN_GRADE_INPUT,
   RUN_LIST_INPUT,
   TRACE_PUT_INPUT,
+  RESULTS_PUT_INPUT,
+  RESULTS_LIST_INPUT,
+  MAX_RESULTS_LIMIT,
   RUN_OPERATIONS,
   LIST_ORDERS,
   MAX_LIST_LIMIT,
@@ -19,6 +22,24 @@ export { RUN_ROW_SCHEMA, RUN_ROW_FIELDS, RUN_STATUSES } from '../ledger/run-row.
 export type { LedgerClient, LedgerClientOptions } from '../ledger/client.js'
 export type { LedgerErrorBody, LedgerErrorCode } from '../ledger/errors.js'
 export type { OperationName, RunOperationName } from '../ledger/input-schemas.js'
-export type { RunBeginInput, RunCompleteInput, RunGetInput, RunGradeInput, RunListInput, TracePutInput } from '../ledger/input-types.js'
-export type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from '../ledger/output-schemas.js'
+export type {
+  RunBeginInput,
+  RunCompleteInput,
+  RunGetInput,
+  RunGradeInput,
+  RunListInput,
+  TracePutInput,
+  ResultsPutInput,
+  ResultsListInput,
+} from '../ledger/input-types.js'
+export type {
+  RunBeginResult,
+  RunCompleteResult,
+  RunGetResult,
+  RunGradeResult,
+  RunListResult,
+  TracePutResult,
+  ResultsPutResult,
+  ResultsListResult,
+} from '../ledger/output-schemas.js'
 export type { RunRow, RunRowField, RunStatus, Verdict } from '../ledger/run-row.js'

@@ -12,7 +12,16 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import type { JsonObject } from '../trace/types.js'
-import type { RUN_BEGIN_INPUT, RUN_COMPLETE_INPUT, RUN_GET_INPUT, RUN_GRADE_INPUT, RUN_LIST_INPUT, TRACE_PUT_INPUT } from './input-schemas.js'
+import type {
+  RUN_BEGIN_INPUT,
+  RUN_COMPLETE_INPUT,
+  RUN_GET_INPUT,
+  RUN_GRADE_INPUT,
+  RUN_LIST_INPUT,
+  TRACE_PUT_INPUT,
+  RESULTS_PUT_INPUT,
+  RESULTS_LIST_INPUT,
+} from './input-schemas.js'
 
 /** Without the `[x: string]: unknown` that FromSchema adds for the fields a schema allows but does not name (they are `ignored_args`). */
 type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] }
@@ -36,6 +45,8 @@ export interface CheckedInputs {
   'run.grade': GradeInput
   'run.list': ListInput
   'trace.put': Checked<typeof TRACE_PUT_INPUT>
+  'results.put': Checked<typeof RESULTS_PUT_INPUT>
+  'results.list': Checked<typeof RESULTS_LIST_INPUT>
 }
 
 /** What a grade sets on a run: run.grade's verdict fields. */

@@ -1,14 +1,34 @@
 /**
  * `createLedgerClient(url, { token })`: the run operations of a ledger
- * (`reagent-flow serve`, or any Loom-compatible server) as typed calls over
- * fetch. A refused call throws `LedgerError` with the server's status and
+ * (`reagent-flow serve`, or any Loom-compatible server), and our trace.put,
+ * results.put and results.list (`reagent-flow serve` only), as typed calls
+ * over fetch. A refused call throws `LedgerError` with the server's status and
  * error body; one that gets no answer throws it with `status: null`.
  */
 import { gzip } from 'node:zlib'
 import { promisify } from 'node:util'
 import { LedgerError, type LedgerErrorBody } from './errors.js'
-import type { RunBeginInput, RunCompleteInput, RunGetInput, RunGradeInput, RunListInput, TracePutInput } from './input-types.js'
-import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
+import type { RunResults } from '../results/types.js'
+import type {
+  ResultsListInput,
+  ResultsPutInput,
+  RunBeginInput,
+  RunCompleteInput,
+  RunGetInput,
+  RunGradeInput,
+  RunListInput,
+  TracePutInput,
+} from './input-types.js'
+import type {
+  ResultsListResult,
+  ResultsPutResult,
+  RunBeginResult,
+  RunCompleteResult,
+  RunGetResult,
+  RunGradeResult,
+  RunListResult,
+  TracePutResult,
+} from './output-schemas.js'
 
 const gzipAsync = promisify(gzip)
 
@@ -35,6 +55,14 @@ export interface LedgerClient {
    * gzip-compressed.
    */
   putTrace(input: TracePutInput, traceJson: string): Promise<TracePutResult>
+  /**
+   * Keeps a run's results file (our extension, results.put; not in Loom's
+   * specification), sent gzip-compressed: `results` as the reporter wrote
+   * it, parsed. The same results put again change nothing (`stored: false`).
+   */
+  putResults(results: RunResults, input?: ResultsPutInput): Promise<ResultsPutResult>
+  /** The newest results files, of one branch or of all (our extension, results.list): `{ branch: 'main', limit: 20 }`. */
+  listResults(input?: ResultsListInput): Promise<ResultsListResult>
 }
 
 function describeCause(error: unknown): string {
@@ -84,6 +112,15 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     get: (input) => json('run.get', typeof input === 'string' ? { run_id: input } : input),
     grade: (input) => json('run.grade', input),
     list: (input = {}) => json('run.list', input),
+    async putResults(results, input = {}) {
+      return call<ResultsPutResult>(
+        'results.put',
+        await gzipAsync(JSON.stringify({ ...input, results })),
+        { 'content-encoding': 'gzip' },
+        options.timeoutMs ?? 60_000,
+      )
+    },
+    listResults: (input = {}) => json('results.list', input),
     async putTrace(input, traceJson) {
       // The trace's text goes in as it is: parsing and serialising a large trace again would double the work.
       const body = `${JSON.stringify(input).slice(0, -1)}${Object.keys(input).length === 0 ? '' : ','}"trace":${traceJson}}`

@@ -2,7 +2,7 @@
  * The ledger's operations over HTTP: `POST /v1/<operation>` with the
  * operation's fields as a JSON object, answered with its output fields
  * (200) or an error body (see errors.ts). Bodies are limited to 1 MB, and
- * trace.put's to 64 MB (inflated, when sent gzip-compressed).
+ * trace.put's and results.put's to 64 MB (inflated, when sent gzip-compressed).
  */
 import { Hono } from 'hono'
 import { BadEncodingError, BodyTooLargeError, ClientGoneError, InflateBudget, type ReadBody, readBody, ServerBusyError } from '../server/read-body.js'
@@ -22,12 +22,15 @@ function isOperation(name: string): name is OperationName {
   return (OPERATIONS as readonly string[]).includes(name)
 }
 
+/** Operations that carry a file (a trace, a results file of a large suite): the larger limit, and gzip as a client sends them. */
+const LARGE_BODIES: ReadonlySet<OperationName> = new Set(['trace.put', 'results.put'])
+
 /** Seconds a client is asked to wait before calling again when the store cannot be reached. */
 export const RETRY_AFTER_SECONDS = 1
 
 /** The body as JSON, and `release()` once the request is answered (see InflateBudget). */
 async function parseBody(request: Request, operation: OperationName, budget: InflateBudget): Promise<{ value: unknown; release: () => void }> {
-  const limit = operation === 'trace.put' ? TRACE_BODY_LIMIT : RUN_BODY_LIMIT
+  const limit = LARGE_BODIES.has(operation) ? TRACE_BODY_LIMIT : RUN_BODY_LIMIT
   let body: ReadBody
   try {
     body = await readBody(request, { limit, budget, signal: request.signal })
@@ -35,7 +38,7 @@ async function parseBody(request: Request, operation: OperationName, budget: Inf
     if (error instanceof BodyTooLargeError) {
       throw new LedgerRequestError(
         'body_too_large',
-        `${operation}: ${error.message}, the limit of ${operation} bodies${operation === 'trace.put' ? '' : ' (traces go in trace.put)'}`,
+        `${operation}: ${error.message}, the limit of ${operation} bodies${LARGE_BODIES.has(operation) ? '' : ' (traces go in trace.put)'}`,
       )
     }
     if (error instanceof ServerBusyError)

@@ -1,6 +1,7 @@
 /**
  * What each operation takes, in JSON Schema: the field names, types and
- * defaults of the Loom run-operations specification (and of our `trace.put`).
+ * defaults of the Loom run-operations specification (and of our `trace.put`,
+ * `results.put` and `results.list`).
  * Request bodies are checked against these (with ajv, see validate-input.ts)
  * after the caller's identity filled `org` and `namespace`; the MCP tools
  * publish them as their input schemas. Unknown fields are allowed here: they
@@ -132,6 +133,29 @@ export const TRACE_PUT_INPUT = operation(
   ['org', 'namespace', 'run_id', 'trace'],
 )
 
+export const MAX_RESULTS_LIMIT = 200
+
+/** Our extension (not in Loom's specification): a run's results file (reagent-flow/vitest/reporter), kept with its commit, branch and shard. */
+export const RESULTS_PUT_INPUT = operation(
+  'results.put',
+  'Keep the results file of a test run (results_version 1); the same results put again change nothing.',
+  { org, namespace, results: { type: 'object', description: 'The results file, as reagent-flow/vitest/reporter writes it.' } },
+  ['org', 'namespace', 'results'],
+)
+
+/** Our extension (not in Loom's specification): the results kept, newest first, as the baseline of `reagent-flow compare`. */
+export const RESULTS_LIST_INPUT = operation(
+  'results.list',
+  'The newest results files of a namespace (by started_at), of one branch or of every branch.',
+  {
+    org,
+    namespace,
+    branch: strOr('Only the results of this git branch; "", "*" or "-" = every branch.', ''),
+    limit: { type: 'integer', minimum: 0, default: 20, description: `At most this many results files; capped at ${MAX_RESULTS_LIMIT}.` },
+  },
+  ['org', 'namespace'],
+)
+
 export const OPERATION_INPUTS = {
   'run.begin': RUN_BEGIN_INPUT,
   'run.complete': RUN_COMPLETE_INPUT,
@@ -139,6 +163,8 @@ export const OPERATION_INPUTS = {
   'run.grade': RUN_GRADE_INPUT,
   'run.list': RUN_LIST_INPUT,
   'trace.put': TRACE_PUT_INPUT,
+  'results.put': RESULTS_PUT_INPUT,
+  'results.list': RESULTS_LIST_INPUT,
 } as const
 
 export type OperationName = keyof typeof OPERATION_INPUTS

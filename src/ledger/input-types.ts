@@ -83,3 +83,13 @@ export interface RunListInput extends Identity {
 export interface TracePutInput extends Identity {
   run_id: string
 }
+
+/** results.put's fields besides the results: org and namespace, which a token fills. */
+export type ResultsPutInput = Identity
+
+export interface ResultsListInput extends Identity {
+  /** Only this git branch's results; default '' (every branch). */
+  branch?: string
+  /** Default 20, at most 200. */
+  limit?: number
+}

@@ -5,6 +5,7 @@
  * them: zeros, empty lists, and -1 for `recalled` where the specification
  * says the search trace log is off.
  */
+import type { RunResults } from '../results/types.js'
 import type { RunRow, RunStatus } from './run-row.js'
 import { RUN_ROW_SCHEMA } from './run-row.js'
 
@@ -76,6 +77,10 @@ export const RUN_LIST_OUTPUT = output('run.list result', {
 
 export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
 
+export const RESULTS_PUT_OUTPUT = output('results.put result', { results_id: str, stored: { type: 'boolean' } })
+
+export const RESULTS_LIST_OUTPUT = output('results.list result', { results: { type: 'array', items: { type: 'object' } } })
+
 export const OPERATION_OUTPUTS = {
   'run.begin': RUN_BEGIN_OUTPUT,
   'run.complete': RUN_COMPLETE_OUTPUT,
@@ -83,6 +88,8 @@ export const OPERATION_OUTPUTS = {
   'run.grade': RUN_GRADE_OUTPUT,
   'run.list': RUN_LIST_OUTPUT,
   'trace.put': TRACE_PUT_OUTPUT,
+  'results.put': RESULTS_PUT_OUTPUT,
+  'results.list': RESULTS_LIST_OUTPUT,
 } as const
 
 interface Ignored {
@@ -148,4 +155,16 @@ export interface TracePutResult extends Ignored {
   turns: number
   /** The size of the trace as stored (redacted JSON text). */
   bytes: number
+}
+
+export interface ResultsPutResult extends Ignored {
+  /** The results' key in the namespace: the SHA-256 of their JSON text. */
+  results_id: string
+  /** False when the namespace already held these results (nothing changed). */
+  stored: boolean
+}
+
+export interface ResultsListResult extends Ignored {
+  /** The results files, newest first by started_at. */
+  results: RunResults[]
 }

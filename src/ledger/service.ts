@@ -1,7 +1,7 @@
 /**
- * The five run operations (and trace.put) over any store: identity, input
- * checks and defaults, then the store's atomic step, then the output fields
- * of the specification. Transports (HTTP, MCP) call `call()` and render a
+ * The five run operations (and our trace.put, results.put and results.list)
+ * over any store: identity, input checks and defaults, then the store's
+ * atomic step, then the output fields of the specification. Transports (HTTP, MCP) call `call()` and render a
  * `LedgerRequestError` as their error; nothing here knows about them.
  */
 import { exceedsLimit, type ModelCost } from '../trace/cost.js'
@@ -10,11 +10,21 @@ import { defaultPriceTable } from '../storage/index.js'
 import type { BeginInput, CheckedInputs, CompleteInput, GradeInput, GradeVerdict, ListInput } from './checked-input.js'
 import { LedgerRequestError, StoreUnavailableError } from './errors.js'
 import type { Caller } from '../server/caller.js'
-import { fillIdentity, scopeOf, type IdentityUse } from './identity.js'
-import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
+import { fillIdentity, isAny, scopeOf, type IdentityUse } from './identity.js'
+import { MAX_RESULTS_LIMIT, OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkValues } from './input-values.js'
 import { checkFields, listQueryOf, skipsTotal } from './list-query.js'
-import type { RunBeginResult, RunCompleteResult, RunGetResult, RunGradeResult, RunListResult, TracePutResult } from './output-schemas.js'
+import type {
+  ResultsListResult,
+  ResultsPutResult,
+  RunBeginResult,
+  RunCompleteResult,
+  RunGetResult,
+  RunGradeResult,
+  RunListResult,
+  TracePutResult,
+} from './output-schemas.js'
+import { checkedResults, resultsIdOf } from './results-upload.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
 import type { LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
@@ -36,6 +46,9 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   'run.grade': { session_id: 'check' },
   'run.list': { agent: 'filter', session_id: 'filter' },
   'trace.put': {},
+  // Results belong to the namespace, not to an agent or a session: a narrowed token reads and writes them as its namespace's.
+  'results.put': {},
+  'results.list': {},
 }
 
 /** What a run.begin conflict names: the kind of owner, never the owner (it may be outside the caller's scope). */
@@ -89,6 +102,10 @@ export class LedgerService {
         return this.#list(caller, checkedInput(operation, body))
       case 'trace.put':
         return this.#putTrace(caller, checkedInput(operation, body))
+      case 'results.put':
+        return this.#putResults(caller, checkedInput(operation, body))
+      case 'results.list':
+        return this.#listResults(caller, checkedInput(operation, body))
     }
   }
 
@@ -196,6 +213,18 @@ export class LedgerService {
     const stored = await this.store.putTrace(scopeOf(caller, input), input.run_id, trace)
     if (stored === undefined) throw notFound('trace.put', input, caller)
     return { run_id: input.run_id, ...stored }
+  }
+
+  async #putResults(caller: Caller, input: CheckedInputs['results.put']): Promise<ResultsPutResult> {
+    const results = checkedResults(input.results)
+    const resultsId = resultsIdOf(results)
+    const stored = await this.store.putResults(scopeOf(caller, input), resultsId, results, this.#now())
+    return { results_id: resultsId, stored }
+  }
+
+  async #listResults(caller: Caller, input: CheckedInputs['results.list']): Promise<ResultsListResult> {
+    const branch = isAny(input.branch) ? undefined : input.branch
+    return { results: await this.store.listResults(scopeOf(caller, input), branch, Math.min(input.limit, MAX_RESULTS_LIMIT)) }
   }
 }
 

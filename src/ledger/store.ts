@@ -5,6 +5,7 @@
  * (identity, validation, defaults, outputs). Both pass one conformance suite
  * (test/ledger/conformance/).
  */
+import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
 import type { Scope } from './identity.js'
 import type { ListPage, ListQuery } from './list-query.js'
@@ -47,6 +48,10 @@ export interface LedgerStore {
   list(query: ListQuery, scope: Scope): Promise<ListPage>
   /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
   putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
+  /** Keeps `results` (already checked) under `resultsId` in the scope's namespace; false when they were kept already (nothing changes). */
+  putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean>
+  /** The namespace's results of `branch` (every branch when undefined), newest first by started_at (then results id, descending), at most `limit`. */
+  listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]>
   /** Waits for pending writes and lets go of files, watchers and connections. */
   close(): Promise<void>
 }

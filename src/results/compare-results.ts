@@ -8,7 +8,7 @@
 import { compareTests, findFlaky, loadQuarantine, splitQuarantined } from '../compare/index.js'
 import { ResultsFileError } from '../errors/index.js'
 import type { ComparisonReport } from './comparison-lines.js'
-import { readResultsSource } from './results-source.js'
+import { readResultsSource, type ResultsSource } from './results-source.js'
 import { testRunsOf } from './test-runs.js'
 
 export interface CompareResultsOptions {
@@ -18,8 +18,10 @@ export interface CompareResultsOptions {
   quarantine?: string | undefined
 }
 
-export function compareResults(baselinePath: string, currentPath: string, options: CompareResultsOptions = {}): ComparisonReport {
-  const baseline = readResultsSource(baselinePath)
+/** `baseline` is a path, or results already read (the ledger's, see ledger-baseline.ts). */
+export function compareResults(baselineSource: string | ResultsSource, currentPath: string, options: CompareResultsOptions = {}): ComparisonReport {
+  const baseline = typeof baselineSource === 'string' ? readResultsSource(baselineSource) : baselineSource
+  const baselinePath = baseline.path
   const current = readResultsSource(currentPath)
   const before = testRunsOf(baseline.results)
   const after = testRunsOf(current.results)

@@ -36,6 +36,11 @@ export function parseResults(file: string, text: string): RunResults {
     const reason = error instanceof Error ? error.message : String(error)
     throw new ResultsFileError(file, `is not a complete JSON file (${reason}): it was cut short or is not a results file`, REWRITE, { cause: error })
   }
+  return checkResults(file, value)
+}
+
+/** `value` (parsed JSON) as results, checked: its results_version, then the schema; `file` names them in errors. */
+export function checkResults(file: string, value: unknown): RunResults {
   const version = versionOf(value)
   if (version === undefined) throw new ResultsFileError(file, 'has no results_version: it is not a reagent-flow results file', REWRITE)
   if (version !== RESULTS_VERSION) {

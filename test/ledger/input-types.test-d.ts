@@ -9,8 +9,26 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts'
 import { expectTypeOf } from 'vitest'
-import type { RUN_BEGIN_INPUT, RUN_COMPLETE_INPUT, RUN_GET_INPUT, RUN_GRADE_INPUT, RUN_LIST_INPUT, TRACE_PUT_INPUT } from '../../src/ledger/input-schemas.js'
-import type { RunBeginInput, RunCompleteInput, RunGetInput, RunGradeInput, RunListInput, TracePutInput } from '../../src/ledger/input-types.js'
+import type {
+  RESULTS_LIST_INPUT,
+  RESULTS_PUT_INPUT,
+  RUN_BEGIN_INPUT,
+  RUN_COMPLETE_INPUT,
+  RUN_GET_INPUT,
+  RUN_GRADE_INPUT,
+  RUN_LIST_INPUT,
+  TRACE_PUT_INPUT,
+} from '../../src/ledger/input-schemas.js'
+import type {
+  ResultsListInput,
+  ResultsPutInput,
+  RunBeginInput,
+  RunCompleteInput,
+  RunGetInput,
+  RunGradeInput,
+  RunListInput,
+  TracePutInput,
+} from '../../src/ledger/input-types.js'
 
 type NamedFields<T> = { [K in keyof T as string extends K ? never : K]: T[K] }
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T]
@@ -50,3 +68,14 @@ type Put = Omit<Sendable<typeof TRACE_PUT_INPUT>, 'trace'>
 expectTypeOf<keyof TracePutInput>().toEqualTypeOf<keyof Put>()
 expectTypeOf<OptionalKeys<TracePutInput>>().toEqualTypeOf<OptionalKeys<Put>>()
 expectTypeOf<TracePutInput>().toExtend<Put>()
+
+// The client takes the results themselves, as putResults's first argument.
+type PutResults = Omit<Sendable<typeof RESULTS_PUT_INPUT>, 'results'>
+expectTypeOf<keyof ResultsPutInput>().toEqualTypeOf<keyof PutResults>()
+expectTypeOf<OptionalKeys<ResultsPutInput>>().toEqualTypeOf<OptionalKeys<PutResults>>()
+expectTypeOf<ResultsPutInput>().toExtend<PutResults>()
+
+type ListResults = Sendable<typeof RESULTS_LIST_INPUT>
+expectTypeOf<keyof ResultsListInput>().toEqualTypeOf<keyof ListResults>()
+expectTypeOf<OptionalKeys<ResultsListInput>>().toEqualTypeOf<OptionalKeys<ListResults>>()
+expectTypeOf<ResultsListInput>().toExtend<ListResults>()

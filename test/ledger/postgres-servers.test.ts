@@ -85,7 +85,11 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
       const client = new pg.Client({ connectionString: database.url })
       client.on('error', () => {}) // dropped with the database when the test ends
       await client.connect()
-      expect((await client.query('SELECT version FROM reagent_ledger_migrations ORDER BY version')).rows).toEqual([{ version: 1 }, { version: 2 }])
+      expect((await client.query('SELECT version FROM reagent_ledger_migrations ORDER BY version')).rows).toEqual([
+        { version: 1 },
+        { version: 2 },
+        { version: 3 },
+      ])
       await client.end()
       second.child.kill('SIGTERM')
       await second.exited

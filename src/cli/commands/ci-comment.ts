@@ -98,7 +98,7 @@ export const ciCommentCommand: Command = {
     const env = process.env
     const key = keyOf(stringOption(input, 'key'))
     const file = input.positionals[0]!
-    const body = commentBody(readResultsFile(file), key, baselineComparison(input, file))
+    const body = commentBody(readResultsFile(file), key, await baselineComparison(input, file))
     const token = set(env.GITHUB_TOKEN)
     if (token === undefined) {
       const out = stringOption(input, 'out') || DEFAULT_OUT

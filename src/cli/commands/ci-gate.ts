@@ -3,7 +3,7 @@ import { UsageError } from '../../errors/index.js'
 import { checkGates, type GateLine, type Gates } from '../../results/gates.js'
 import { type ComparisonReport, figureLine } from '../../results/comparison-lines.js'
 import { readResultsFile } from '../../results/results-file.js'
-import { BASELINE_OPTIONS, compareWith } from '../baseline-options.js'
+import { BASELINE_OPTIONS, compareWith, resolveBaseline } from '../baseline-options.js'
 import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../command.js'
 
 /** `0.9` or `90%`: a share from 0 to 1. */
@@ -50,7 +50,7 @@ export const ciGateCommand: Command = {
     'reagent-flow ci gate merged.json --per test --max-tokens 20000',
     'reagent-flow ci gate .reagent/results/results.json --no-regressions --baseline main-results/',
   ],
-  run(input, ctx) {
+  async run(input, ctx) {
     const gates: Gates = {
       minPassRate: passRateOption(input.options['min-pass-rate']),
       maxUsd: amountOption(input, 'max-usd', '2.50', false),
@@ -67,7 +67,7 @@ export const ciGateCommand: Command = {
     }
     const file = input.positionals[0]!
     const lines = checkGates(readResultsFile(file), gates)
-    if (noRegressions) lines.push(...regressionLines(baseline!, compareWith(baseline!, file, input)))
+    if (noRegressions) lines.push(...regressionLines(baseline!, compareWith(await resolveBaseline(baseline!), file, input)))
     const passed = lines.every((line) => line.passed)
     if (ctx.json) ctx.printJson({ passed, lines })
     else for (const line of lines) ctx.print(line.passed ? `${ctx.c.green('✓')} ${line.text}` : `${ctx.c.red('✗')} ${line.text}`)

@@ -23,10 +23,10 @@ export const ciSummaryCommand: Command = {
   },
   positionals: { min: 1, max: 1, names: 'results file' },
   examples: ['reagent-flow ci summary .reagent/results/results.json --markdown agents.md --junit agents.xml'],
-  run(input, ctx) {
+  async run(input, ctx) {
     const file = input.positionals[0]!
     const results = readResultsFile(file)
-    const comparison = baselineComparison(input, file)
+    const comparison = await baselineComparison(input, file)
     const markdown = stringOption(input, 'markdown') || undefined
     const junit = stringOption(input, 'junit') || undefined
     if (markdown === undefined && junit === undefined) {

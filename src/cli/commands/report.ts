@@ -6,7 +6,7 @@ import { loadPriceTable } from '../../storage/index.js'
 import { comparisonPayload } from '../../viewer/comparison-payload.js'
 import { writeReport } from '../../viewer/report.js'
 import { stringOption } from '../args.js'
-import { BASELINE_OPTIONS, compareWith, RESULTS_OPTION, resultsAndBaseline } from '../baseline-options.js'
+import { BASELINE_OPTIONS, compareWith, resolveBaseline, RESULTS_OPTION, resultsAndBaseline } from '../baseline-options.js'
 import { EXIT_OK, type Command } from '../command.js'
 
 export const reportCommand: Command = {
@@ -34,12 +34,12 @@ export const reportCommand: Command = {
     'reagent-flow report --dir test/.traces --out artifacts/agents.html --title "Nightly agents"',
     'reagent-flow report --out reagent-report.html --results .reagent/results/ --baseline main-results/',
   ],
-  run(input, ctx) {
+  async run(input, ctx) {
     const out = stringOption(input, 'out')
     if (out === undefined || out === '') throw new UsageError('--out <file.html> is required: where to write the report')
     const title = stringOption(input, 'title')
     const sides = resultsAndBaseline(input)
-    const comparison = sides === undefined ? undefined : comparisonPayload(compareWith(sides.baseline, sides.current, input))
+    const comparison = sides === undefined ? undefined : comparisonPayload(compareWith(await resolveBaseline(sides.baseline), sides.current, input))
     const report = writeReport(out, {
       dir: ctx.dir,
       prices: loadPriceTable(stringOption(input, 'prices')),

@@ -4,7 +4,7 @@ import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
 import { loadPriceTable } from '../../storage/index.js'
 import { comparisonPayload } from '../../viewer/comparison-payload.js'
 import { intOption, stringOption } from '../args.js'
-import { BASELINE_OPTIONS, compareWith, RESULTS_OPTION, resultsAndBaseline } from '../baseline-options.js'
+import { BASELINE_OPTIONS, compareWith, resolveBaseline, RESULTS_OPTION, resultsAndBaseline } from '../baseline-options.js'
 import type { Command } from '../command.js'
 
 export const DEFAULT_VIEW_PORT = 4320
@@ -45,7 +45,9 @@ export const viewCommand: Command = {
   async run(input, ctx) {
     const sides = resultsAndBaseline(input)
     // Built once before serving, so unreadable results are a usage error now, not a failing page later.
-    const comparison = sides === undefined ? undefined : () => comparisonPayload(compareWith(sides.baseline, sides.current, input))
+    // The ledger's baseline is read once: the page compares the same runs at every visit.
+    const baseline = sides === undefined ? undefined : await resolveBaseline(sides.baseline)
+    const comparison = sides === undefined || baseline === undefined ? undefined : () => comparisonPayload(compareWith(baseline, sides.current, input))
     comparison?.()
     await requirePackages('the trace viewer', SERVER_PACKAGES)
     const { serveViewer } = await import('../serve-viewer.js')

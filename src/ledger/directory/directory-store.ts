@@ -25,6 +25,8 @@ import {
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
 import { TraceFileError } from '../../errors/index.js'
+import { renderResults } from '../../results/results-file.js'
+import type { RunResults } from '../../results/types.js'
 import { warn } from '../../warnings/warnings.js'
 import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
@@ -36,6 +38,7 @@ import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerSt
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
 import { readDirectoryRuns } from './read-directory.js'
+import { readResultsFolder, resultsPath } from './results-files.js'
 import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
 import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
 import { watchDirectory, type DirectoryWatch } from '../../watch/directory-watch.js'
@@ -334,6 +337,18 @@ export class DirectoryStore implements LedgerStore {
     if (entry === undefined) return undefined
     const bytes = this.#writeLedger({ ...entry.run, usage: summarizeUsage(trace) }, trace)
     return { turns: trace.turns.length, bytes }
+  }
+
+  /** Results are files of their own beside the namespace's runs (results-files.ts), read at each list: they are few, and no watch needs them. */
+  async putResults(scope: Scope, resultsId: string, results: RunResults): Promise<boolean> {
+    const path = resultsPath(this.#options.dir, scope, resultsId)
+    if (isFile(path)) return false
+    this.#write(path, renderResults(results))
+    return true
+  }
+
+  async listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
+    return readResultsFolder(this.#options.dir, scope, branch, limit)
   }
 
   async close(): Promise<void> {

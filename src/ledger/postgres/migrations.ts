@@ -54,6 +54,24 @@ ${columnDefinitions('     ')}
           CREATE INDEX reagent_ledger_runs_search ON reagent_ledger_runs USING gin (search_text gin_trgm_ops);`,
     optional: true,
   },
+  {
+    // results.put / results.list (our extension): a results file as its JSON text (kept byte for byte), with the
+    // fields results.list filters and orders by. The branch index answers "main's last N results" without a sort.
+    sql: `CREATE TABLE reagent_ledger_results (
+     org text NOT NULL,
+     namespace text NOT NULL,
+     results_id text NOT NULL,
+     branch text,
+     commit_sha text,
+     shard text,
+     started_at double precision NOT NULL,
+     results_json text NOT NULL,
+     stored_at double precision NOT NULL,
+     PRIMARY KEY (org, namespace, results_id)
+   );
+   CREATE INDEX reagent_ledger_results_branch ON reagent_ledger_results (org, namespace, branch, started_at, results_id COLLATE "C");
+   CREATE INDEX reagent_ledger_results_started ON reagent_ledger_results (org, namespace, started_at, results_id COLLATE "C");`,
+  },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */

@@ -15,6 +15,7 @@
 import { promisify } from 'node:util'
 import { gzip } from 'node:zlib'
 import pg from 'pg'
+import type { RunResults } from '../../results/types.js'
 import type { Trace } from '../../trace/types.js'
 import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
@@ -242,6 +243,25 @@ export class PostgresStore implements LedgerStore {
       await client.query(UPDATE, valuesOf({ ...run, usage: summarizeUsage(trace) }))
       return { turns: trace.turns.length, bytes }
     })
+  }
+
+  async putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean> {
+    const shard = results.shard === null ? null : `${results.shard.index}/${results.shard.count}`
+    const { rowCount } = await this.#query(
+      `INSERT INTO reagent_ledger_results (org, namespace, results_id, branch, commit_sha, shard, started_at, results_json, stored_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (org, namespace, results_id) DO NOTHING`,
+      [scope.org, scope.namespace, resultsId, results.branch, results.commit, shard, results.started_at, JSON.stringify(results), now],
+    )
+    return rowCount === 1
+  }
+
+  async listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
+    const { rows } = await this.#query<{ results_json: string }>(
+      `SELECT results_json FROM reagent_ledger_results WHERE org = $1 AND namespace = $2 AND ($3::text IS NULL OR branch = $3)
+       ORDER BY started_at DESC, results_id COLLATE "C" DESC LIMIT $4`,
+      [scope.org, scope.namespace, branch ?? null, limit],
+    )
+    return rows.map((row) => JSON.parse(row.results_json) as RunResults)
   }
 
   async close(): Promise<void> {

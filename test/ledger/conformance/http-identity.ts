@@ -8,7 +8,7 @@ import { tempDir } from '../../helpers/temp-dir.js'
 import type { StartLedger } from '../harness.js'
 import { pricedTrace } from './get-grade.js'
 
-const TOKENS = {
+export const TOKENS = {
   ci: 'ci-token-0123456789abcdef',
   prod: 'prod-token-0123456789abcdef',
   refundBot: 'refund-bot-0123456789abcdef',
@@ -16,7 +16,7 @@ const TOKENS = {
 }
 
 /** A token file: ci and prod are two namespaces of the org `acme`; the bot is narrowed to one agent, the last token to one session. */
-function tokenFile() {
+export function tokenFile() {
   const file = join(tempDir(), 'tokens.json')
   writeFileSync(
     file,
@@ -44,7 +44,7 @@ export function httpConformance(start: StartLedger): void {
       status: 404,
       body: {
         error: 'unknown_operation',
-        message: 'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put',
+        message: 'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put, results.put, results.list',
       },
       allow: null,
     })

@@ -1,6 +1,6 @@
 /**
  * The conformance suite both stores pass, over real HTTP: every field of the
- * five operations and trace.put, every error status with its exact body,
+ * five operations, trace.put, results.put and results.list, every error status with its exact body,
  * tokens and namespaces, the limits of what a store keeps.
  */
 import { describe } from 'vitest'
@@ -10,6 +10,7 @@ import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
+import { resultsConformance } from './results.js'
 
 export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: run.begin`, () => beginConformance(start))
@@ -20,4 +21,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: HTTP`, () => httpConformance(start))
   describe(`${name}: tokens and namespaces`, () => tokenConformance(start))
   describe(`${name}: limits and storage keys`, () => limitsConformance(start))
+  describe(`${name}: results.put and results.list`, () => resultsConformance(start))
 }
