@@ -84,7 +84,7 @@ export function comparisonLines(report: ComparisonReport, c: Colors): string[] {
       if (verdict === 'unchanged' && figures.length === 0) continue
       const mark = verdict === 'regressed' ? c.red('✗ regressed') : verdict === 'improved' ? c.green('✓ improved') : c.dim('· unchanged')
       lines.push('')
-      lines.push(`${mark}  ${test.id}  (${runsOn(test)} current runs)`)
+      lines.push(`${mark}  ${test.id}  (${runsOn(test)} current run${runsOn(test) === 1 ? '' : 's'})`)
       for (const figure of figures) lines.push(`    ${figureLine(figure)}`)
     }
   }

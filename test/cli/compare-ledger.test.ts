@@ -41,7 +41,7 @@ describe('--baseline ledger:<branch>@<N>', () => {
       '1 test compared: baseline ledger:main@2 (2 results files), current current.json (1 results file), at 95% confidence (Benjamini–Hochberg)\n' +
         '0 regressed, 0 improved, 1 unchanged\n' +
         '\n' +
-        '· unchanged  test/agent.test.ts > refunds order 42  (1 current runs)\n' +
+        '· unchanged  test/agent.test.ts > refunds order 42  (1 current run)\n' +
         '    pass rate: 2/2 (100%) -> 0/1 (0%), p 0.3333 (adjusted 0.3333): unchanged (too few runs: needs 4 per side)\n' +
         '    tokens: median 1200 -> 1200 (2 and 1 runs), p 1 (adjusted 1): unchanged (too few runs: needs 4 per side)\n' +
         '    dollars: median $0.01 -> $0.01 (2 and 1 runs), p 1 (adjusted 1): unchanged (too few runs: needs 4 per side)\n' +
