@@ -109,3 +109,9 @@ export function stringOption(input: CommandInput, name: string): string | undefi
   const value = input.options[name]
   return typeof value === 'string' ? value : undefined
 }
+
+/** `0.9` or `90%` as a share (NaN for anything else): the one reading of the options that take a share. */
+export function parseShare(raw: unknown): number {
+  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(String(raw).trim())
+  return match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1)
+}

@@ -10,6 +10,7 @@ import { compareResults } from '../results/compare-results.js'
 import type { ComparisonReport } from '../results/comparison-lines.js'
 import { isLedgerBaseline, readLedgerBaseline } from '../results/ledger-baseline.js'
 import type { ResultsSource } from '../results/results-source.js'
+import { parseShare } from './args.js'
 import type { CommandInput, OptionSpec } from './command.js'
 
 export const BASELINE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
@@ -31,10 +32,9 @@ export const BASELINE_OPTIONS: Readonly<Record<string, OptionSpec>> = {
 /** `0.95` or `95%`: a confidence strictly between 0 and 1. */
 export function confidenceOption(raw: unknown): number | undefined {
   if (raw === undefined) return undefined
-  const text = String(raw).trim()
-  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text)
-  const share = match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1)
-  if (!(share > 0 && share < 1)) throw new UsageError(`--confidence must be between 0 and 1 (0.95) or a percentage (95%); got ${JSON.stringify(text)}`)
+  const share = parseShare(raw)
+  if (!(share > 0 && share < 1))
+    throw new UsageError(`--confidence must be between 0 and 1 (0.95) or a percentage (95%); got ${JSON.stringify(String(raw).trim())}`)
   return share
 }
 

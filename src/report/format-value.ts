@@ -118,6 +118,11 @@ export function formatStatus(status: TraceStatus, c: Colors): string {
   }
 }
 
+/** `70%`, `66.7%`: a share to a tenth of a percent. */
+export function formatPercent(share: number): string {
+  return `${Math.round(share * 1000) / 10}%`
+}
+
 /** `1 turn`, `3 turns`. */
 export function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`

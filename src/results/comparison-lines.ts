@@ -5,6 +5,7 @@
  * close to call that more runs could settle, the tests only one side ran,
  * flaky tests and the quarantine. Plain lines; colour comes from the caller.
  */
+import { formatPercent } from '../report/format-value.js'
 import type { Comparison, FigureComparison, FlakyTest, QuarantineSplit, TestComparison, TestRuns } from '../compare/index.js'
 import { describeVerdict } from '../compare/index.js'
 import type { Colors } from '../report/colors.js'
@@ -17,10 +18,6 @@ const FIGURE_NAMES: Readonly<Record<FigureComparison['figure'], string>> = {
   duration_ms: 'duration',
   turns: 'turns',
   tool_calls: 'tool calls',
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`
 }
 
 function shownValue(figure: FigureComparison['figure'], value: number): string {
@@ -38,7 +35,7 @@ export function figureLine(figure: FigureComparison): string {
   const name = FIGURE_NAMES[figure.figure]
   const sides =
     figure.figure === 'pass_rate'
-      ? `${figure.baseline.passed}/${figure.baseline.n} (${percent(figure.baseline.rate)}) -> ${figure.current.passed}/${figure.current.n} (${percent(figure.current.rate)})`
+      ? `${figure.baseline.passed}/${figure.baseline.n} (${formatPercent(figure.baseline.rate)}) -> ${figure.current.passed}/${figure.current.n} (${formatPercent(figure.current.rate)})`
       : `median ${shownValue(figure.figure, figure.baseline.median)} -> ${shownValue(figure.figure, figure.current.median)} (${figure.baseline.n} and ${figure.current.n} runs)`
   // Within noise, with an effect more runs could confirm: how many (describeVerdict says it for too few runs).
   const more = figure.reason === 'within noise' && figure.needs !== undefined ? `, ${figure.needs.current} runs per side would tell` : ''
@@ -73,7 +70,7 @@ export function comparisonLines(report: ComparisonReport, c: Colors): string[] {
   const count = (verdict: TestComparison['verdict']): number => gated.filter((test) => test.verdict === verdict).length
   lines.push(
     `${comparison.tests.length} test${comparison.tests.length === 1 ? '' : 's'} compared: baseline ${report.baseline.path} (${report.baseline.files} results file${report.baseline.files === 1 ? '' : 's'}), ` +
-      `current ${report.current.path} (${report.current.files} results file${report.current.files === 1 ? '' : 's'}), at ${percent(comparison.confidence)} confidence (Benjamini–Hochberg)`,
+      `current ${report.current.path} (${report.current.files} results file${report.current.files === 1 ? '' : 's'}), at ${formatPercent(comparison.confidence)} confidence (Benjamini–Hochberg)`,
   )
   lines.push(
     `${count('regressed')} regressed, ${count('improved')} improved, ${count('unchanged')} unchanged${split.quarantined.length > 0 ? `, ${split.quarantined.length} quarantined` : ''}`,

@@ -10,6 +10,7 @@
  * without a run is one run, its outcome. The suite's pass rate is the share
  * of its tests that passed. A run the price table could not price costs 0.
  */
+import { formatPercent, plural } from '../report/format-value.js'
 import { formatUsd } from '../trace/cost.js'
 import { runsOfTest } from './test-runs.js'
 import type { RunResults, TestResult } from './types.js'
@@ -25,14 +26,6 @@ export interface Gates {
 export interface GateLine {
   passed: boolean
   text: string
-}
-
-function percent(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
 }
 
 function testLabel(test: TestResult): string {
@@ -64,8 +57,8 @@ function suiteLines(tests: readonly TestResult[], gates: Gates): GateLine[] {
     const limit = gates.minPassRate
     const passed = tests.filter((test) => test.outcome === 'passed').length
     const rate = tests.length === 0 ? 0 : passed / tests.length
-    const figure = tests.length === 0 ? 'ran no test' : `passed ${percent(rate)} (${passed} of ${plural(tests.length, 'test')})`
-    lines.push({ passed: tests.length > 0 && rate >= limit, text: `min-pass-rate ${percent(limit)}: the suite ${figure}` })
+    const figure = tests.length === 0 ? 'ran no test' : `passed ${formatPercent(rate)} (${passed} of ${plural(tests.length, 'test')})`
+    lines.push({ passed: tests.length > 0 && rate >= limit, text: `min-pass-rate ${formatPercent(limit)}: the suite ${figure}` })
   }
   if (gates.maxUsd !== undefined) {
     const usd = usdOf(tests)
@@ -90,9 +83,9 @@ function testLines(tests: readonly TestResult[], gates: Gates): GateLine[] {
   }
   if (gates.minPassRate !== undefined) {
     const limit = gates.minPassRate
-    gate(`min-pass-rate ${percent(limit)}`, (test) => {
+    gate(`min-pass-rate ${formatPercent(limit)}`, (test) => {
       const { passed, of } = runsPassed(test)
-      return { passed: passed / of >= limit, figure: `passed ${percent(passed / of)} (${passed} of ${plural(of, 'run')})` }
+      return { passed: passed / of >= limit, figure: `passed ${formatPercent(passed / of)} (${passed} of ${plural(of, 'run')})` }
     })
   }
   if (gates.maxUsd !== undefined) {

@@ -11,6 +11,7 @@
  * they are (no trace content is in it): every piece of them is escaped, so a
  * `|`, a newline, `<script>` or a `*` in a test name is shown, not obeyed.
  */
+import { formatPercent, plural } from '../report/format-value.js'
 import { formatUsd } from '../trace/cost.js'
 import { type ComparisonReport, figureLine } from './comparison-lines.js'
 import { runsPassed } from './gates.js'
@@ -46,14 +47,6 @@ function sum(runs: readonly RunResult[], figure: (run: RunResult) => number | nu
   return known.length === 0 ? null : known.reduce((total, value) => total + value, 0)
 }
 
-function percent(share: number): string {
-  return `${Math.round(share * 1000) / 10}%`
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`
-}
-
 function place(test: TestResult): string {
   return `${test.file}${test.line === null ? '' : `:${test.line}`}`
 }
@@ -61,7 +54,7 @@ function place(test: TestResult): string {
 function runsCell(test: TestResult): string {
   if (test.runs.length === 1) return '1'
   const { passed, of } = runsPassed(test)
-  return `${of} (${percent(passed / of)} passed)`
+  return `${of} (${formatPercent(passed / of)} passed)`
 }
 
 function row(test: TestResult): string {
@@ -129,7 +122,7 @@ export function resultsMarkdown(results: RunResults, options: MarkdownOptions = 
 /** The tests that regressed or improved against the baseline, each with the figures that did; the others counted. */
 function comparisonMarkdown({ baseline, comparison, split }: ComparisonReport): string[] {
   const count = (verdict: string): number => split.gated.filter((test) => test.verdict === verdict).length
-  const confidence = percent(comparison.confidence)
+  const confidence = formatPercent(comparison.confidence)
   const counts = [`${count('regressed')} regressed`, `${count('improved')} improved`, `${count('unchanged')} unchanged (within noise)`]
   if (split.quarantined.length > 0) counts.push(`${split.quarantined.length} quarantined`)
   const lines = [`**Against the baseline** (${escapeMarkdown(baseline.path)}, ${confidence} confidence): ${counts.join(', ')}`]

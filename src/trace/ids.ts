@@ -60,11 +60,12 @@ export function ulid(ms: number = Date.now()): string {
  * Never an integer: reagent-flow 0.5 reads times as floats, and `JSON.stringify`
  * would write a whole number without a decimal point.
  */
-let timeOrigin: number | undefined
+let clock: typeof performance | undefined
 
 export function epochSeconds(): number {
-  // Read on first use: the first read of the global `performance` loads node:perf_hooks.
-  timeOrigin ??= performance.timeOrigin
-  const seconds = (timeOrigin + performance.now()) / 1000
+  // Read on first use (the first read of the global `performance` loads node:perf_hooks), then kept:
+  // the global is a getter, and this runs twice for every turn recorded.
+  clock ??= performance
+  const seconds = (clock.timeOrigin + clock.now()) / 1000
   return Number.isInteger(seconds) ? seconds + 0.000001 : seconds
 }

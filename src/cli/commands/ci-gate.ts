@@ -1,5 +1,6 @@
 /** `reagent-flow ci gate <results>`: fails the build when the run's pass rate, dollars or tokens are past a gate. */
 import { UsageError } from '../../errors/index.js'
+import { parseShare } from '../args.js'
 import { checkGates, type GateLine, type Gates } from '../../results/gates.js'
 import { type ComparisonReport, figureLine } from '../../results/comparison-lines.js'
 import { readResultsFile } from '../../results/results-file.js'
@@ -9,10 +10,9 @@ import { EXIT_CHECK_FAILED, EXIT_OK, type Command, type CommandInput } from '../
 /** `0.9` or `90%`: a share from 0 to 1. */
 function passRateOption(raw: unknown): number | undefined {
   if (raw === undefined) return undefined
-  const text = String(raw).trim()
-  const match = /^(\d+(?:\.\d+)?)(%?)$/.exec(text)
-  const share = match === null ? Number.NaN : Number(match[1]) / (match[2] === '%' ? 100 : 1)
-  if (!(share >= 0 && share <= 1)) throw new UsageError(`--min-pass-rate must be a share from 0 to 1 (0.9) or a percentage (90%); got ${JSON.stringify(text)}`)
+  const share = parseShare(raw)
+  if (!(share >= 0 && share <= 1))
+    throw new UsageError(`--min-pass-rate must be a share from 0 to 1 (0.9) or a percentage (90%); got ${JSON.stringify(String(raw).trim())}`)
   return share
 }
 
