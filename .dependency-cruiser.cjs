@@ -23,6 +23,8 @@ const LAYERS = [
   // The one call lifecycle adapters translate into.
   { name: 'adapter-support', path: '^src/adapter-support/' },
   { name: 'adapters', path: '^adapters/' },
+  // Simulations (reagent-flow/simulate): users, tools and judges that ask a model through an adapter.
+  { name: 'simulate', path: '^src/simulate/' },
   // Public entry points (one per subpath of package.json's exports) and the CLI.
   { name: 'entries', path: '^src/(entries|cli)/' },
 ]

@@ -21,6 +21,12 @@ export interface ChildSessionOptions {
   /** What the parent handed over; null when nothing was. */
   handoffContext: JsonObject | null
   metadata?: JsonObject
+  /**
+   * How the parent closes the child when it closes first: `'failed'` (the
+   * default: an agent the SDK started and never finished), or `'completed'`
+   * (a helper that lives as long as its parent: the simulated tools' model).
+   */
+  whenParentCloses?: 'failed' | 'completed'
 }
 
 /**
@@ -62,8 +68,9 @@ export function openChildSession(parent: Session, name: string, options: ChildSe
     }
     return written
   }
+  const failsWithParent = options.whenParentCloses !== 'completed'
   parent[internals].beforeClose(() =>
-    close(isOpen ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined),
+    close(isOpen && failsWithParent ? new Error(`the session "${parent.name}" closed before the agent "${name}" it started had finished`) : undefined),
   )
   return { session: child, close }
 }

@@ -112,6 +112,48 @@ export interface Grade {
   graded_at: EpochSeconds
 }
 
+/** Who said a line of a conversation: the simulated user, or the agent under test. */
+export type ConversationRole = 'user' | 'assistant'
+
+/** One message of a conversation (`conversation()` in `reagent-flow/simulate`), as the trace keeps it. */
+export interface ConversationMessage {
+  role: ConversationRole
+  content: string
+  /** The exchange it belongs to: 1 for the user's first message and the agent's reply to it. */
+  exchange: number
+  /** The agent's replies only: the indexes of the turns the agent recorded while it produced this reply. */
+  turns?: number[]
+}
+
+/**
+ * How a conversation ended: `user` (the simulated user said it was done),
+ * `max_turns` (it reached `maxTurns` exchanges), `stop` (the test's `stop`
+ * function ended it), `error` (the user's model or the agent failed).
+ */
+export type ConversationEnd = 'user' | 'max_turns' | 'stop' | 'error'
+
+/**
+ * Ours: the conversation a simulated user had with the agent (`conversation()`),
+ * who said what in order. A plain object of strings, numbers and arrays, so
+ * reagent-flow 0.5 (which ignores top-level keys it does not know) still loads the trace.
+ */
+export interface ConversationRecord {
+  /** The simulated user's goal; null for a scripted user without one. */
+  goal: string | null
+  persona: string | null
+  ended_by: ConversationEnd
+  /** Whether the user said its goal was met: true or false when it ended the conversation itself, else null. */
+  goal_met: boolean | null
+  /** Why it ended, in words (the user's reason, `"reached maxTurns (10)"`, the error's message). */
+  reason: string | null
+  max_turns: number
+  /** Exchanges begun: a user message, with the agent's reply when it gave one. */
+  exchanges: number
+  /** The trace_id of the session that recorded the simulated user's model calls (`<name> > user`); null for a scripted user. */
+  user_trace_id: string | null
+  messages: ConversationMessage[]
+}
+
 export interface Trace {
   trace_id: string
   name: string
@@ -143,5 +185,7 @@ export interface Trace {
    * `reagent-flow approve --all` approves such runs. Never in a golden.
    */
   golden?: boolean
+  /** Ours: the conversation of `conversation()` (reagent-flow/simulate), who said what, in order. */
+  conversation?: ConversationRecord
   [extra: string]: unknown
 }
