@@ -10,6 +10,7 @@
 import { session, type Session } from '../run/session.js'
 import type { JsonObject } from '../trace/types.js'
 import { internals } from '../session/internals.js'
+import { HELPER_RUN } from '../session/options.js'
 
 export interface ChildSession {
   readonly session: Session
@@ -27,6 +28,8 @@ export interface ChildSessionOptions {
    * (a helper that lives as long as its parent: the simulated tools' model).
    */
   whenParentCloses?: 'failed' | 'completed'
+  /** A helper run (session/helper-runs.ts): it takes the parent's replay options, not its limits or faults. */
+  helper?: boolean
 }
 
 /**
@@ -49,6 +52,7 @@ export function openChildSession(parent: Session, name: string, options: ChildSe
       parentTraceId: parent.traceId,
       handoffContext: options.handoffContext,
       ...(options.metadata === undefined ? {} : { metadata: options.metadata }),
+      ...(options.helper === true ? { [HELPER_RUN]: true } : {}),
     },
     (s) => {
       child = s

@@ -6,7 +6,7 @@
  * faults through `modelFaultsOf(session)`.
  */
 import { FeatureKey, internals } from '../session/internals.js'
-import type { RecordingOptions } from '../session/options.js'
+import { HELPER_RUN, isHelperRun, type RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
 import { FaultPlan } from './fault-plan.js'
 import type { Fault } from './faults-option.js'
@@ -29,9 +29,10 @@ export interface FaultsOptions {
 const FAULTS = new FeatureKey<FaultPlan>('faults')
 
 export const faultsFeature: SessionFeature = {
-  attach(session: Session, options: RecordingOptions & FaultsOptions, parent: Session | undefined): void {
+  attach(session: Session, options: RecordingOptions & FaultsOptions & { [HELPER_RUN]?: boolean }, parent: Session | undefined): void {
     const inner = session[internals]
-    const plan = options.faults !== undefined ? new FaultPlan(options.faults) : parent?.[internals].get(FAULTS)
+    // A helper run (a simulated user, a judge) is not the agent: the agent's faults are not its.
+    const plan = options.faults !== undefined ? new FaultPlan(options.faults) : isHelperRun(options) ? undefined : parent?.[internals].get(FAULTS)
     if (plan === undefined) return
     inner.set(FAULTS, plan)
     inner.addGate({

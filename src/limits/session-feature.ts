@@ -5,7 +5,7 @@
  * stopped is closed as cancelled with the limit as its reason.
  */
 import { FeatureKey, internals } from '../session/internals.js'
-import type { RecordingOptions } from '../session/options.js'
+import { HELPER_RUN, isHelperRun, type RecordingOptions } from '../session/options.js'
 import type { Session, SessionFeature } from '../session/session.js'
 import { budgetStopOf } from './budget-stop.js'
 import type { Limits } from './limits-option.js'
@@ -26,9 +26,10 @@ export interface LimitsOptions {
 const GUARD = new FeatureKey<RunGuard>('limits')
 
 export const limitsFeature: SessionFeature = {
-  attach(session: Session, options: RecordingOptions & LimitsOptions, parent: Session | undefined): void {
+  attach(session: Session, options: RecordingOptions & LimitsOptions & { [HELPER_RUN]?: boolean }, parent: Session | undefined): void {
     const inner = session[internals]
-    const guard = options.limits !== undefined ? new RunGuard(options.limits) : parent?.[internals].get(GUARD)
+    // A helper run (a simulated user, a judge) spends outside the agent's budget.
+    const guard = options.limits !== undefined ? new RunGuard(options.limits) : isHelperRun(options) ? undefined : parent?.[internals].get(GUARD)
     // Also without limits of its own: a sub-agent's stop that came up as the function's error stops this run too.
     inner.lifecycle.on('ended', (end, thrown) => {
       // Whether the agent rethrew the stop or caught it.

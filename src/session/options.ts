@@ -48,3 +48,17 @@ export const RESUME: unique symbol = Symbol.for('reagent-flow.resume')
 export function isResume(options: RecordingOptions & { [RESUME]?: boolean }): boolean {
   return options[RESUME] === true
 }
+
+/**
+ * The internal option of a helper run (a simulated user, the simulated tools'
+ * model, a judge: session/helper-runs.ts): opened inside the agent's session,
+ * it takes its replay options, but not its `limits` or `faults`, which are
+ * about the agent: the user's tokens are not the agent's budget, and a fault
+ * meant for the agent's second model call must not land on the user's.
+ */
+export const HELPER_RUN: unique symbol = Symbol.for('reagent-flow.helper-run')
+
+/** True for the options of a helper run. */
+export function isHelperRun(options: RecordingOptions & { [HELPER_RUN]?: boolean }): boolean {
+  return options[HELPER_RUN] === true
+}

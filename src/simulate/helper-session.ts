@@ -36,6 +36,7 @@ export function openHelperSession(
       handoffContext: null,
       metadata: { reagent_role: role, ...metadata },
       whenParentCloses: whenOwnerCloses,
+      helper: true,
     }),
   )
   if (child === undefined) return undefined
