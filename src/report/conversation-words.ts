@@ -8,10 +8,19 @@
  *   failed: the user's model answered nothing
  *   turns 2–4
  *
- * Pure (no colour, no Node): the viewer's page bundles it.
+ * Pure (no colour, no Node): the viewer's page bundles it, so it imports
+ * nothing of format-value.ts (whose colour types reach Node's process) and
+ * writes its two small helpers the same way.
  */
 import type { ConversationRecord } from '../trace/types.js'
-import { oneLineText, plural } from './format-value.js'
+
+/** As format-value's oneLineText: newlines and quotes escaped as in JSON, cut to `max` with an ellipsis. */
+function oneLineText(text: string, max: number): string {
+  const escaped = JSON.stringify(text).slice(1, -1)
+  return escaped.length > max ? `${escaped.slice(0, max - 1)}…` : escaped
+}
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`
 
 /** How a conversation ended, for colour: the goal met, stopped short of it, or failed. */
 export type ConversationTone = 'met' | 'short' | 'failed' | 'plain'
