@@ -53,13 +53,15 @@ async function checkSupportChat(page: Page, base: string): Promise<void> {
   await page.goto(`${base}#/run/support.trace.json`)
   await page.getByRole('heading', { name: 'Chat (3 exchanges)', level: 2 }).waitFor()
   const chat = page.getByRole('list', { name: 'Chat between the simulated user and support' })
-  expect(await chat.getByRole('listitem').evaluateAll((items) => items.map((item) => [item.getAttribute('aria-label'), item.className]))).toEqual([
-    ['User, exchange 1', 'bubble bubble-user'],
-    ['Agent, exchange 1', 'bubble bubble-agent'],
-    ['User, exchange 2', 'bubble bubble-user'],
-    ['Agent, exchange 2', 'bubble bubble-agent'],
-    ['User, exchange 3', 'bubble bubble-user'],
-    ['Agent, exchange 3', 'bubble bubble-agent'],
+  expect(
+    await chat.getByRole('listitem').evaluateAll((items) => items.map((item) => [item.querySelector('.bubble-who')?.textContent, item.className])),
+  ).toEqual([
+    ['User · exchange 1', 'bubble bubble-user'],
+    ['Agent · exchange 1', 'bubble bubble-agent'],
+    ['User · exchange 2', 'bubble bubble-user'],
+    ['Agent · exchange 2', 'bubble bubble-agent'],
+    ['User · exchange 3', 'bubble bubble-user'],
+    ['Agent · exchange 3', 'bubble bubble-agent'],
   ])
   expect(await chat.locator('.bubble-text').allTextContents()).toEqual([
     'hi, I want my money back',
@@ -81,7 +83,7 @@ async function checkSupportChat(page: Page, base: string): Promise<void> {
   expect(await section.getByRole('link', { name: 'support > user' }).getAttribute('href')).toBe('#/run/support___user.trace.json')
 
   // An agent bubble's turn link selects that turn and brings it into view, its heading focused.
-  await chat.getByRole('listitem', { name: 'Agent, exchange 2' }).getByRole('link', { name: 'Turn 3' }).click()
+  await chat.getByRole('listitem').filter({ hasText: 'Agent · exchange 2' }).getByRole('link', { name: 'Turn 3' }).click()
   await page.getByRole('heading', { name: 'Turn 3', level: 3 }).waitFor()
   expect(page.url()).toBe(`${base}#/run/support.trace.json/turn/3`)
   expect(await page.locator('.turn-row.selected .turn-title').textContent()).toBe('Turn 3')

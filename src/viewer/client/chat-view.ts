@@ -94,7 +94,8 @@ function bubble(message: ConversationMessage, options: ChatOptions): HTMLElement
   const who = isUser ? 'User' : 'Agent'
   return h(
     'li',
-    { class: `bubble ${isUser ? 'bubble-user' : 'bubble-agent'}`, aria: { label: `${who}, exchange ${message.exchange}` } },
+    // No aria-label: it would stand in for the message itself in some screen readers; the first line says who, and in which exchange.
+    { class: `bubble ${isUser ? 'bubble-user' : 'bubble-agent'}`, data: { exchange: message.exchange } },
     h('div', { class: 'bubble-who' }, `${who} · exchange ${message.exchange}`),
     messageText(message.content),
     isUser || message.turns === undefined ? null : turnLinks(message.turns, options),
