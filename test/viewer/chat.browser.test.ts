@@ -122,7 +122,12 @@ async function checkLongChat(page: Page, base: string): Promise<void> {
   await page.getByRole('button', { name: 'Show 200 more messages (4,800 not shown)' }).click()
   expect(await page.locator('.chat .bubble').count()).toBe(400)
   expect(await page.locator('.chat .bubble-text').nth(399).textContent()).toBe('answer 200')
-  expect(await page.locator('.chat .facts dd').last().textContent()).toBe('stopped at maxTurns (2500)')
+  expect(await page.locator('.chat .facts dd').allTextContents()).toEqual([
+    'Get a refund for order 42',
+    'terse, impatient',
+    'trace-support > user (not in this directory)',
+    'stopped at maxTurns (2500)',
+  ])
 }
 
 describeInBrowser('the Chat of a conversation run, in the viewer', (browser) => {

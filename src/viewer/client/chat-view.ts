@@ -102,6 +102,12 @@ function bubble(message: ConversationMessage, options: ChatOptions): HTMLElement
   )
 }
 
+/** Who played the user: a link to its run, its id when the run is elsewhere, or a scripted user (no model, no run). */
+function userFact(record: ConversationRecord, options: ChatOptions): Child {
+  if (options.userRun !== null) return h('a', { href: options.userRun.href }, options.userRun.name)
+  return record.user_trace_id === null ? 'scripted' : `${record.user_trace_id} (not in this directory)`
+}
+
 /** The Chat section of a run whose trace has a conversation. */
 export function chatSection(record: ConversationRecord, options: ChatOptions): HTMLElement {
   const ending = describeEnding(record, 500)
@@ -143,14 +149,7 @@ export function chatSection(record: ConversationRecord, options: ChatOptions): H
     facts([
       ['Goal', record.goal],
       ['Persona', record.persona],
-      [
-        'User',
-        options.userRun === null
-          ? record.user_trace_id === null
-            ? 'scripted'
-            : record.user_trace_id
-          : h('a', { href: options.userRun.href }, options.userRun.name),
-      ],
+      ['User', userFact(record, options)],
       ['Ended', h('span', { class: `tone-${ending.tone}` }, ending.text)],
     ]),
     record.messages.length === 0 ? h('p', { class: 'empty' }, 'Nothing was said.') : log,
