@@ -21,6 +21,9 @@
  *   each variant is normalised on its own (see variants.ts);
  * - `golden` (the run asked for its golden) is dropped: a fact about the
  *   run, not behaviour;
+ * - a conversation (`conversation()` of reagent-flow/simulate) is kept, who
+ *   said what being behaviour, with the id of the simulated user's run
+ *   (`user_trace_id`) as "golden-user" (decision note 072);
  * - every model call holds its whole message list: a `messages_base` (how a
  *   run file stores a history shared with an earlier call, decision note 016)
  *   is expanded, and the golden writer never writes one (trace-text.ts). A
@@ -35,6 +38,8 @@ import { asGoldenIdentity } from './identity.js'
 
 export const GOLDEN_TRACE_ID = 'golden'
 export const GOLDEN_PARENT_ID = 'golden-parent'
+/** The simulated user's run of a conversation, in a golden: its real id changes on every recording. */
+const GOLDEN_USER_ID = 'golden-user'
 
 function withoutStack(error: RecordedError): RecordedError {
   return { name: error.name, message: error.message }
@@ -87,6 +92,7 @@ export function normalizeTrace(trace: Trace): Trace {
     handoff_context: trace.handoff_context ?? null,
   }
   if (trace.error != null) out.error = withoutStack(trace.error)
+  if (trace.conversation != null && trace.conversation.user_trace_id !== null) out.conversation = { ...trace.conversation, user_trace_id: GOLDEN_USER_ID }
   if (trace.orphan_results !== undefined) {
     out.orphan_results = trace.orphan_results.map(({ injected: _injected, ...r }) => ({ ...r, call_id: idOf(r.call_id), duration_ms: 0 }))
   }

@@ -42,6 +42,8 @@ export interface StackTraceOptions {
    * named, not printed again.
    */
   shownElsewhere?: readonly string[]
+  /** Lines drawn between the header and the turns (`reagent-flow show`: the run's conversation as a chat), followed by a blank line. */
+  preface?: readonly string[]
 }
 
 /** Traces longer than this show their first and last turns, and the turns that matter, only. */
@@ -138,6 +140,7 @@ export function formatStackTrace(trace: Trace, options: StackTraceOptions = {}):
   const c = colors(options.color)
   const lines = [formatHeader(trace, c)]
   if (trace.parent_trace_id !== null && trace.parent_trace_id !== undefined) lines.push(c.dim(`  child of ${trace.parent_trace_id}`))
+  if (options.preface !== undefined && options.preface.length > 0) lines.push(...options.preface, '')
   if (trace.turns.length === 0) lines.push(c.dim('  (no turns recorded)'))
   const shownElsewhere = new Set(options.shownElsewhere)
   const style = {

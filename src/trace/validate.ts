@@ -82,7 +82,13 @@ export function describeSchemaError(error: ErrorObject): { path: string; rule: s
   let detail = error.message ?? 'is invalid'
   const params = error.params as Record<string, unknown>
   if (error.keyword === 'additionalProperties') {
-    detail = `unexpected key "${String(params.additionalProperty)}" (the Python reagent-flow 0.5 cannot load extra keys here)`
+    // reagent-flow 0.5 skips top-level keys it does not know, so it never reads a conversation: the rule there is ours.
+    const why = /^conversation\.messages\[\d+\]$/.test(path)
+      ? 'a conversation message holds role, content, exchange and turns only'
+      : path.startsWith('conversation')
+        ? 'not part of the conversation format'
+        : 'the Python reagent-flow 0.5 cannot load extra keys here'
+    detail = `unexpected key "${String(params.additionalProperty)}" (${why})`
   } else if (error.keyword === 'required') {
     detail = `missing required key "${String(params.missingProperty)}"`
   } else if (error.keyword === 'type') {

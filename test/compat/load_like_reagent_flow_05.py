@@ -108,13 +108,19 @@ def trace_from_dict(d: dict) -> Trace:
     )
 
 
+# The top-level keys Trace is built from; any other (ours: status, error, conversation, ...) is skipped.
+TRACE_KEYS = {"trace_id", "name", "turns", "metadata", "started_at", "ended_at", "format_version", "parent_trace_id", "handoff_context"}
+
+
 def main(paths: list[str]) -> int:
     failed = 0
     for path in paths:
         try:
             with open(path, encoding="utf-8") as f:
-                trace = trace_from_dict(json.load(f))
-            print(f"ok {path} ({len(trace.turns)} turns)")
+                d = json.load(f)
+            trace = trace_from_dict(d)
+            skipped = sorted(key for key in d if key not in TRACE_KEYS)
+            print(f"ok {path} ({len(trace.turns)} turns; skipped: {', '.join(skipped) or 'nothing'})")
         except Exception as e:  # noqa: BLE001 - report every failure, keep going
             failed += 1
             print(f"FAIL {path}: {type(e).__name__}: {e}")

@@ -4,10 +4,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { resolveDiffOptions } from '../../src/diff/options.js'
 import { reconcile, renderGolden } from '../../src/golden/index.js'
-import { repeat, session, traceTool, type Session } from '../../src/entries/index.js'
+import { loadTrace, repeat, session, traceTool, type Session } from '../../src/entries/index.js'
+import { saveTrace } from '../../src/entries/files.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const LOADER = join(import.meta.dirname, 'load_like_reagent_flow_05.py')
+const CONVERSATION_FIXTURE = join(import.meta.dirname, '../../fixtures/traces/conversation/support-conversation.trace.json')
 const hasPython = spawnSync('python3', ['--version']).status === 0
 
 /** Uses every optional field we add, so the check covers all of them. */
@@ -92,6 +94,24 @@ describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads t
     expect(JSON.parse(readFileSync(golden, 'utf8')).variants).toHaveLength(1)
     const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
     expect(output.trim().split('\n')).toEqual(files.map((file) => expect.stringMatching(new RegExp(`^ok ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`))))
+  })
+
+  it('load a run of conversation() and its golden, skipping the conversation as any top-level key it does not know', () => {
+    const traceDir = tempDir()
+    // Read and written again by us: what a recorded conversation's run file holds.
+    const run = saveTrace(loadTrace(CONVERSATION_FIXTURE), { traceDir })
+    const golden = join(traceDir, 'support-conversation.golden.json')
+    writeFileSync(golden, renderGolden(loadTrace(CONVERSATION_FIXTURE)).text)
+    const files = [CONVERSATION_FIXTURE, run, golden]
+    const output = execFileSync('python3', [LOADER, ...files], { encoding: 'utf8' })
+    expect(output).toBe(
+      [
+        `ok ${CONVERSATION_FIXTURE} (5 turns; skipped: conversation, error, status)`,
+        `ok ${run} (5 turns; skipped: conversation, error, status)`,
+        `ok ${golden} (5 turns; skipped: conversation, error, status)`,
+        '',
+      ].join('\n'),
+    )
   })
 
   it('rejects a tool result with an extra key, as reagent-flow 0.5 does', () => {

@@ -1,4 +1,5 @@
 /** `reagent-flow show <run>`: one run as an agent stack trace, with its place among the runs around it. */
+import { formatChatLines } from '../../report/chat.js'
 import { formatStackTrace } from '../../report/stack-trace.js'
 import { loadTrace } from '../../storage/index.js'
 import type { Trace } from '../../trace/types.js'
@@ -50,14 +51,19 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
   if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
   for (const [i, child] of out.children.entries()) facts.push([i === 0 ? 'children' : '', runName(child)])
   if (trace.grade !== undefined) facts.push(['grade', formatGrade(trace.grade, c)])
-  ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported })}\n\n${formatFacts(facts, c)}`)
+  // A conversation reads first as what was said, then as what the agent did for each reply (its turns).
+  const preface = trace.conversation === undefined ? [] : formatChatLines(trace.conversation, c)
+  ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported, preface })}\n\n${formatFacts(facts, c)}`)
 }
 
 export const showCommand: Command = {
   name: 'show',
   args: '<run>',
   summary: 'one run as an agent stack trace (turns, calls, results, errors, tokens), with its parent and children',
-  details: ['Traces longer than 40 turns show their first 10 and last 20 turns, and the turns with errors in between.'],
+  details: [
+    'Traces longer than 40 turns show their first 10 and last 20 turns, and the turns with errors in between.',
+    'A run of conversation() (reagent-flow/simulate) shows its conversation as a chat before its turns: each message with its exchange, the turns each agent reply produced, and how it ended.',
+  ],
   options: {},
   positionals: { min: 1, max: 1, names: '<run> (a trace name, a trace file or a trace_id)' },
   examples: ['reagent-flow show refund-agent', 'reagent-flow show .reagent/refund-agent.trace.json', 'reagent-flow show 01JV6Q3M8X --json'],

@@ -3,9 +3,12 @@
  * failed, the chain of agents it belongs to, and its turns as a timeline
  * (a virtualised list: j/k step through turns, each turn has its own
  * address) beside the selected turn in full; then the whole conversation,
- * metadata and handoff context. Follows the run live while it is recorded.
+ * metadata and handoff context. A run of `conversation()` shows its Chat
+ * before its turns (chat-view.ts). Follows the run live while it is recorded.
  */
+import type { ConversationRecord } from '../../trace/types.js'
 import type { RunPayload, RunSummary } from '../types.js'
+import { CHAT_PAGE, chatSection } from './chat-view.js'
 import { announce, fill, h } from './dom.js'
 import { formatCount, formatDuration, formatTime, formatUsd } from './format.js'
 import { facts, jsonBlock } from './json-view.js'
@@ -87,6 +90,7 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
   let list: VirtualList<number> | undefined
   const detail = h('div', { class: 'turn-pane', aria: { live: 'off' } })
   let stopped = false
+  let chatShown = CHAT_PAGE
   fill(root, h('p', { class: 'loading' }, 'Loading the run…'))
 
   const select = (position: number, { scroll = true, announceIt = false } = {}): void => {
@@ -101,6 +105,28 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
     if (scroll) list?.scrollToIndex(selected)
     fill(detail, turnDetail(payload.trace, selected))
     if (announceIt) announce(`Turn ${payload.trace.turns[selected]!.index} of ${payload.trace.turns.length}`)
+  }
+
+  /** A turn link of the chat: the turn selected, and the page brought to it, its heading focused. */
+  const showTurn = (position: number): void => {
+    select(position, { announceIt: true })
+    const heading = detail.querySelector<HTMLElement>('#turn-heading')
+    detail.scrollIntoView({ block: 'start' })
+    heading?.focus({ preventScroll: true })
+  }
+
+  const chat = (record: ConversationRecord, data: RunPayload): HTMLElement => {
+    const positions = new Map(data.trace.turns.map((turn, position) => [turn.index, position]))
+    const userRun = record.user_trace_id === null ? undefined : store.runs.find((run) => run.kind === 'run' && run.trace_id === record.user_trace_id)
+    return chatSection(record, {
+      name: data.summary.name,
+      positionOf: (index) => positions.get(index),
+      turnHref: (position) => runHref(id, position),
+      showTurn,
+      userRun: userRun === undefined ? null : { href: runHref(userRun.id), name: userRun.name },
+      shown: chatShown,
+      onShowMore: (shown) => (chatShown = shown),
+    })
   }
 
   const draw = (data: RunPayload, keepScroll: boolean): void => {
@@ -153,6 +179,7 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
           ? null
           : h('section', { class: 'section', aria: { labelledby: 'chain-heading' } }, h('h2', { id: 'chain-heading' }, 'Chain of agents'), chain)
       })(),
+      trace.conversation === undefined ? null : chat(trace.conversation, data),
       h(
         'section',
         { class: 'section', aria: { labelledby: 'turns-heading' } },
