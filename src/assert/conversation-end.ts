@@ -14,17 +14,21 @@ function endedWithGoalMet(record: ConversationRecord): boolean {
   return record.ended_by === 'user' && record.goal_met === true
 }
 
-/** What explains how a conversation ended: running out of exchanges, and what the user was after. */
+/** What explains how a conversation ended: running out of exchanges, a user that did not say, and what the user was after. */
 function endCauses(record: ConversationRecord): Array<string | undefined> {
   const outOfExchanges =
     record.ended_by === 'max_turns'
       ? `the simulated user did not say it was done within maxTurns (${record.max_turns}): the agent may not meet its goal, or need more exchanges than maxTurns allows`
       : undefined
+  const unsaid =
+    record.ended_by === 'user' && record.goal_met === null && record.user_trace_id === null
+      ? 'a scripted user that is done says whether its goal was met: return { done: true, reason, goalMet: true }'
+      : undefined
   const goal =
     record.goal === null
       ? undefined
       : `the simulated user's goal: ${quote(record.goal)}${record.persona === null ? '' : ` (persona: ${quote(record.persona)})`}`
-  return [outOfExchanges, goal]
+  return [outOfExchanges, unsaid, goal]
 }
 
 /**

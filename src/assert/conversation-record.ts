@@ -48,7 +48,7 @@ export function describeEnd(record: ConversationRecord): string {
   const after = `after ${plural(record.exchanges, 'exchange')}`
   switch (record.ended_by) {
     case 'user': {
-      const met = record.goal_met === true ? 'with its goal met' : 'with its goal not met'
+      const met = record.goal_met === null ? 'without saying whether its goal was met' : record.goal_met ? 'with its goal met' : 'with its goal not met'
       return `the user ended it ${after} ${met}${record.reason === null ? '' : `: ${quote(record.reason)}`}`
     }
     case 'max_turns':

@@ -87,6 +87,17 @@ describe('assertEndedWithGoalMet()', () => {
     expect(headline({ goal_met: false, reason: 'the agent refused to refund' })).toBe(
       "the conversation did not end with the user's goal met: the user ended it after 2 exchanges with its goal not met: “the agent refused to refund”",
     )
+    expect(headline({ goal_met: null, reason: 'the script is done' })).toBe(
+      "the conversation did not end with the user's goal met: the user ended it after 2 exchanges without saying whether its goal was met: “the script is done”",
+    )
+    const unsaid = failureOf(() =>
+      assertEndedWithGoalMet(
+        buildConversation('support', [{ user: 'hi' }], { goal: null, persona: null, goal_met: null, reason: 'done', user_trace_id: null }),
+      ),
+    )
+    const modelUser = buildConversation('support', [{ user: 'hi' }], { goal_met: null, reason: 'done' })
+    expect(failureOf(() => assertEndedWithGoalMet(modelUser)).message).not.toContain('a scripted user')
+    expect(unsaid.message).toContain('PROBABLE CAUSE: a scripted user that is done says whether its goal was met: return { done: true, reason, goalMet: true }')
     expect(headline({ ended_by: 'stop', goal_met: null, reason: 'the agent said goodbye' })).toBe(
       "the conversation did not end with the user's goal met: the stop function ended it after 2 exchanges (the agent said goodbye)",
     )
