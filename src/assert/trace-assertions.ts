@@ -27,6 +27,9 @@ import { assertMaxTurns, assertTotalDurationUnder, type DurationOptions } from '
 import type { SchemaOptions } from './schema.js'
 import { toolNames as toolNamesOf } from './tool-calls.js'
 import { assertToolOutputMatches } from './tool-output.js'
+import { assertEndedWithGoalMet, assertEndedWithinExchanges } from './conversation-end.js'
+import { assertEveryReply, type ReplyCheck } from './every-reply.js'
+import { assertCalledBeforeExchange, assertNotCalledBeforeExchange } from './exchange-calls.js'
 import { assertCostUnder, assertTotalTokensUnder, type CostOptions, type TokenOptions } from './usage.js'
 
 export abstract class TraceAssertions {
@@ -140,6 +143,31 @@ export abstract class TraceAssertions {
   /** The estimated cost is at most `usd` (priced by the built-in table unless `modelCosts` is given). @example s.assertCostUnder({ usd: 0.05 }) */
   assertCostUnder(options: CostOptions): void {
     assertCostUnder(this.trace, options)
+  }
+
+  /** The conversation ended because the simulated user said its goal was met. @example conv.assertEndedWithGoalMet() */
+  assertEndedWithGoalMet(): void {
+    assertEndedWithGoalMet(this.trace)
+  }
+
+  /** The conversation ended (the user or `stop` ended it) within `n` exchanges. @example conv.assertEndedWithinExchanges(4) */
+  assertEndedWithinExchanges(n: number): void {
+    assertEndedWithinExchanges(this.trace, n)
+  }
+
+  /** Every reply of the agent in the conversation passes `check`. @example conv.assertEveryReply((reply) => !reply.includes('@')) */
+  assertEveryReply(check: ReplyCheck): void {
+    assertEveryReply(this.trace, check)
+  }
+
+  /** `tool` was called while the agent replied in an exchange before exchange `n`. @example conv.assertCalledBeforeExchange('lookup_order', 3) */
+  assertCalledBeforeExchange(tool: string, n: number): void {
+    assertCalledBeforeExchange(this.trace, tool, n)
+  }
+
+  /** `tool` was not called in any exchange before exchange `n`. @example conv.assertNotCalledBeforeExchange('issue_refund', 2) */
+  assertNotCalledBeforeExchange(tool: string, n: number): void {
+    assertNotCalledBeforeExchange(this.trace, tool, n)
   }
 }
 

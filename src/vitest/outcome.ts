@@ -20,7 +20,7 @@ export interface MatcherOutcome {
 }
 
 /** What bad-argument messages call the value given to `expect()`. */
-const RECEIVED = 'the value given to expect()'
+export const RECEIVED = 'the value given to expect()'
 
 /** The trace of what was given to `expect()`: a Trace, a Session, or anything holding a `trace`. */
 export function receivedTrace(matcher: string, received: unknown): Trace {

@@ -18,6 +18,7 @@ import type { RunSet } from '../repeat/run-set.js'
 import type { Session } from '../session/session.js'
 import type { GoalJudge, GoalOptions } from '../run/goal.js'
 import type { TokenOptions } from '../assert/usage.js'
+import type { ReplyCheck } from '../assert/every-reply.js'
 import type { AnswerExpectation } from './answer-matchers.js'
 import type { CostMatcherOptions } from './budget-matchers.js'
 import type { GoldenMatcherOptions } from './golden-matcher.js'
@@ -123,6 +124,35 @@ declare module 'vitest' {
      * @example await expect(s).toReachGoal(({ answer }) => answer?.includes('refunded') ?? false)
      */
     toReachGoal(...args: RunArgs<T, [judge: GoalJudge, options?: GoalOptions]>): Promise<void>
+    /**
+     * On a conversation (`conversation()` of reagent-flow/simulate, or a trace
+     * it wrote): the simulated user ended it saying its goal was met; not
+     * `maxTurns`, the `stop` function, an error, or a user that gave up.
+     * The failure says how it ended and shows the last exchanges.
+     * @example expect(conv).toEndWithGoalMet()
+     */
+    toEndWithGoalMet(...args: RunArgs<T, []>): void
+    /**
+     * On a conversation: it ended (the user said it was done, or `stop` ended
+     * it) after at most `n` exchanges. Reaching `maxTurns` is not ending.
+     * @example expect(conv).toEndWithinExchanges(4)
+     */
+    toEndWithinExchanges(...args: RunArgs<T, [n: number]>): void
+    /**
+     * On a conversation: every reply of the agent passes `check`, a function
+     * `(reply, { exchange, message, turns })` that throws or returns false to
+     * fail (`message` is what the user said), a RegExp it must match, or an
+     * asymmetric matcher. No reply at all fails, also with `.not`.
+     * @example expect(conv).toSatisfyEveryReply((reply) => !/\b\d{16}\b/.test(reply))
+     */
+    toSatisfyEveryReply(...args: RunArgs<T, [check: ReplyCheck]>): void
+    /**
+     * On a conversation: the agent called `tool` while it replied in an
+     * exchange before exchange `n` (`n = 3`: in exchange 1 or 2). With `.not`:
+     * no call before exchange `n`, later calls allowed.
+     * @example expect(conv).toHaveCalledToolBeforeExchange('lookup_order', 3)
+     */
+    toHaveCalledToolBeforeExchange(...args: RunArgs<T, [tool: string, n: number]>): void
     /**
      * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
      * `check`: they completed, matched their golden (`golden: true`), and

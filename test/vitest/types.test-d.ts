@@ -62,6 +62,27 @@ export function matcherTypes(): void {
   expect(trace).toHaveCalledTools('search')
 }
 
+export function conversationMatcherTypes(): void {
+  expectTypeOf(expect(s).toEndWithGoalMet()).toBeVoid()
+  expect(trace).not.toEndWithinExchanges(4)
+  expect(s).toSatisfyEveryReply((reply, { exchange, message, turns }) => {
+    expectTypeOf(reply).toBeString()
+    expectTypeOf(exchange).toBeNumber()
+    expectTypeOf(message).toBeString()
+    expectTypeOf(turns).toEqualTypeOf<readonly number[]>()
+    expect(reply).not.toContain('@')
+  })
+  expect(s).toSatisfyEveryReply(/order/i)
+  expect(s).toSatisfyEveryReply(expect.not.stringContaining('card'))
+  expect(s).not.toHaveCalledToolBeforeExchange('issue_refund', 2)
+  // @ts-expect-error a reply check is a function, a RegExp or an asymmetric matcher, not a string
+  expect(s).toSatisfyEveryReply('order')
+  // @ts-expect-error the exchange is a number
+  expect(s).toHaveCalledToolBeforeExchange('lookup_order', '3')
+  // @ts-expect-error the agent's answer is not a conversation run
+  expect(agentState).toEndWithGoalMet()
+}
+
 export async function newMatcherTypes(): Promise<void> {
   expect(s).toHaveFinalAnswer('Refunded.')
   expect(s).toHaveFinalAnswer(/refunded/i)
