@@ -13,11 +13,15 @@ import { tempDir } from '../helpers/temp-dir.js'
 const usage = { prompt_tokens: 50, completion_tokens: 10, total_tokens: 60 }
 
 /** A chat completion whose message is `text`, or calls `tool` with `args` (JSON text, as OpenAI sends it). */
-export function completion(answer: { text: string } | { tool: string; args: string }): CannedResponse {
+export function completion(answer: { text: string } | { tool: string; args: string; id?: string }): CannedResponse {
   const message =
     'text' in answer
       ? { role: 'assistant', content: answer.text }
-      : { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: answer.tool, arguments: answer.args } }] }
+      : {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: answer.id ?? 'call_1', type: 'function', function: { name: answer.tool, arguments: answer.args } }],
+        }
   return {
     json: {
       id: 'chatcmpl-1',

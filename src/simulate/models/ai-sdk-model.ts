@@ -9,7 +9,7 @@ import type { LanguageModelLike, ModelAnswer, ModelRequest } from '../model-type
 import { toolCallOf } from './tool-arguments.js'
 
 /** The call options: the system prompt first, each message as one text part. */
-export function aiSdkCallOptions(request: ModelRequest, options: { maxOutputTokens?: number; temperature?: number } = {}): LanguageModelV3CallOptions {
+function aiSdkCallOptions(request: ModelRequest): LanguageModelV3CallOptions {
   const tools = request.tools ?? []
   return {
     prompt: [
@@ -22,7 +22,6 @@ export function aiSdkCallOptions(request: ModelRequest, options: { maxOutputToke
           tools: tools.map(({ name, description, parameters }) => ({ type: 'function' as const, name, description, inputSchema: parameters as never })),
           toolChoice: { type: request.toolChoice ?? 'auto' },
         }),
-    ...options,
   }
 }
 

@@ -22,10 +22,10 @@ const DEFAULT_MAX_TOKENS = 1024
  * The Messages API wants a chat that starts with the user: a model asked to
  * speak first (a simulated user with no opening line) is handed this cue.
  */
-export const START_CUE = '(The conversation starts now: write the first message.)'
+const START_CUE = '(The conversation starts now: write the first message.)'
 
 /** The message body: the system prompt apart, `tool_choice: any` for a required tool. */
-export function anthropicBody(model: ClientModel, request: ModelRequest): object {
+function anthropicBody(model: ClientModel, request: ModelRequest): object {
   const tools = request.tools ?? []
   const messages = request.messages.map(({ role, content }) => ({ role, content }))
   if (messages[0]?.role !== 'user') messages.unshift({ role: 'user', content: START_CUE })

@@ -16,7 +16,7 @@ interface Completion {
 }
 
 /** The chat completion body: the system prompt first, the tools as function tools. */
-export function openaiBody(model: ClientModel, request: ModelRequest): object {
+function openaiBody(model: ClientModel, request: ModelRequest): object {
   const tools = request.tools ?? []
   return {
     model: model.model,
