@@ -240,7 +240,11 @@ describe('simulatedTool answered by a model', () => {
       ['gpt-4o-mini-2024-07-18', 50],
       ['gpt-4o-mini-2024-07-18', 50],
     ])
-    expect(readdirSync(dir).filter((file) => file.endsWith('.recording.json')).length).toBe(2)
+    expect(
+      readdirSync(dir)
+        .filter((file) => file.endsWith('.recording.json'))
+        .sort(),
+    ).toEqual(['model-tool.recording.json', 'model-tool___tools.recording.json'])
 
     await server.close()
     const sockets = watchSockets()
@@ -254,6 +258,30 @@ describe('simulatedTool answered by a model', () => {
     )
     expect(toolsRun(replayed).trace.turns.map((turn) => turn.llm_call.replayed)).toEqual([true, true])
     expect(sockets.opened()).toBe(0)
+  })
+
+  it('misses in replay, failing the tool call, when the tool was given another scenario', async () => {
+    const dir = tempDir('reagent-simulated-tool-')
+    const server = await startCannedServer(agentAndTool([askForOrder, finalAnswer], [delivered]))
+    const tool = (client: OpenAI, scenario: string) =>
+      simulatedTool('lookup_order', {
+        description: 'Looks an order up by id.',
+        parameters: ORDER_PARAMETERS,
+        resultSchema: ORDER_RESULT,
+        answer: { model: { client, model: 'gpt-4o-mini' }, scenario },
+      })
+    const agent = (scenario: string) => () => {
+      const client = openai(server)
+      // The agent hands the tool's error to its model, whose request then differs too: that is the agent's miss.
+      return runAgent(instrumentOpenAI(client), [tool(client, scenario)], 'Where is order 42?').catch((error: unknown) => (error as Error).name)
+    }
+    await session('model-tool-miss', { traceDir: dir, replay: 'record' }, agent('Order 42 was delivered.'))
+    await server.close()
+    const replayed = await session('model-tool-miss', { traceDir: dir, replay: 'replay' }, agent('Order 42 was lost.'))
+    expect(replayed.output).toBe('ReplayMissError')
+    expect(replayed.trace.turns[0]!.tool_results[0]!.error).toMatch(
+      /^ReplayMissError: session "model-tool-miss > tools": call 1 \(openai POST \/chat\/completions\) has no recorded answer in .*model-tool-miss___tools\.recording\.json: /,
+    )
   })
 
   it('sends an invalid answer back once with what was wrong, and takes the corrected one', async () => {
