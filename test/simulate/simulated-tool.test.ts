@@ -1,9 +1,14 @@
 import { readdirSync } from 'node:fs'
+import { HumanMessage } from '@langchain/core/messages'
+import { tool as langchainTool } from '@langchain/core/tools'
+import { createReactAgent } from '@langchain/langgraph/prebuilt'
 import { generateText, jsonSchema, stepCountIs, tool, wrapLanguageModel } from 'ai'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { reagentMiddleware } from '../../src/entries/ai-sdk.js'
 import { scriptedLanguageModel } from '../../src/entries/fake.js'
+import { scriptedChatModel } from '../../src/entries/fake-langchain.js'
+import { instrumentLangChain } from '../../src/entries/langchain.js'
 import { isToolFaultError, session, type Session } from '../../src/entries/index.js'
 import { instrumentOpenAI } from '../../src/entries/openai.js'
 import { isSimulatedToolError, simulatedTool, type SimulatedTool } from '../../src/entries/simulate.js'
@@ -342,6 +347,40 @@ describe('simulatedTool answered by a model', () => {
       { role: 'user', content: 'Where is order 42?' },
     ])
     expect(toolsRun(s).trace.turns).toHaveLength(1)
+  })
+})
+
+describe('simulatedTool in a LangChain agent, answered by a LangChain model', () => {
+  it("records the tool's model in '<name> > tools', not in the agent's run it was called from", async () => {
+    instrumentLangChain()
+    const lookup = simulatedTool('lookup_order', {
+      description: 'Looks an order up by id.',
+      parameters: ORDER_PARAMETERS,
+      resultSchema: ORDER_RESULT,
+      answer: {
+        model: scriptedChatModel([{ toolCalls: [{ name: 'return_result', arguments: { status: 'delivered', amount: 19.99 } }] }]),
+        scenario: 'Order 42 was delivered.',
+      },
+    })
+    const tools = [
+      langchainTool((input: { order_id: string }, config) => lookup(input, config), {
+        name: lookup.name,
+        description: lookup.description,
+        schema: lookup.parameters,
+      }),
+    ]
+    const llm = scriptedChatModel([{ toolCalls: [{ name: 'lookup_order', arguments: { order_id: '42' } }] }, { text: 'Order 42 was delivered.' }])
+    const agent = createReactAgent({ llm, tools })
+    const s = await session(
+      'langchain-tool',
+      { save: false },
+      async () => (await agent.invoke({ messages: [new HumanMessage('Where is order 42?')] })).messages.at(-1)!.text,
+    )
+
+    expect(s.output).toBe('Order 42 was delivered.')
+    expect(s.trace.turns).toHaveLength(2)
+    expect(s.trace.turns[0]!.tool_results.map((result) => result.result)).toEqual([{ status: 'delivered', amount: 19.99 }])
+    expect(toolsRun(s).trace.turns.map((turn) => turn.llm_call.tool_calls.map((call) => call.name))).toEqual([['return_result']])
   })
 })
 
