@@ -350,6 +350,40 @@ describe('simulatedTool answered by a model', () => {
   })
 })
 
+describe('simulatedTool with a result schema that is not an object schema', () => {
+  it("asks for it as return_result's `result` argument, and answers the value in it", async () => {
+    const model = scriptedLanguageModel([{ toolCalls: [{ name: 'return_result', arguments: { result: ['TP1350', 'TP1352'] } }] }])
+    const flights = simulatedTool('list_flights', {
+      description: 'Lists flight numbers.',
+      parameters: { type: 'object', properties: {} },
+      resultSchema: { type: 'array', items: { type: 'string' } },
+      answer: { model, scenario: 'Two flights: TP1350 and TP1352.' },
+    })
+    const s = await session('wrapped-result', { save: false }, () => flights({}))
+    expect(s.output).toEqual(['TP1350', 'TP1352'])
+    expect(model.requests.map((request) => request.tools)).toEqual([
+      [
+        {
+          name: 'return_result',
+          description: 'Returns the result of the tool call.',
+          parameters: { type: 'object', properties: { result: { type: 'array', items: { type: 'string' } } }, required: ['result'] },
+        },
+      ],
+    ])
+  })
+})
+
+describe('simulatedTool outside a session', () => {
+  it('answers, keeping one state for the process', async () => {
+    const counter = simulatedTool('count', {
+      description: 'Counts.',
+      parameters: { type: 'object' },
+      answer: { state: { n: 0 }, answer: (_args, state) => ++state.n },
+    })
+    expect([await counter({}), await counter({})]).toEqual([1, 2])
+  })
+})
+
 describe('simulatedTool in a LangChain agent, answered by a LangChain model', () => {
   it("records the tool's model in '<name> > tools', not in the agent's run it was called from", async () => {
     instrumentLangChain()
