@@ -72,7 +72,10 @@ const CASES: readonly GuardCase[] = [
     error: new BudgetExceededError('stopped', { sessionName: 's', limit: 'turns', max: 1, actual: 2, stopped: { kind: 'model' }, reason: 'r' }),
   },
   { guard: isToolFaultError, error: new ToolFaultError('charge', 'card declined') },
-  { guard: isSimulatedToolError, error: new SimulatedToolError('lookup_order', 'result.amount: must be number', 'simulatedTool("lookup_order"): invalid twice') },
+  {
+    guard: isSimulatedToolError,
+    error: new SimulatedToolError('lookup_order', 'result.amount: must be number', 'simulatedTool("lookup_order"): invalid twice'),
+  },
   {
     guard: isModelFaultError,
     error: new ModelFaultError({ fault: 429, model: null, message: 'rate limited', headers: {}, error: { message: 'm', type: 't', code: null } }),
