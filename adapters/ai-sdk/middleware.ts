@@ -13,6 +13,7 @@ import { generateExchange, streamExchange } from './exchange.js'
 import { modelCalls, type MiddlewareCall } from './model-calls.js'
 import { observeStream } from './observe-stream.js'
 import { recordSafelyAiSdk } from './record.js'
+import { isRecordedAbove } from './recorded-above.js'
 
 type Call = ModelCall<LanguageModelV3GenerateResult, LanguageModelV3StreamPart>
 
@@ -28,7 +29,8 @@ async function callModel<R>(
   exchange: (call: MiddlewareCall) => ModelExchange<PromiseLike<R>>,
   received: (result: R, call: Call) => R,
 ): Promise<R> {
-  const s = currentSession()
+  // A call `recordedGenerate` makes through a model wrapped with this middleware is recorded there, once.
+  const s = isRecordedAbove() ? undefined : currentSession()
   const call = s === undefined ? undefined : startModelCall(s, modelCalls, middlewareCall)
   if (call === undefined) return run()
   let result: R

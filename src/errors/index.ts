@@ -12,6 +12,7 @@ export { RecordingFormatError, isRecordingFormatError } from './recording-format
 export { ReplayMissError, isReplayMissError } from './replay-miss-error.js'
 export { ResultsFileError, isResultsFileError } from './results-file-error.js'
 export { SessionClosedError, isSessionClosedError } from './session-closed-error.js'
+export { SimulatedToolError, isSimulatedToolError } from './simulated-tool-error.js'
 export { ToolFaultError, isToolFaultError } from './tool-fault-error.js'
 export { TraceFileError, isTraceFileError } from './trace-file-error.js'
 export { TraceFormatError, isTraceFormatError } from './trace-format-error.js'

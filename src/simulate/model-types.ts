@@ -61,8 +61,17 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'required'
 }
 
+/** A tool the model called, with its arguments parsed. */
+export interface ModelToolCall {
+  name: string
+  /** The arguments as an object (`{}` when they were not a JSON object: see `rawArguments`). */
+  arguments: JsonObject
+  /** Set only when the model's arguments were not a JSON object: the text as it wrote them. */
+  rawArguments?: string
+}
+
 /** What the model answered: its text (null when it wrote none) and the tools it called, with parsed arguments. */
 export interface ModelAnswer {
   text: string | null
-  toolCalls: Array<{ name: string; arguments: JsonObject }>
+  toolCalls: ModelToolCall[]
 }

@@ -15,6 +15,7 @@ import {
   ReplayMissError,
   ResultsFileError,
   SessionClosedError,
+  SimulatedToolError,
   ToolFaultError,
   TraceFileError,
   TraceFormatError,
@@ -35,6 +36,7 @@ import {
   isReplayMissError,
   isResultsFileError,
   isSessionClosedError,
+  isSimulatedToolError,
   isToolFaultError,
   isTraceFileError,
   isTraceFormatError,
@@ -70,6 +72,10 @@ const CASES: readonly GuardCase[] = [
     error: new BudgetExceededError('stopped', { sessionName: 's', limit: 'turns', max: 1, actual: 2, stopped: { kind: 'model' }, reason: 'r' }),
   },
   { guard: isToolFaultError, error: new ToolFaultError('charge', 'card declined') },
+  {
+    guard: isSimulatedToolError,
+    error: new SimulatedToolError('lookup_order', 'result.amount: must be number', 'simulatedTool("lookup_order"): invalid twice'),
+  },
   {
     guard: isModelFaultError,
     error: new ModelFaultError({ fault: 429, model: null, message: 'rate limited', headers: {}, error: { message: 'm', type: 't', code: null } }),
