@@ -13,13 +13,16 @@ export class ReplayMissError extends ReagentError {
   /** Which model call of the session it was (1 for the first). */
   readonly step: number
   readonly recordingPath: string
+  /** In a conversation (`reagent-flow/simulate`): the exchange the call was made for (1 for the first); else undefined. */
+  readonly exchange: number | undefined
 
-  constructor(message: string, fields: { sessionName: string; endpoint: string; step: number; recordingPath: string }) {
+  constructor(message: string, fields: { sessionName: string; endpoint: string; step: number; recordingPath: string; exchange?: number }) {
     super(message)
     this.sessionName = fields.sessionName
     this.endpoint = fields.endpoint
     this.step = fields.step
     this.recordingPath = fields.recordingPath
+    this.exchange = fields.exchange
   }
 }
 

@@ -46,6 +46,7 @@ import {
 } from '../../src/errors/index.js'
 import { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../../src/entries/fake.js'
 import { LedgerError, isLedgerError } from '../../src/entries/ledger.js'
+import { SimulatedUserError, isSimulatedUserError } from '../../src/entries/simulate.js'
 
 interface GuardCase {
   guard: (value: unknown) => boolean
@@ -97,6 +98,7 @@ const CASES: readonly GuardCase[] = [
     ),
   },
   { guard: isUnsupportedRequestError, error: new UnsupportedRequestError('GET', 'http://localhost/v1/models', 'it is not a model call') },
+  { guard: isSimulatedUserError, error: new SimulatedUserError('the user model failed', { sessionName: 'support', exchange: 2 }) },
 ]
 
 /** An error made in another realm (a `vm` context) that carries reagent-flow's brand and `name`, as another copy of the package would. */
@@ -110,7 +112,7 @@ function foreignError(name: string): unknown {
   )
 }
 
-describe('the type guard of each error class (of reagent-flow, reagent-flow/otel, reagent-flow/fake, reagent-flow/ledger)', () => {
+describe('the type guard of each error class (of reagent-flow, reagent-flow/otel, reagent-flow/fake, reagent-flow/ledger, reagent-flow/simulate)', () => {
   it.each(CASES.map((c) => [c.error.constructor.name, c] as const))('%s: its guard accepts an instance of its class', (_, { guard, error }) => {
     expect(guard(error)).toBe(true)
     expect(isReagentError(error)).toBe(true)
