@@ -8,6 +8,7 @@ import { toMatchGolden } from './golden-matcher.js'
 import { toPassInAtLeast } from './run-set-matcher.js'
 import { toHaveFinalAnswer, toReachGoal } from './answer-matchers.js'
 import { toCostLessThan, toStayWithinTokens } from './budget-matchers.js'
+import { toNeverMakeUserRepeat } from './judge-matchers.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -21,4 +22,5 @@ export const reagentMatchers = {
   toStayWithinTokens,
   toCostLessThan,
   toReachGoal,
+  toNeverMakeUserRepeat,
 }
