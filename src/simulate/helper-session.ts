@@ -24,7 +24,12 @@ export interface HelperSession {
  * `whenOwnerCloses`: how it ends if `owner` closes first. Undefined when the
  * child cannot be opened (a name that leaves nothing for a file name).
  */
-export function openHelperSession(owner: Session, role: HelperRole, metadata: JsonObject, whenOwnerCloses: 'failed' | 'completed'): HelperSession | undefined {
+export function openHelperSession(
+  owner: Session,
+  role: HelperRole,
+  metadata: JsonObject,
+  whenOwnerCloses: 'failed' | 'completed',
+): HelperSession | undefined {
   // Opened in the owner's context: the child takes it as parent, with its replay options.
   const child: ChildSession | undefined = runInSession(owner, () =>
     openChildSession(owner, `${owner.name} > ${role}`, {
