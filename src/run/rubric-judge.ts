@@ -10,7 +10,6 @@
  * `simulate` (the matchers, goal.ts) can use a judge without knowing how its
  * model is asked.
  */
-import { cut } from '../report/format-value.js'
 import { formatTranscript } from '../report/transcript.js'
 import { finalResponse } from '../trace/facts.js'
 import { epochSeconds } from '../trace/ids.js'
@@ -169,11 +168,6 @@ export function makeJudge(hooks: JudgeHooks): Judge {
 /** The hooks of a rule-based judge: a function of what the judge is shown. */
 export function ruleJudgeHooks(rule: RuleJudge, rubric: string | undefined, passScore: number | undefined): JudgeHooks {
   return { rubric, passScore, source: 'rule judge', ask: async (input) => rule(input) }
-}
-
-/** `"The user never had to repeat"`, cut to one readable line. */
-export function quoteRubric(rubric: string): string {
-  return JSON.stringify(cut(rubric, 120))
 }
 
 /** Checks the options a judge takes on top of its model; `fn` names the caller. */

@@ -138,7 +138,9 @@ declare module 'vitest' {
      * conversation is a TypeError. Await it.
      * @example await expect(conv).toNeverMakeUserRepeat(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
      */
-    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: Judge | RuleJudge]>): Promise<void>
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: Judge]>): Promise<void>
+    /** As above, with a rule-based judge: a function of what the judge is shown. */
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: RuleJudge]>): Promise<void>
     /**
      * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
      * `check`: they completed, matched their golden (`golden: true`), and

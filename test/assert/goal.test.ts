@@ -163,7 +163,9 @@ describe('assertGoalReached()', () => {
       new TypeError('assertGoalReached(): the judge must return true, false or { reached: boolean, reason?: string }, got an object with key "reached".'),
     )
     await expect(assertGoalReached(s, 'judge' as never)).rejects.toThrow(
-      new TypeError('assertGoalReached(): judge must be a function that returns true, false or { reached, reason }, or a judge({ model }), got "judge" (string).'),
+      new TypeError(
+        'assertGoalReached(): judge must be a function that returns true, false or { reached, reason }, or a judge({ model }), got "judge" (string).',
+      ),
     )
     await expect(assertGoalReached(s, () => true, { gaol: GOAL } as never)).rejects.toThrow(
       new TypeError('assertGoalReached(): unknown option "gaol". Valid options: goal, source.'),

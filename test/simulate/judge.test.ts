@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { scriptedFetch } from '../../src/entries/fake.js'
-import { AgentAssertionError, assertGoalReached, loadTrace, session, type Session } from '../../src/entries/index.js'
+import { loadTrace, session, type Session } from '../../src/entries/index.js'
 import { instrumentOpenAI } from '../../src/entries/openai.js'
 import { judge, type JudgeInput } from '../../src/entries/simulate.js'
 import { buildTrace } from '../helpers/trace-builder.js'
@@ -43,7 +43,13 @@ describe('judge({ rubric, model })', () => {
 
     expect(shown).toMatchObject({ rubric: 'The agent confirms the refund to the customer', answer: 'Refunded order 42.', conversation: null, trace: s.trace })
     expect(shown!.transcript).toBe(
-      ['user: Refund order 42, please.', 'turn 0: called issue_refund({"order_id":"42"})', '  issue_refund returned {"refund_id":"r_42"}', 'turn 1: answered “Refunded order 42.”', 'the run completed'].join('\n'),
+      [
+        'user: Refund order 42, please.',
+        'turn 0: called issue_refund({"order_id":"42"})',
+        '  issue_refund returned {"refund_id":"r_42"}',
+        'turn 1: answered “Refunded order 42.”',
+        'the run completed',
+      ].join('\n'),
     )
     expect(shown!.session.name).toBe('refund-agent > judge')
     expect(readdirSync(traceDir).sort()).toEqual(['refund-agent.trace.json', 'refund-agent___judge.trace.json'])
@@ -127,7 +133,9 @@ describe('judge({ rubric, model })', () => {
     expect(() => judge({ model: () => ({ pass: true }), passScore: 2 })).toThrow(
       new TypeError('judge(): options.passScore must be a number from 0 to 1, got 2 (number).'),
     )
-    expect(() => judge({ model: () => ({ pass: true }), rubric: ' ' })).toThrow(new TypeError('judge(): options.rubric must be a non-empty string, got " " (string).'))
+    expect(() => judge({ model: () => ({ pass: true }), rubric: ' ' })).toThrow(
+      new TypeError('judge(): options.rubric must be a non-empty string, got " " (string).'),
+    )
     expect(() => judge({ model: () => ({ pass: true }), rubrik: 'x' } as never)).toThrow(
       new TypeError('judge(): unknown option "rubrik". Valid options: rubric, model, passScore.'),
     )

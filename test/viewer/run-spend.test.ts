@@ -24,7 +24,10 @@ function supportDir(): string {
       started_at: T0 + 1,
     })
   const traces = [
-    buildTrace('support', [{ text: 'Refunded.', model: 'gpt-4o-mini', tokens: { input_tokens: 1000, output_tokens: 100 } }], { trace_id: 'trace-support', started_at: T0 }),
+    buildTrace('support', [{ text: 'Refunded.', model: 'gpt-4o-mini', tokens: { input_tokens: 1000, output_tokens: 100 } }], {
+      trace_id: 'trace-support',
+      started_at: T0,
+    }),
     helper('user', 'gpt-4o', 20_000, 500),
     helper('judge', 'my-judge', 300, 20),
     buildTrace('alone', [{ text: 'hi', tokens: { input_tokens: 10, output_tokens: 1 } }], { started_at: T0 }),

@@ -66,7 +66,13 @@ describe('toNeverMakeUserRepeat()', () => {
   it("passes when the judge says the user never repeated, fails with the judge's reason when they did", async () => {
     const conv = supportConversation()
     const fine = buildTrace('fine', [{ text: 'Refunded order 42.' }], {
-      conversation: { ...conv.conversation!, messages: [{ role: 'user', content: 'Refund order 42', exchange: 1 }, { role: 'assistant', content: 'Refunded order 42.', exchange: 1, turns: [0] }] },
+      conversation: {
+        ...conv.conversation!,
+        messages: [
+          { role: 'user', content: 'Refund order 42', exchange: 1 },
+          { role: 'assistant', content: 'Refunded order 42.', exchange: 1, turns: [0] },
+        ],
+      },
     })
     await expect(fine).toNeverMakeUserRepeat(saidTwice)
     await expect(expect(conv).toNeverMakeUserRepeat(saidTwice)).rejects.toThrow(
@@ -86,7 +92,9 @@ describe('toNeverMakeUserRepeat()', () => {
         },
       }),
     )
-    expect(shown!.conversation).toBe(['user: Refund order 42 please', 'assistant: What is your order number?', 'user: I said: 42', 'assistant: Refunded order 42.'].join('\n'))
+    expect(shown!.conversation).toBe(
+      ['user: Refund order 42 please', 'assistant: What is your order number?', 'user: I said: 42', 'assistant: Refunded order 42.'].join('\n'),
+    )
     expect(shown!.rubric).toBe(
       'The user never had to repeat information: the agent never asked again for something the user had already given (an order number, a name, a date, an address), and the user never had to restate it because the agent ignored or forgot it.',
     )
@@ -101,7 +109,7 @@ describe('toNeverMakeUserRepeat()', () => {
     )
     await expect(expect(supportConversation()).toNeverMakeUserRepeat({ client: {}, model: 'gpt-4o-mini' } as never)).rejects.toThrow(
       new TypeError(
-        "toNeverMakeUserRepeat(): the judge must be a judge({ model }) or a function (input) => ({ pass, score?, reason? }) (to ask a model, wrap it: judge({ model }) from 'reagent-flow/simulate'), got an object with keys \"client\", \"model\".",
+        'toNeverMakeUserRepeat(): the judge must be a judge({ model }) or a function (input) => ({ pass, score?, reason? }) (to ask a model, wrap it: judge({ model }) from \'reagent-flow/simulate\'), got an object with keys "client", "model".',
       ),
     )
   })
