@@ -79,9 +79,9 @@ async function askForVerdict(model: SimulationModel, input: JudgeInput, passScor
         verdictOf('judge', graded.args, passScore)
         return graded.args
       } catch (error) {
+        if (!(error instanceof TypeError)) throw error
         problem = `it called grade with ${JSON.stringify(graded.args)}, not { score: 0..1, pass, reason }`
         messages.push({ role: 'assistant', content: `grade(${JSON.stringify(graded.args)})` }, { role: 'user', content: `${problem}. ${RETRY_NUDGE}` })
-        if (!(error instanceof TypeError)) throw error
         continue
       }
     }
