@@ -50,7 +50,7 @@ export type GoalJudge = (input: GoalJudgeInput) => boolean | GoalVerdict | Promi
 export interface GoalOptions {
   /** The goal. Default: the run's `metadata.goal`. @example { goal: 'Refund order 42 in full' } */
   goal?: string
-  /** Who judged, kept as the grade's `source`. Default: `"goal judge"`. @example { source: 'gpt-4o judge' } */
+  /** Who judged, kept as the grade's `source`. Default: `"goal judge"` (a `judge({ model })`: its own, `"judge (gpt-4o-mini)"`). @example { source: 'gpt-4o judge' } */
   source?: string
 }
 
