@@ -12,7 +12,8 @@ import { buildTrace } from '../helpers/trace-builder.js'
 const asked: Array<{ who: string; request: ModelRequest }> = []
 let answers: ModelAnswer[] = []
 
-vi.mock('../../src/simulate/ask-model.js', () => ({
+vi.mock('../../src/simulate/ask-model.js', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
   checkModel: (_who: string, value: unknown) => value,
   modelLabel: (model: { model: string }) => model.model,
   askModel: async (who: string, _model: unknown, request: ModelRequest): Promise<ModelAnswer> => {
