@@ -4,6 +4,7 @@ export { AmbiguousToolCallError, isAmbiguousToolCallError } from './ambiguous-to
 export { AmbiguousTraceError, isAmbiguousTraceError } from './ambiguous-trace-error.js'
 export { BudgetExceededError, isBudgetExceededError } from './budget-exceeded-error.js'
 export { GitHubApiError, isGitHubApiError } from './github-api-error.js'
+export { JudgeAnswerError, isJudgeAnswerError } from './judge-answer-error.js'
 export { ModelFaultError, isModelFaultError } from './model-fault-error.js'
 export { OtlpExportError, isOtlpExportError } from './otlp-export-error.js'
 export { OtlpFormatError, isOtlpFormatError } from './otlp-format-error.js'

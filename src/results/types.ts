@@ -37,8 +37,8 @@ export interface RunResult {
   tokens: number | null
   /** USD of the run, by the price table, over the same sessions as `tokens`. */
   usd: number | null
-  /** Present only when the run had a simulated user or a judge: tokens and dollars of each role. */
-  by_role?: { agent: RoleFigures; user?: RoleFigures; judge?: RoleFigures }
+  /** Present only when the run had a simulated user, a judge or simulated tools: tokens and dollars of each role. */
+  by_role?: { agent: RoleFigures; user?: RoleFigures; judge?: RoleFigures; tools?: RoleFigures }
   /** The agent's turns (model calls), its sub-agents' included. */
   turns: number
   /** The agent's tool calls, its sub-agents' included. */

@@ -4,23 +4,22 @@
  * kept on the run as its `grade`, where `reagent-flow get`, `list --grade`,
  * the viewer and the run ledger show it.
  *
- * The judge runs in a session of its own, `<run name> > goal`, so a model
- * call it makes is recorded (and replayed) like any other, but never into the
- * judged run: the agent's trace and its golden stay what the agent did. The
- * grade's `ref` is that session's trace_id.
+ * The judge runs in a session of its own, `<run name> > judge`, a child of
+ * the judged run (judge-session.ts), so a model call it makes is recorded
+ * (and replayed) like any other, but never into the judged run: the agent's
+ * trace, its golden and its budgets stay what the agent did. The grade's
+ * `ref` is that session's trace_id. A `judge({ model })` of
+ * `reagent-flow/simulate` is a judge too: the goal becomes its rubric.
  */
-import { runOutsideSessions } from '../session/context.js'
 import { shownPath } from '../golden/index.js'
 import { cut } from '../report/format-value.js'
 import { formatTranscript } from '../report/transcript.js'
-import { session, type ClosedSession, type Session } from './session.js'
-import type { SessionOptions } from './options.js'
-import { updateGrade } from '../storage/index.js'
+import type { ClosedSession, Session } from './session.js'
 import { finalResponse } from '../trace/facts.js'
 import { epochSeconds } from '../trace/ids.js'
-import { redactForDisk, type RedactOption } from '../redact/index.js'
 import type { Grade, Trace } from '../trace/types.js'
-import { warn } from '../warnings/warnings.js'
+import { recordGrade, runJudgeSession, settingsOf } from './judge-session.js'
+import { askJudge, goalRubric, isJudge, JUDGE_HOOKS, type Judge } from './rubric-judge.js'
 import { requireOptions, toTrace, type TraceSource } from '../assert/arguments.js'
 import { describeReceived } from '../assert/received.js'
 import { fail } from '../assert/fail.js'
@@ -51,7 +50,7 @@ export type GoalJudge = (input: GoalJudgeInput) => boolean | GoalVerdict | Promi
 export interface GoalOptions {
   /** The goal. Default: the run's `metadata.goal`. @example { goal: 'Refund order 42 in full' } */
   goal?: string
-  /** Who judged, kept as the grade's `source`. Default: `"goal judge"`. @example { source: 'gpt-4o judge' } */
+  /** Who judged, kept as the grade's `source`. Default: `"goal judge"` (a `judge({ model })`: its own, `"judge (gpt-4o-mini)"`). @example { source: 'gpt-4o judge' } */
   source?: string
 }
 
@@ -70,25 +69,6 @@ export interface GoalJudgement {
 
 const DEFAULT_SOURCE = 'goal judge'
 const OPTION_NAMES = ['goal', 'source']
-
-/** What a Session adds to its trace: where its files are, how they are redacted, whether it is still open. */
-interface RunSettings {
-  traceDir?: string
-  redact?: RedactOption
-  path?: string
-  isOpen: boolean
-}
-
-function settingsOf(source: unknown): RunSettings {
-  if (source === null || typeof source !== 'object') return { isOpen: false }
-  const fields = source as { traceDir?: unknown; redact?: unknown; path?: unknown; closed?: unknown }
-  return {
-    ...(typeof fields.traceDir === 'string' ? { traceDir: fields.traceDir } : {}),
-    ...(fields.redact === undefined ? {} : { redact: fields.redact as RedactOption }),
-    ...(typeof fields.path === 'string' && fields.path !== '' ? { path: fields.path } : {}),
-    isOpen: fields.closed === false,
-  }
-}
 
 function goalOf(fn: string, trace: Trace, given: unknown): string {
   if (given !== undefined) {
@@ -114,55 +94,38 @@ export function quoteGoal(goal: string): string {
   return JSON.stringify(cut(goal, 120))
 }
 
-/** Records `grade` on the judged run: in memory always, in its file when it has one (redacted as the run was). */
-function recordGrade(trace: Trace, grade: Grade, settings: RunSettings): void {
-  trace.grade = grade
-  if (settings.path === undefined) return
-  const file = settings.path
-  try {
-    updateGrade(file, () => redactForDisk(grade, settings.redact))
-  } catch (error) {
-    warn(
-      'REAGENT_WRITE',
-      `the goal verdict on "${trace.name}" could not be written to ${shownPath(file)} (${error instanceof Error ? error.message : String(error)}); it is kept in memory on trace.grade.`,
-    )
-  }
-}
-
 /**
- * Runs `judge` on the run of `source` (a closed Session, a Trace, a chain
- * node) in a session of its own, and records its verdict as the run's grade.
+ * Runs `judge` (a function, or a `judge({ model })`) on the run of `source`
+ * (a closed Session, a Trace, a chain node) in a session of its own, and
+ * records its verdict as the run's grade.
  * `fn` names the caller in errors. The judge's own error is rethrown as it is.
  */
 export async function judgeGoal(fn: string, source: unknown, judge: unknown, options: unknown = {}): Promise<GoalJudgement> {
   const trace = toTrace(fn, source)
+  const hooks = isJudge(judge) ? judge[JUDGE_HOOKS] : undefined
   if (typeof judge !== 'function')
-    throw new TypeError(`${fn}(): judge must be a function that returns true, false or { reached, reason }, got ${describeReceived(judge)}.`)
+    throw new TypeError(
+      `${fn}(): judge must be a function that returns true, false or { reached, reason }, or a judge({ model }), got ${describeReceived(judge)}.`,
+    )
   const checked = requireOptions(fn, options, OPTION_NAMES)
-  const settings = settingsOf(source)
-  if (settings.isOpen) throw new TypeError(`${fn}(): the session "${trace.name}" is still open: judge its goal once session() has resolved.`)
+  if (settingsOf(source).isOpen) throw new TypeError(`${fn}(): the session "${trace.name}" is still open: judge its goal once session() has resolved.`)
   const goal = goalOf(fn, trace, checked.goal)
-  const by = checked.source ?? DEFAULT_SOURCE
+  const by = checked.source ?? hooks?.source ?? DEFAULT_SOURCE
   if (typeof by !== 'string' || by === '') throw new TypeError(`${fn}(): options.source must be a non-empty string, got ${describeReceived(by)}.`)
 
-  // Beside the judged session's run, redacted as it is; written only when that run was (a chain node or a Trace has no traceDir to put it in).
-  const judgeOptions: SessionOptions = {
-    metadata: { goal, judged_trace_id: trace.trace_id, judged_name: trace.name },
-    parentTraceId: null,
-    save: settings.path !== undefined && settings.traceDir !== undefined,
-    ...(settings.traceDir === undefined ? {} : { traceDir: settings.traceDir }),
-    ...(settings.redact === undefined ? {} : { redact: settings.redact }),
-  }
   const transcript = formatTranscript(trace)
   const answer = finalResponse(trace)
-  const judged = await runOutsideSessions(() =>
-    session<GoalVerdict>(`${trace.name} > goal`, judgeOptions, async (own) =>
-      verdictOf(fn, await (judge as GoalJudge)({ goal, answer, transcript, trace, session: own })),
-    ),
-  )
+  const judged = await runJudgeSession<GoalVerdict>(source, trace, { goal }, async (own) => {
+    // A judge({ model }): the goal is its rubric (with its own rubric, if it has one, added).
+    if (hooks !== undefined) {
+      const { pass, reason } = await askJudge(fn, hooks, trace, goalRubric(goal, hooks.rubric), own)
+      return reason === null ? { reached: pass } : { reached: pass, reason }
+    }
+    return verdictOf(fn, await (judge as GoalJudge)({ goal, answer, transcript, trace, session: own }))
+  })
   const { reached, reason } = judged.output
   const grade: Grade = { grade: reached ? 'pass' : 'fail', source: by, reason: reason ?? null, ref: judged.traceId, graded_at: epochSeconds() }
-  recordGrade(trace, grade, settings)
+  recordGrade(trace, grade, source)
   return { goal, reached, reason: reason ?? null, grade, judge: judged, trace }
 }
 
@@ -188,7 +151,9 @@ export function judgeRunFact(judgement: GoalJudgement): string {
  * @example
  * await assertGoalReached(s, async ({ goal, transcript }) => askJudgeModel(goal, transcript))
  */
-export async function assertGoalReached(source: TraceSource, judge: GoalJudge, options: GoalOptions = {}): Promise<GoalJudgement> {
+export async function assertGoalReached(source: TraceSource, judge: GoalJudge, options?: GoalOptions): Promise<GoalJudgement>
+export async function assertGoalReached(source: TraceSource, judge: Judge, options?: GoalOptions): Promise<GoalJudgement>
+export async function assertGoalReached(source: TraceSource, judge: GoalJudge | Judge, options: GoalOptions = {}): Promise<GoalJudgement> {
   const judgement = await judgeGoal('assertGoalReached', source, judge, options)
   if (!judgement.reached) fail(judgement.trace, notReachedHeadline(judgement), { causes: [judgeRunFact(judgement)] })
   return judgement

@@ -6,11 +6,11 @@
  * agent; the owner keeps a list of them here so `s.spend()` can tell the
  * bill apart (agent, user, judge, tools).
  */
-import { FeatureKey, internals } from './internals.js'
+import { HELPER_RUNS, type HelperRole } from './helper-run-list.js'
+import { internals } from './internals.js'
 import type { Session } from './session.js'
 
-/** What a helper run does for the session it serves. */
-export type HelperRole = 'user' | 'judge' | 'tools'
+export type { HelperRole } from './helper-run-list.js'
 
 export const HELPER_ROLES: readonly HelperRole[] = ['user', 'judge', 'tools']
 
@@ -19,8 +19,6 @@ export interface HelperRun {
   role: HelperRole
   session: Session
 }
-
-const HELPER_RUNS = new FeatureKey<HelperRun[]>('helper runs')
 
 /** Counts `helper` as a `role` run of `owner` (a judge may be added after `owner` closed). */
 export function addHelperRun(owner: Session, role: HelperRole, helper: Session): void {
@@ -32,5 +30,6 @@ export function addHelperRun(owner: Session, role: HelperRole, helper: Session):
 
 /** The helper runs of `owner`, in the order they were added. */
 export function helperRunsOf(owner: Session): readonly HelperRun[] {
-  return owner[internals].get(HELPER_RUNS) ?? []
+  // Only addHelperRun adds to the list, always with a Session.
+  return (owner[internals].get(HELPER_RUNS) as HelperRun[] | undefined) ?? []
 }

@@ -18,13 +18,16 @@ import { markWithinDepth } from '../trace/depth.js'
 import { statusOf } from '../trace/facts.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { describeStandIn, nameIssue, toJsonValue, type ValueIssueKind } from '../trace/serialize.js'
+import type { Spend } from '../trace/spend.js'
 import type { JsonObject, JsonValue, Trace, TraceStatus } from '../trace/types.js'
 import { warn } from '../warnings/warnings.js'
+import { HELPER_RUNS } from './helper-run-list.js'
 import { internals, SessionInternals } from './internals.js'
 import { Lifecycle } from './lifecycle.js'
 import { isResume, type RecordingOptions } from './options.js'
 import { Recorder, type LlmCallInput, type ToolResultInput } from './recorder.js'
 import { locateRun } from './run-location.js'
+import { sessionSpend } from './spend.js'
 import type { TestScope } from './test-scope.js'
 
 /**
@@ -192,6 +195,20 @@ export class Session<T = unknown> extends TraceAssertions {
       `session "${this.#name}": ${one}${path === '' ? '' : ` at ${path}`} in a logged value was ${describeStandIn(kind)}. ` +
         `Further ${many} in this session are converted without another warning; log plain JSON to avoid it.`,
     )
+  }
+
+  /**
+   * What the run spent, part by part: `agent` (this session's own model
+   * calls), `user` (its simulated user), `judge` (its judges), `tools` (its
+   * simulated tools' model), and `total`; each `{ inputTokens, outputTokens,
+   * tokens, usd, unpricedModels }`, priced with the built-in price table (and
+   * a `REAGENT_PRICES` file). The agent's budgets (toCostLessThan,
+   * toStayWithinTokens, assertCostUnder, limits) count `agent` alone: the
+   * helpers are runs of their own.
+   * @example const { agent, judge } = s.spend()
+   */
+  spend(): Spend {
+    return sessionSpend(this.trace, this[internals].get(HELPER_RUNS) ?? [])
   }
 
   /**

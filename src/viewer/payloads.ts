@@ -11,6 +11,7 @@ import { formatStackTrace } from '../report/stack-trace.js'
 import { encodeMessages } from '../trace/messages.js'
 import type { Trace } from '../trace/types.js'
 import { ViewerRequestError } from './errors.js'
+import { runSpend } from './run-spend.js'
 import { approveCommand } from './shell-words.js'
 import type { TraceIndex } from './trace-index.js'
 import type { CompactTrace, DiffPayload, DiffRequest, RunPayload, RunSummary } from './types.js'
@@ -53,7 +54,8 @@ function traceOf(index: TraceIndex, summary: RunSummary): Trace {
 export function runPayload(index: TraceIndex, id: string | undefined): RunPayload {
   const summary = summaryOf(index, id, 'id')
   const trace = traceOf(index, summary)
-  return { summary, trace: compactTrace(trace), stack_trace: stackTraceOf(summary, trace) }
+  const spend = summary.kind === 'run' ? runSpend(index, trace) : undefined
+  return { summary, trace: compactTrace(trace), stack_trace: stackTraceOf(summary, trace), ...(spend === undefined ? {} : { spend }) }
 }
 
 /** The options of a diff request as `diffTraces` takes them (as `reagent-flow diff` reads its flags). */

@@ -13,6 +13,7 @@ import { viewerAssets } from './assets.js'
 import { diffWithGolden } from './golden-of.js'
 import { reportPage } from './page-html.js'
 import { compactTrace, stackTraceOf } from './payloads.js'
+import { runsByParent, runSpend } from './run-spend.js'
 import { approveCommand } from './shell-words.js'
 import { TraceIndex } from './trace-index.js'
 import type { ComparisonPayload, ReportData } from './types.js'
@@ -50,6 +51,7 @@ export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-f
     approve_commands: {},
     ...(comparison === undefined ? {} : { comparison }),
   }
+  const byParent = runsByParent(runs.runs)
   for (const summary of runs.runs) {
     let trace
     try {
@@ -60,6 +62,8 @@ export function buildReport({ dir, prices = loadPriceTable(), title = `reagent-f
     if (trace === undefined) continue
     data.traces[summary.id] = compactTrace(trace)
     if (summary.kind === 'run') data.approve_commands[summary.id] = approveCommand(dir, summary)
+    const spend = summary.kind === 'run' ? runSpend(index, trace, byParent) : undefined
+    if (spend !== undefined) (data.spends ??= {})[summary.id] = spend
     const stack = stackTraceOf(summary, trace)
     if (stack !== null) data.stack_traces[summary.id] = stack
     const goldenId = summary.golden?.id ?? null

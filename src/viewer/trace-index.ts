@@ -97,6 +97,11 @@ export class TraceIndex {
     }
   }
 
+  /** The price table the rows are priced with. */
+  get prices(): ReadonlyMap<string, ModelCost> {
+    return this.#prices
+  }
+
   get version(): number {
     return this.#version
   }

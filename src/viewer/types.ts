@@ -5,6 +5,7 @@
  */
 import type { FigureComparison, Run, Verdict } from '../compare/types.js'
 import type { TraceDiff } from '../diff/types.js'
+import type { Spend } from '../trace/spend-types.js'
 import type { Grade, Trace, TraceStatus } from '../trace/types.js'
 
 /** Whether a run matches its golden baseline (compared as `reagent-flow diff <name>` does, default options). */
@@ -92,6 +93,8 @@ export interface RunPayload {
   trace: CompactTrace
   /** The agent stack trace (as a failed assertion prints it) of a run that failed or did not finish; null otherwise. */
   stack_trace: string | null
+  /** Present only for a run with helper runs (a simulated user, judges, simulated tools): what the agent and each helper spent. */
+  spend?: Spend
 }
 
 /** Which two traces to compare, and how (the options of `reagent-flow diff`). */
@@ -181,6 +184,8 @@ export interface ReportData {
   golden_diffs: Record<string, TraceDiff>
   /** The command that makes each run its golden. */
   approve_commands: Record<string, string>
+  /** The spend of each run that has helper runs (see RunPayload.spend). */
+  spends?: Record<string, Spend>
   /** The comparison with a baseline (`report --results --baseline`); absent without one. */
   comparison?: ComparisonPayload
 }

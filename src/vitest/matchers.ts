@@ -9,6 +9,7 @@ import { toPassInAtLeast } from './run-set-matcher.js'
 import { toHaveFinalAnswer, toReachGoal } from './answer-matchers.js'
 import { toCostLessThan, toStayWithinTokens } from './budget-matchers.js'
 import { toEndWithGoalMet, toEndWithinExchanges, toHaveCalledToolBeforeExchange, toSatisfyEveryReply } from './conversation-matchers.js'
+import { toNeverMakeUserRepeat } from './judge-matchers.js'
 
 export const reagentMatchers = {
   toHaveCalledTool,
@@ -26,4 +27,5 @@ export const reagentMatchers = {
   toEndWithinExchanges,
   toSatisfyEveryReply,
   toHaveCalledToolBeforeExchange,
+  toNeverMakeUserRepeat,
 }

@@ -5,10 +5,14 @@
  * - A session opened inside another session of the test (a sub-agent, a
  *   handoff) is part of that session's run: its turns, tool calls, tokens
  *   and dollars count as the agent's.
- * - A session named `<run> > user` (a simulated user) or `<run> > judge` /
- *   `<run> > goal` (a judge: toReachGoal's) is part of the latest run named
- *   `<run>` that closed before it: its tokens and dollars count as the
- *   user's or the judge's (`by_role`), never as the agent's turns.
+ * - A helper run, `<run> > user` (a simulated user), `<run> > judge` (a
+ *   judge: toReachGoal's, judge()'s) or `<run> > tools` (the simulated
+ *   tools' model), is part of the run `<run>`: its parent when it is that
+ *   run's child (as reagent-flow opens them), else the latest run of that
+ *   name that closed before it (`<run> > goal`, as judges were named before
+ *   they became children). Its tokens and dollars count as the user's, the
+ *   judge's or the tools' (`by_role`), never as the agent's turns, and so
+ *   do those of the sessions opened inside it.
  * - Every other session is a run of its own: each run of a `repeat()` run
  *   set, each agentSession of the test.
  */
@@ -16,13 +20,19 @@ import { relative, sep } from 'node:path'
 import type { RoleFigures, RunResult } from '../results/types.js'
 import type { SessionFigures } from './session-figures.js'
 
-type Role = 'agent' | 'user' | 'judge'
+type Role = 'agent' | 'user' | 'judge' | 'tools'
 
 const ROLE_SUFFIXES: ReadonlyArray<[string, Role]> = [
   [' > user', 'user'],
   [' > judge', 'judge'],
+  [' > tools', 'tools'],
   [' > goal', 'judge'],
 ]
+
+/** The role `session` has as a helper of `parent` (named `<parent name> > <role>`), if it is one. */
+function helperRole(session: SessionFigures, parent: SessionFigures): Role | undefined {
+  return ROLE_SUFFIXES.find(([suffix]) => session.name === `${parent.name}${suffix}`)?.[1]
+}
 
 interface Folding {
   root: SessionFigures
@@ -85,10 +95,23 @@ export function runsOfTest(sessions: readonly SessionFigures[], root: string): R
       }
     }
   }
+  // A pending session's role: that of its nearest ancestor (itself included) that is a helper of its own parent, else that of its top session.
+  const roleOf = (session: SessionFigures, run: Folding): Role => {
+    for (let at = session, steps = 0; steps < sessions.length; steps++) {
+      const parent = byId.get(at.parent_trace_id ?? '')
+      if (parent === undefined) break
+      const role = helperRole(at, parent)
+      if (role !== undefined) return role
+      at = parent
+    }
+    const top = topOf(session)
+    return [...run.roles].find(([, members]) => members.includes(top))?.[0] ?? 'agent'
+  }
   for (const session of pending) {
     const run = runOfTrace.get(topOf(session).trace_id)
-    const role = run === undefined ? undefined : ([...run.roles].find(([, members]) => members.includes(topOf(session)))?.[0] ?? 'agent')
-    if (run !== undefined && role !== undefined) run.roles.get(role)!.push(session)
+    if (run === undefined) continue
+    const role = roleOf(session, run)
+    run.roles.set(role, [...(run.roles.get(role) ?? []), session])
   }
   return runs.map(({ root: top, roles }) => resultOf(top, roles, root))
 }
@@ -108,7 +131,8 @@ function resultOf(top: SessionFigures, roles: ReadonlyMap<Role, SessionFigures[]
   }
   const user = roles.get('user')
   const judge = roles.get('judge')
-  if (user === undefined && judge === undefined) return result
+  const tools = roles.get('tools')
+  if (user === undefined && judge === undefined && tools === undefined) return result
   // Key order as the schema lists the fields: by_role after usd.
   const { turns, tool_calls, duration_ms, ...head } = result
   return {
@@ -117,6 +141,7 @@ function resultOf(top: SessionFigures, roles: ReadonlyMap<Role, SessionFigures[]
       agent: figuresOfRole(agent),
       ...(user === undefined ? {} : { user: figuresOfRole(user) }),
       ...(judge === undefined ? {} : { judge: figuresOfRole(judge) }),
+      ...(tools === undefined ? {} : { tools: figuresOfRole(tools) }),
     },
     turns,
     tool_calls,

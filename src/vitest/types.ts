@@ -17,6 +17,7 @@ import type { CallCount } from '../assert/calls.js'
 import type { RunSet } from '../repeat/run-set.js'
 import type { Session } from '../session/session.js'
 import type { GoalJudge, GoalOptions } from '../run/goal.js'
+import type { Judge, RuleJudge } from '../run/rubric-judge.js'
 import type { TokenOptions } from '../assert/usage.js'
 import type { ReplyCheck } from '../assert/every-reply.js'
 import type { AnswerExpectation } from './answer-matchers.js'
@@ -153,6 +154,23 @@ declare module 'vitest' {
      * @example expect(conv).toHaveCalledToolBeforeExchange('lookup_order', 3)
      */
     toHaveCalledToolBeforeExchange(...args: RunArgs<T, [tool: string, n: number]>): void
+    /**
+     * As above, with a `judge({ model })` from `reagent-flow/simulate`: the goal becomes its rubric.
+     * @example await expect(s).toReachGoal(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
+     */
+    toReachGoal(...args: RunArgs<T, [judge: Judge, options?: GoalOptions]>): Promise<void>
+    /**
+     * In the conversation (`conversation()` of `reagent-flow/simulate`), the
+     * user never had to repeat information the agent had already been given,
+     * as `judge` sees it (a `judge({ model })`, or a function for a
+     * rule-based verdict). The judge runs in its own run, `<name> > judge`;
+     * its verdict is recorded as the run's grade. A run that is not a
+     * conversation is a TypeError. Await it.
+     * @example await expect(conv).toNeverMakeUserRepeat(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
+     */
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: Judge]>): Promise<void>
+    /** As above, with a rule-based judge: a function of what the judge is shown. */
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: RuleJudge]>): Promise<void>
     /**
      * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
      * `check`: they completed, matched their golden (`golden: true`), and

@@ -41,11 +41,11 @@ describe('assertGoalReached()', () => {
     expect(judgement).toMatchObject({ goal: GOAL, reached: true, reason: 'the answer confirms the refund', grade })
     expect(s.trace.grade).toEqual(grade)
     expect(loadTrace(s.path!).grade).toEqual(s.trace.grade)
-    // The judge's own run, beside the judged one, linked by metadata and never as its child.
-    expect(readdirSync(traceDir).sort()).toEqual(['refund-agent.trace.json', 'refund-agent___goal.trace.json'])
-    const judge = loadTrace(join(traceDir, 'refund-agent___goal.trace.json'))
-    expect(judge).toMatchObject({ name: 'refund-agent > goal', trace_id: judgement.judge.traceId, status: 'completed', parent_trace_id: null, turns: [] })
-    expect(judge.metadata).toEqual({ goal: GOAL, judged_trace_id: s.traceId, judged_name: 'refund-agent' })
+    // The judge's own run, beside the judged one: its child, in the role of its judge.
+    expect(readdirSync(traceDir).sort()).toEqual(['refund-agent.trace.json', 'refund-agent___judge.trace.json'])
+    const judge = loadTrace(join(traceDir, 'refund-agent___judge.trace.json'))
+    expect(judge).toMatchObject({ name: 'refund-agent > judge', trace_id: judgement.judge.traceId, status: 'completed', parent_trace_id: s.traceId, turns: [] })
+    expect(judge.metadata).toEqual({ reagent_role: 'judge', judged_trace_id: s.traceId, judged_name: 'refund-agent', goal: GOAL })
     // The judged run is what the agent did, and nothing more.
     expect(s.trace.turns).toHaveLength(2)
   })
@@ -88,7 +88,7 @@ describe('assertGoalReached()', () => {
       return true
     })
     expect(given).toMatchObject({ goal: GOAL, answer: 'Sorry, I could not refund order 42.', trace: s.trace })
-    expect(given!.session.name).toBe('refund-agent > goal')
+    expect(given!.session.name).toBe('refund-agent > judge')
     expect(given!.transcript).toBe(
       [
         'user: Refund order 42, please.',
@@ -149,7 +149,7 @@ describe('assertGoalReached()', () => {
     await expect(assertGoalReached(s, async () => Promise.reject(outage))).rejects.toBe(outage)
     expect(s.trace.grade).toBeUndefined()
     expect(loadTrace(s.path!).grade).toBeUndefined()
-    const judge = loadTrace(join(s.traceDir, 'refund-agent___goal.trace.json'))
+    const judge = loadTrace(join(s.traceDir, 'refund-agent___judge.trace.json'))
     expect(judge.status).toBe('failed')
     expect(judge.error).toMatchObject({ name: 'Error', message: 'judge model unavailable (503)' })
   })
@@ -163,7 +163,9 @@ describe('assertGoalReached()', () => {
       new TypeError('assertGoalReached(): the judge must return true, false or { reached: boolean, reason?: string }, got an object with key "reached".'),
     )
     await expect(assertGoalReached(s, 'judge' as never)).rejects.toThrow(
-      new TypeError('assertGoalReached(): judge must be a function that returns true, false or { reached, reason }, got "judge" (string).'),
+      new TypeError(
+        'assertGoalReached(): judge must be a function that returns true, false or { reached, reason }, or a judge({ model }), got "judge" (string).',
+      ),
     )
     await expect(assertGoalReached(s, () => true, { gaol: GOAL } as never)).rejects.toThrow(
       new TypeError('assertGoalReached(): unknown option "gaol". Valid options: goal, source.'),
@@ -178,11 +180,11 @@ describe('assertGoalReached()', () => {
     })
   })
 
-  it("judges outside any enclosing session: the judge run is nobody's child", async () => {
+  it("judges outside any enclosing session: the judge run is the judged run's child, not the suite's", async () => {
     const s = await refundRun(tempDir())
     const outer = await session('suite', { save: false }, async () => (await assertGoalReached(s, () => true)).judge)
     expect(outer.children).toEqual([])
-    expect(outer.output.trace.parent_trace_id).toBeNull()
+    expect(outer.output.trace.parent_trace_id).toBe(s.traceId)
   })
 
   it('writes the grade redacted as the run was written, and keeps it whole in memory', async () => {
@@ -223,7 +225,7 @@ describe('assertGoalReached()', () => {
     const [warning] = await warnings.seen()
     expect(warning?.code).toBe('REAGENT_WRITE')
     expect(warning?.message).toMatch(
-      /^reagent-flow: the goal verdict on "refund-agent" could not be written to .*refund-agent\.trace\.json \(No trace file at .*\); it is kept in memory on trace\.grade\.$/,
+      /^reagent-flow: the judge's verdict on "refund-agent" could not be written to .*refund-agent\.trace\.json \(No trace file at .*\); it is kept in memory on trace\.grade\.$/,
     )
   })
 

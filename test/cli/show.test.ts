@@ -154,4 +154,56 @@ describe('reagent-flow show', () => {
     expect(json.parent).toEqual({ trace_id: 'trace-refund-agent', name: 'refund-agent', file: join('.reagent', 'refund-agent.trace.json') })
     expect(json.children).toEqual([])
   })
+
+  describe('a run with helper runs (a simulated user, judges, simulated tools)', () => {
+    const helper = (name: string, role: string, model: string, input: number, output: number, at: number) =>
+      buildTrace(name, [{ text: 'ok', model, tokens: { input_tokens: input, output_tokens: output } }], {
+        trace_id: `trace-${role}`,
+        parent_trace_id: 'trace-support',
+        metadata: { reagent_role: role },
+        started_at: T0 + at,
+        ended_at: T0 + 2,
+      })
+    const supportRuns = () =>
+      traceDirWith([
+        buildTrace('support', [{ text: 'Refunded order 42.', model: 'gpt-4o-mini', tokens: { input_tokens: 1000, output_tokens: 100 } }], {
+          trace_id: 'trace-support',
+          started_at: T0,
+          ended_at: T0 + 3,
+        }),
+        helper('support > user', 'user', 'gpt-4o', 20_000, 500, 1),
+        helper('support > judge', 'judge', 'o1', 10_000, 1000, 1.5),
+        // A sub-agent is the agent's: its own run, never a part of the bill shown here.
+        buildTrace('billing', [{ text: 'ok', tokens: { input_tokens: 7, output_tokens: 1 } }], { parent_trace_id: 'trace-support', started_at: T0 + 2 }),
+      ])
+
+    it('ends with a spend line: the agent, each helper that spent anything, and the total, in tokens and dollars', () => {
+      const { code, stdout } = runCli(['show', 'support'], supportRuns())
+      expect(code).toBe(0)
+      expect(stdout.slice(stdout.indexOf('\nchildren'))).toBe(
+        [
+          '',
+          'children  support > user  trace-user',
+          '          support > judge  trace-judge',
+          '          billing  trace-billing',
+          'spend     agent 1100 tokens $0.00021 · user 20500 tokens $0.06 · judge 11000 tokens $0.21 · total 32600 tokens $0.27',
+          '',
+        ].join('\n'),
+      )
+    })
+
+    it('prints the split as spend with --json, and nothing of it for a run without helpers', () => {
+      const cwd = supportRuns()
+      const { json } = runJson<{ spend?: Record<string, { tokens: number; usd: number | null }> }>(['show', 'support'], cwd)
+      expect(Object.fromEntries(Object.entries(json.spend!).map(([role, part]) => [role, [part.tokens, part.usd]]))).toEqual({
+        agent: [1100, 0.00021],
+        user: [20_500, 0.055],
+        judge: [11_000, 0.21],
+        tools: [0, 0],
+        total: [32_600, 0.26521],
+      })
+      expect(runJson(['show', 'support > user'], cwd).json).not.toHaveProperty('spend')
+      expect(runCli(['show', 'refund-agent'], traceDirWith(sampleRuns())).stdout).not.toContain('spend')
+    })
+  })
 })

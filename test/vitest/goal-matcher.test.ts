@@ -74,13 +74,14 @@ describe('toReachGoal()', () => {
     expect(s.trace.grade?.grade).toBe('fail')
   })
 
-  it("puts the judge's run in the test's folder, next to the judged run, keyed as the judged run with ` > goal`", async () => {
+  it("puts the judge's run beside the judged run, as its child keyed with ` > judge`", async () => {
     const traceDir = tempDir()
     const s = await session('refund-agent', { traceDir, metadata: { goal: 'Refund order 42' } }, refundAgent)
     await expect(s).toReachGoal(() => true)
     expect(dirname(s.path!)).toBe(join(traceDir, 'test', 'vitest', 'goal-matcher.test.ts'))
-    const judge = loadTrace(s.path!.replace(/\.trace\.json$/, '___goal.trace.json'))
-    expect([judge.name, judge.test_key]).toEqual(['refund-agent > goal', `${s.trace.test_key} > goal`])
+    const judge = loadTrace(s.path!.replace(/\.trace\.json$/, '___judge.trace.json'))
+    expect([judge.name, judge.test_key]).toEqual(['refund-agent > judge', `${s.trace.test_key} > judge`])
+    expect([judge.parent_trace_id, judge.metadata['reagent_role']]).toEqual([s.traceId, 'judge'])
     expect(loadTrace(s.path!).grade?.ref).toBe(judge.trace_id)
   })
 

@@ -59,6 +59,35 @@ describe('the runs of a test in the results file', () => {
     ])
   })
 
+  it("helper runs opened as the run's children (user, judge, tools) count by role, and so do the sessions opened inside them", () => {
+    const sessions = [
+      session('support > user', { parent_trace_id: 'support', tokens: 40, usd: 0.0004 }),
+      session('support > tools', { parent_trace_id: 'support', tokens: 60, usd: 0.0006 }),
+      session('billing', { parent_trace_id: 'support', tokens: 10, usd: 0.0001 }),
+      session('support'),
+      session('rubric', { parent_trace_id: 'support > judge', tokens: 5, usd: 0.0001 }),
+      session('support > judge', { parent_trace_id: 'support', tokens: 1000, usd: 0.01 }),
+    ]
+    expect(runsOfTest(sessions, ROOT)).toEqual([
+      {
+        name: 'support',
+        status: 'completed',
+        trace: '.reagent/test/a.test.ts/support.trace.json',
+        tokens: 1215,
+        usd: 0.0122,
+        by_role: {
+          agent: { tokens: 110, usd: 0.0011 },
+          user: { tokens: 40, usd: 0.0004 },
+          judge: { tokens: 1005, usd: 0.0101 },
+          tools: { tokens: 60, usd: 0.0006 },
+        },
+        turns: 4,
+        tool_calls: 2,
+        duration_ms: 5,
+      },
+    ])
+  })
+
   it('each run of a run set is a run, and a judge belongs to the latest run of its name; an unwritten trace and unmeasured usage are null', () => {
     const runs = runsOfTest(
       [session('refund #1'), session('refund #2', { path: null, tokens: null, usd: null }), session('refund #2 > goal', { tokens: 10, usd: null })],

@@ -6,6 +6,7 @@
  */
 import { expect, expectTypeOf } from 'vitest'
 import { test, type AgentSession } from 'reagent-flow/vitest'
+import { judge } from 'reagent-flow/simulate'
 import {
   repeat,
   session,
@@ -100,6 +101,13 @@ export async function newMatcherTypes(): Promise<void> {
     },
     { goal: 'Refund order 42', source: 'rules' },
   )
+
+  await expect(s).toReachGoal(judge({ model: ({ rubric }) => ({ pass: rubric !== '' }) }), { goal: 'Refund order 42' })
+  await expect(s).toNeverMakeUserRepeat(judge({ rubric: 'polite', model: () => ({ pass: true, score: 1 }), passScore: 0.8 }))
+  await expect(s).toNeverMakeUserRepeat(({ conversation }) => ({ pass: conversation !== null }))
+  expectTypeOf(s.spend().judge.usd).toEqualTypeOf<number | null>()
+  // @ts-expect-error a rule-based judge answers { pass, score?, reason? }
+  await expect(s).toNeverMakeUserRepeat(() => 'yes')
 
   // @ts-expect-error an answer is a string, a RegExp or an asymmetric matcher
   expect(s).toHaveFinalAnswer(42)

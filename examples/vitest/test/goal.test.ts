@@ -21,7 +21,7 @@ test('refunds order 42', async ({ agentSession }) => {
   // A rule
   await expect(s).toReachGoal(({ answer }) => /refunded/i.test(answer ?? ''))
 
-  // A model: its call is recorded in the judge's own run, "<test name> > goal"
+  // A model: its call is recorded in the judge's own run, "<test name> > judge"
   await expect(s).toReachGoal(async ({ goal, transcript }) => {
     const completion = await judgeModel.chat.completions.create({
       model: 'gpt-4o-mini',

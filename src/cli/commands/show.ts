@@ -1,7 +1,9 @@
 /** `reagent-flow show <run>`: one run as an agent stack trace, with its place among the runs around it. */
 import { formatChatLines } from '../../report/chat.js'
+import { formatSpend } from '../../report/spend-line.js'
 import { formatStackTrace } from '../../report/stack-trace.js'
-import { loadTrace } from '../../storage/index.js'
+import { defaultPriceTable, loadTrace } from '../../storage/index.js'
+import { helperTracesOf, spendOf, type Spend } from '../../trace/spend.js'
 import type { Trace } from '../../trace/types.js'
 import { EXIT_OK, type Command, type CommandContext } from '../command.js'
 import { formatFacts, formatGrade, formatTime } from '../format.js'
@@ -21,6 +23,8 @@ export interface ShowOutput {
   trace: Trace
   parent: RunLink | null
   children: RunLink[]
+  /** Present only when the run has helper runs (a simulated user, judges, simulated tools): what each part spent. */
+  spend?: Spend
 }
 
 const link = (run: RunFile): RunLink => ({ trace_id: run.fields.trace_id, name: run.fields.name, file: run.path })
@@ -38,6 +42,21 @@ function linksOf(trace: Trace, runs: readonly RunFile[]): Pick<ShowOutput, 'pare
   }
 }
 
+/** The spend of `trace` with its helper runs (its children that say their role), when it has any; a child that cannot be read is left out. */
+function spendWithHelpers(trace: Trace, children: readonly RunLink[]): Spend | undefined {
+  const traces: Trace[] = []
+  for (const child of children) {
+    if (child.file === null) continue
+    try {
+      traces.push(loadTrace(child.file))
+    } catch {
+      // Listed by the scan, unreadable now: its spend is unknown, the run is still shown.
+    }
+  }
+  const helpers = helperTracesOf(trace, traces)
+  return helpers.length === 0 ? undefined : spendOf(trace, helpers, defaultPriceTable())
+}
+
 function printView(out: ShowOutput, ctx: CommandContext): void {
   const { trace } = out
   const { c } = ctx
@@ -51,6 +70,7 @@ function printView(out: ShowOutput, ctx: CommandContext): void {
   if (trace.handoff_context != null) facts.push(['handoff', Object.keys(trace.handoff_context).join(', ') || '(empty)'])
   for (const [i, child] of out.children.entries()) facts.push([i === 0 ? 'children' : '', runName(child)])
   if (trace.grade !== undefined) facts.push(['grade', formatGrade(trace.grade, c)])
+  if (out.spend !== undefined) facts.push(['spend', formatSpend(out.spend)])
   // A conversation reads first as what was said, then as what the agent did for each reply (its turns).
   const preface = trace.conversation === undefined ? [] : formatChatLines(trace.conversation, c)
   ctx.print(`${formatStackTrace(trace, { color: c.isColorSupported, preface })}\n\n${formatFacts(facts, c)}`)
@@ -71,7 +91,9 @@ export const showCommand: Command = {
     const scan = scanOnce(ctx.dir)
     const file = resolveRun(input.positionals[0]!, ctx.dir, scan)
     const trace = loadTrace(file)
-    const out: ShowOutput = { file, trace, ...linksOf(trace, scan().traces) }
+    const links = linksOf(trace, scan().traces)
+    const spend = spendWithHelpers(trace, links.children)
+    const out: ShowOutput = { file, trace, ...links, ...(spend === undefined ? {} : { spend }) }
     if (ctx.json) ctx.printJson(out)
     else printView(out, ctx)
     return EXIT_OK

@@ -1,5 +1,6 @@
 /** Numbers, times and states as the page shows them. */
 import type { TraceStatus } from '../../trace/types.js'
+import type { Spend } from '../../trace/spend-types.js'
 import type { GoldenState } from '../types.js'
 
 /** `12ms`, `1.2s`, `85µs`, as the CLI writes durations (report/format-value.ts, which the page cannot import: it reaches Node's process). */
@@ -60,4 +61,20 @@ export function oneLineJson(value: unknown, max = 160): string {
 export function oneLineText(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat
+}
+
+type RoleSpend = Spend['total']
+
+function spendPart(label: string, part: RoleSpend): string {
+  const unpriced = part.unpricedModels.join(', ')
+  const usd = part.usd === null ? `no price for ${unpriced}` : `${formatUsd(part.usd)}${unpriced === '' ? '' : ` + no price for ${unpriced}`}`
+  return `${label} ${formatCount(part.tokens)} tokens ${usd}`
+}
+
+/** A run's spend in one line, as `reagent-flow show` prints it: the agent, each helper that spent anything, the total. */
+export function formatSpend(spend: Spend): string {
+  const roles = (['agent', 'user', 'judge', 'tools'] as const).filter(
+    (role) => role === 'agent' || spend[role].tokens > 0 || spend[role].unpricedModels.length > 0,
+  )
+  return [...roles.map((role) => spendPart(role, spend[role])), spendPart('total', spend.total)].join(' · ')
 }

@@ -7,10 +7,11 @@
  * before its turns (chat-view.ts). Follows the run live while it is recorded.
  */
 import type { ConversationRecord } from '../../trace/types.js'
+import type { Spend } from '../../trace/spend-types.js'
 import type { RunPayload, RunSummary } from '../types.js'
 import { CHAT_PAGE, chatSection } from './chat-view.js'
 import { announce, fill, h } from './dom.js'
-import { formatCount, formatDuration, formatTime, formatUsd } from './format.js'
+import { formatCount, formatDuration, formatSpend, formatTime, formatUsd } from './format.js'
 import { facts, jsonBlock } from './json-view.js'
 import type { PageHandle } from './page.js'
 import { chainTree, goldenBadge, markBadge, statusBadge } from './parts.js'
@@ -20,7 +21,7 @@ import { messagesOf } from './trace-facts.js'
 import { conversation, turnDetail, turnRow } from './turn-view.js'
 import { VirtualList } from './virtual-list.js'
 
-function header(summary: RunSummary): HTMLElement {
+function header(summary: RunSummary, spend: Spend | undefined): HTMLElement {
   const tokens = summary.tokens
   return h(
     'header',
@@ -51,6 +52,8 @@ function header(summary: RunSummary): HTMLElement {
         summary.cost_usd === null ? null : `${formatUsd(summary.cost_usd)}${summary.unpriced_turns > 0 ? ` (${summary.unpriced_turns} turns unpriced)` : ''}`,
       ],
       ['Grade', summary.grade === null ? null : `${summary.grade.grade} by ${summary.grade.source}${summary.grade.reason ? `: ${summary.grade.reason}` : ''}`],
+      // Only for a run with helper runs (a simulated user, judges, simulated tools): who spent what.
+      ['Spend', spend === undefined ? null : formatSpend(spend)],
       ['Stopped because', summary.interruption_reason],
       ['Resumed from', summary.resumed_from],
       ['Session', summary.session_id],
@@ -162,7 +165,7 @@ export function renderRunPage(root: HTMLElement, store: RunStore, id: string, tu
     }
     fill(
       root,
-      header(summary),
+      header(summary, data.spend),
       compareForm(summary, store.runs),
       data.stack_trace === null && summary.error === null
         ? null

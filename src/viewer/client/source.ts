@@ -85,7 +85,8 @@ export function embeddedSource(data: ReportData): Source {
     runs: async () => data.runs,
     async run(id) {
       const summary = summaryOf(id, 'run')
-      return { summary, trace: data.traces[summary.id]!, stack_trace: data.stack_traces[summary.id] ?? null }
+      const spend = data.spends?.[summary.id]
+      return { summary, trace: data.traces[summary.id]!, stack_trace: data.stack_traces[summary.id] ?? null, ...(spend === undefined ? {} : { spend }) }
     },
     async diff(request) {
       const actual = summaryOf(request.actual, 'actual')
