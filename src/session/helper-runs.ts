@@ -12,7 +12,6 @@ import type { Session } from './session.js'
 
 export type { HelperRole } from './helper-run-list.js'
 
-export const HELPER_ROLES: readonly HelperRole[] = ['user', 'judge', 'tools']
 
 /** One helper run of a session. */
 export interface HelperRun {

@@ -126,6 +126,23 @@ declare module 'vitest' {
      */
     toReachGoal(...args: RunArgs<T, [judge: GoalJudge, options?: GoalOptions]>): Promise<void>
     /**
+     * As above, with a `judge({ model })` from `reagent-flow/simulate`: the goal becomes its rubric.
+     * @example await expect(s).toReachGoal(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
+     */
+    toReachGoal(...args: RunArgs<T, [judge: Judge, options?: GoalOptions]>): Promise<void>
+    /**
+     * In the conversation (`conversation()` of `reagent-flow/simulate`), the
+     * user never had to repeat information the agent had already been given,
+     * as `judge` sees it (a `judge({ model })`, or a function for a
+     * rule-based verdict). The judge runs in its own run, `<name> > judge`;
+     * its verdict is recorded as the run's grade. A run that is not a
+     * conversation is a TypeError. Await it.
+     * @example await expect(conv).toNeverMakeUserRepeat(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
+     */
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: Judge]>): Promise<void>
+    /** As above, with a rule-based judge: a function of what the judge is shown. */
+    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: RuleJudge]>): Promise<void>
+    /**
      * On a conversation (`conversation()` of reagent-flow/simulate, or a trace
      * it wrote): the simulated user ended it saying its goal was met; not
      * `maxTurns`, the `stop` function, an error, or a user that gave up.
@@ -154,23 +171,6 @@ declare module 'vitest' {
      * @example expect(conv).toHaveCalledToolBeforeExchange('lookup_order', 3)
      */
     toHaveCalledToolBeforeExchange(...args: RunArgs<T, [tool: string, n: number]>): void
-    /**
-     * As above, with a `judge({ model })` from `reagent-flow/simulate`: the goal becomes its rubric.
-     * @example await expect(s).toReachGoal(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
-     */
-    toReachGoal(...args: RunArgs<T, [judge: Judge, options?: GoalOptions]>): Promise<void>
-    /**
-     * In the conversation (`conversation()` of `reagent-flow/simulate`), the
-     * user never had to repeat information the agent had already been given,
-     * as `judge` sees it (a `judge({ model })`, or a function for a
-     * rule-based verdict). The judge runs in its own run, `<name> > judge`;
-     * its verdict is recorded as the run's grade. A run that is not a
-     * conversation is a TypeError. Await it.
-     * @example await expect(conv).toNeverMakeUserRepeat(judge({ model: { client: openai, model: 'gpt-4o-mini' } }))
-     */
-    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: Judge]>): Promise<void>
-    /** As above, with a rule-based judge: a function of what the judge is shown. */
-    toNeverMakeUserRepeat(...args: RunArgs<T, [judge: RuleJudge]>): Promise<void>
     /**
      * At least `share` (0 to 1) of the runs of a run set (`repeat()`) pass
      * `check`: they completed, matched their golden (`golden: true`), and
