@@ -12,7 +12,6 @@ import type { Session } from './session.js'
 
 export type { HelperRole } from './helper-run-list.js'
 
-
 /** One helper run of a session. */
 export interface HelperRun {
   role: HelperRole
