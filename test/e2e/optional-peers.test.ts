@@ -52,7 +52,8 @@ describe("a cold import('reagent-flow')", () => {
     const loaded = modulesLoadedBy("await import('reagent-flow')", root)
     const ours = [...new Set(loaded.filter((url) => url.includes('/dist/src/')))]
     expect(ours.length).toBeGreaterThan(1)
-    expect(ours.length).toBeLessThanOrEqual(20)
+    // 21 since reagent-flow/simulate (issue 26) shares the judge's code with the root entry: esbuild gives that code a chunk of its own.
+    expect(ours.length).toBeLessThanOrEqual(21)
     const sources = ours.flatMap(sourcesOf)
     expect(sources).toContain('src/session/session.ts')
     expect(
