@@ -136,7 +136,7 @@ export const TRACE_PUT_INPUT = operation(
 /** Our extension: the trace a run's trace.put kept (or, in a trace directory, the run's own trace file), as `reagent-flow scaffold` reads it. */
 export const TRACE_GET_INPUT = operation(
   'trace.get',
-  'Download a run\'s trace (trace format "1"), as trace.put kept it.',
+  'Download a run\'s trace (trace format "1") as the ledger keeps it: the turns trace.put sent.',
   { org, namespace, run_id: { ...runId, minLength: 1 } },
   ['org', 'namespace', 'run_id'],
 )
