@@ -119,6 +119,27 @@ describe('reagent-flow scaffold', () => {
     ])
   })
 
+  it('scripts an Anthropic run with scriptedFetch, and answers a call whose result was never recorded with an error saying so', () => {
+    const trace = incident('refund-agent', [{ calls: [{ name: 'lookup_order', args: { order_id: '42' }, noResult: true }] }, { text: 'Sorry.' }])
+    for (const turn of trace.turns) turn.llm_call.provider = 'anthropic'
+    const cwd = traceDirWith([trace])
+
+    const { code, stdout } = runCli(['scaffold', 'refund-agent', ...AGENT], cwd)
+
+    expect(code).toBe(0)
+    expect(stdout.split('\n')[1]).toBe('  2 model answers (scripted for anthropic), 1 tool result, flow: lookup_order')
+    expect(
+      written(cwd)
+        .split('\n')
+        .filter((line) => /scriptedFetch|scriptedTools\(|agentSession\(/.test(line)),
+    ).toEqual([
+      "import { scriptedFetch, scriptedTools } from 'reagent-flow/fake'",
+      '  const fetch = scriptedFetch([',
+      "  const tools = scriptedTools({ lookup_order: [{ error: 'the incident recorded no result for this call' }] })",
+      '  const s = await agentSession(() => refundAgent(input, { fetch, tools }))',
+    ])
+  })
+
   it('refuses a run with a model call that recorded neither text nor tool calls, naming the turn, and writes nothing', () => {
     const cwd = traceDirWith([incident('refund-agent', [REFUND[0]!, {}, REFUND[3]!])])
 
