@@ -24,6 +24,7 @@ import { listCommand } from './commands/list.js'
 import { recordingsCommand } from './commands/recordings.js'
 import { mcpCommand } from './commands/mcp.js'
 import { reportCommand } from './commands/report.js'
+import { scaffoldCommand } from './commands/scaffold.js'
 import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
 import { treeCommand } from './commands/tree.js'
@@ -52,6 +53,7 @@ export const COMMANDS: readonly Command[] = [
   mcpCommand,
   exportCommand,
   importCommand,
+  scaffoldCommand,
   ciMergeCommand,
   ciGateCommand,
   ciSummaryCommand,

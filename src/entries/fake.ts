@@ -1,9 +1,18 @@
 export { scriptedFetch } from '../fake/fetch/scripted-fetch.js'
 export { scriptedLanguageModel } from '../fake/ai-sdk/language-model.js'
-export { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../fake/errors.js'
+export { scriptedTools } from '../fake/scripted-tools.js'
+export {
+  ScriptExhaustedError,
+  ToolScriptExhaustedError,
+  UnsupportedRequestError,
+  isScriptExhaustedError,
+  isToolScriptExhaustedError,
+  isUnsupportedRequestError,
+} from '../fake/errors.js'
 
 export type { ScriptedFetch } from '../fake/fetch/scripted-fetch.js'
 export type { ScriptedLanguageModel, ScriptedLanguageModelOptions } from '../fake/ai-sdk/language-model.js'
+export type { ScriptedToolAnswer, ScriptedTools } from '../fake/scripted-tools.js'
 export type {
   AnswerStep,
   ErrorStep,

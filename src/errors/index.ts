@@ -19,6 +19,7 @@ export { ToolFaultError, isToolFaultError } from './tool-fault-error.js'
 export { TraceFileError, isTraceFileError } from './trace-file-error.js'
 export { TraceFormatError, isTraceFormatError } from './trace-format-error.js'
 export { TraceNotFoundError, isTraceNotFoundError } from './trace-not-found-error.js'
+export { UnscriptableRunError, isUnscriptableRunError } from './unscriptable-run-error.js'
 export { UnusedRecordingError, isUnusedRecordingError } from './unused-recording-error.js'
 export { UsageError, isUsageError } from './usage-error.js'
 

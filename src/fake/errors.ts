@@ -35,6 +35,24 @@ export class ScriptExhaustedError extends ReagentError {
   }
 }
 
+/** A scripted tool was called more often than its script has answers. */
+export class ToolScriptExhaustedError extends ReagentError {
+  override name = 'ToolScriptExhaustedError' as const
+  /** The tool. */
+  readonly tool: string
+  /** The call that found no answer, from 1. */
+  readonly callNumber: number
+
+  constructor(tool: string, callNumber: number, answers: number) {
+    super(
+      `scriptedTools: tool "${tool}" has no answer for call #${callNumber}: its script has ${answers} answer${answers === 1 ? '' : 's'}. ` +
+        'Add an answer for this call, or find out why the agent called the tool again.',
+    )
+    this.tool = tool
+    this.callNumber = callNumber
+  }
+}
+
 /** `scriptedFetch` was asked for something it does not speak. */
 export class UnsupportedRequestError extends ReagentError {
   override name = 'UnsupportedRequestError' as const
@@ -73,4 +91,12 @@ function lastMessageSentence(request: ScriptRequest): string {
   if (last === undefined) return ''
   const content = last.content.length > PREVIEW_LENGTH ? `${last.content.slice(0, PREVIEW_LENGTH)}…` : last.content
   return ` The call's last message was ${last.role}: ${content === '' ? '(empty)' : content}.`
+}
+
+/**
+ * True for a `ToolScriptExhaustedError`, also one thrown by another copy of reagent-flow or in another realm
+ * (checked by `name` and the `ReagentError` brand, not `instanceof`).
+ */
+export function isToolScriptExhaustedError(value: unknown): value is ToolScriptExhaustedError {
+  return isReagentErrorNamed(value, 'ToolScriptExhaustedError')
 }

@@ -18,6 +18,7 @@ import type {
   RUN_GET_INPUT,
   RUN_GRADE_INPUT,
   RUN_LIST_INPUT,
+  TRACE_GET_INPUT,
   TRACE_PUT_INPUT,
   RESULTS_PUT_INPUT,
   RESULTS_LIST_INPUT,
@@ -45,6 +46,7 @@ export interface CheckedInputs {
   'run.grade': GradeInput
   'run.list': ListInput
   'trace.put': Checked<typeof TRACE_PUT_INPUT>
+  'trace.get': Checked<typeof TRACE_GET_INPUT>
   'results.put': Checked<typeof RESULTS_PUT_INPUT>
   'results.list': Checked<typeof RESULTS_LIST_INPUT>
 }

@@ -1,6 +1,6 @@
 /**
  * `createLedgerClient(url, { token })`: the run operations of a ledger
- * (`reagent-flow serve`, or any Loom-compatible server), and our trace.put,
+ * (`reagent-flow serve`, or any Loom-compatible server), and our trace.put, trace.get,
  * results.put and results.list (`reagent-flow serve` only), as typed calls
  * over fetch. A refused call throws `LedgerError` with the server's status and
  * error body; one that gets no answer throws it with `status: null`.
@@ -17,6 +17,7 @@ import type {
   RunGetInput,
   RunGradeInput,
   RunListInput,
+  TraceGetInput,
   TracePutInput,
 } from './input-types.js'
 import type {
@@ -27,6 +28,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  TraceGetResult,
   TracePutResult,
 } from './output-schemas.js'
 
@@ -55,6 +57,8 @@ export interface LedgerClient {
    * gzip-compressed.
    */
   putTrace(input: TracePutInput, traceJson: string): Promise<TracePutResult>
+  /** A run's trace as trace.put kept it (our extension, trace.get): `trace` null when the run has none. */
+  getTrace(input: TraceGetInput | string): Promise<TraceGetResult>
   /**
    * Keeps a run's results file (our extension, results.put; not in Loom's
    * specification), sent gzip-compressed: `results` as the reporter wrote
@@ -121,6 +125,7 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
       )
     },
     listResults: (input = {}) => json('results.list', input),
+    getTrace: (input) => json('trace.get', typeof input === 'string' ? { run_id: input } : input),
     async putTrace(input, traceJson) {
       // The trace's text goes in as it is: parsing and serialising a large trace again would double the work.
       const body = `${JSON.stringify(input).slice(0, -1)}${Object.keys(input).length === 0 ? '' : ','}"trace":${traceJson}}`

@@ -1,7 +1,7 @@
 /**
  * What each operation takes, in JSON Schema: the field names, types and
  * defaults of the Loom run-operations specification (and of our `trace.put`,
- * `results.put` and `results.list`).
+ * `trace.get`, `results.put` and `results.list`).
  * Request bodies are checked against these (with ajv, see validate-input.ts)
  * after the caller's identity filled `org` and `namespace`; the MCP tools
  * publish them as their input schemas. Unknown fields are allowed here: they
@@ -133,6 +133,14 @@ export const TRACE_PUT_INPUT = operation(
   ['org', 'namespace', 'run_id', 'trace'],
 )
 
+/** Our extension: the trace a run's trace.put kept (or, in a trace directory, the run's own trace file), as `reagent-flow scaffold` reads it. */
+export const TRACE_GET_INPUT = operation(
+  'trace.get',
+  'Download a run\'s trace (trace format "1") as the ledger keeps it: the turns trace.put sent.',
+  { org, namespace, run_id: { ...runId, minLength: 1 } },
+  ['org', 'namespace', 'run_id'],
+)
+
 export const MAX_RESULTS_LIMIT = 200
 
 /** Our extension (not in Loom's specification): a run's results file (reagent-flow/vitest/reporter), kept with its commit, branch and shard. */
@@ -163,6 +171,7 @@ export const OPERATION_INPUTS = {
   'run.grade': RUN_GRADE_INPUT,
   'run.list': RUN_LIST_INPUT,
   'trace.put': TRACE_PUT_INPUT,
+  'trace.get': TRACE_GET_INPUT,
   'results.put': RESULTS_PUT_INPUT,
   'results.list': RESULTS_LIST_INPUT,
 } as const

@@ -84,6 +84,10 @@ export interface TracePutInput extends Identity {
   run_id: string
 }
 
+export interface TraceGetInput extends Identity {
+  run_id: string
+}
+
 /** results.put's fields besides the results: org and namespace, which a token fills. */
 export type ResultsPutInput = Identity
 

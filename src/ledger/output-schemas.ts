@@ -6,6 +6,7 @@
  * says the search trace log is off.
  */
 import type { RunResults } from '../results/types.js'
+import type { Trace } from '../trace/types.js'
 import type { RunRow, RunStatus } from './run-row.js'
 import { RUN_ROW_SCHEMA } from './run-row.js'
 
@@ -77,6 +78,8 @@ export const RUN_LIST_OUTPUT = output('run.list result', {
 
 export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
 
+export const TRACE_GET_OUTPUT = output('trace.get result', { run_id: str, trace: { type: ['object', 'null'] } })
+
 export const RESULTS_PUT_OUTPUT = output('results.put result', { results_id: str, stored: { type: 'boolean' } })
 
 export const RESULTS_LIST_OUTPUT = output('results.list result', { results: { type: 'array', items: { type: 'object' } } })
@@ -88,6 +91,7 @@ export const OPERATION_OUTPUTS = {
   'run.grade': RUN_GRADE_OUTPUT,
   'run.list': RUN_LIST_OUTPUT,
   'trace.put': TRACE_PUT_OUTPUT,
+  'trace.get': TRACE_GET_OUTPUT,
   'results.put': RESULTS_PUT_OUTPUT,
   'results.list': RESULTS_LIST_OUTPUT,
 } as const
@@ -155,6 +159,12 @@ export interface TracePutResult extends Ignored {
   turns: number
   /** The size of the trace as stored (redacted JSON text). */
   bytes: number
+}
+
+export interface TraceGetResult extends Ignored {
+  run_id: string
+  /** The run's trace; null when the run has none (it never sent one with trace.put). */
+  trace: Trace | null
 }
 
 export interface ResultsPutResult extends Ignored {

@@ -22,6 +22,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  TraceGetResult,
   TracePutResult,
 } from './output-schemas.js'
 import { checkedResults, resultsIdOf } from './results-upload.js'
@@ -46,6 +47,7 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   'run.grade': { session_id: 'check' },
   'run.list': { agent: 'filter', session_id: 'filter' },
   'trace.put': {},
+  'trace.get': {},
   // Results belong to the namespace, not to an agent or a session: a narrowed token reads and writes them as its namespace's.
   'results.put': {},
   'results.list': {},
@@ -102,6 +104,8 @@ export class LedgerService {
         return this.#list(caller, checkedInput(operation, body))
       case 'trace.put':
         return this.#putTrace(caller, checkedInput(operation, body))
+      case 'trace.get':
+        return this.#getTrace(caller, checkedInput(operation, body))
       case 'results.put':
         return this.#putResults(caller, checkedInput(operation, body))
       case 'results.list':
@@ -213,6 +217,12 @@ export class LedgerService {
     const stored = await this.store.putTrace(scopeOf(caller, input), input.run_id, trace)
     if (stored === undefined) throw notFound('trace.put', input, caller)
     return { run_id: input.run_id, ...stored }
+  }
+
+  async #getTrace(caller: Caller, input: CheckedInputs['trace.get']): Promise<TraceGetResult> {
+    const trace = await this.store.getTrace(scopeOf(caller, input), input.run_id)
+    if (trace === undefined) throw notFound('trace.get', input, caller)
+    return { run_id: input.run_id, trace }
   }
 
   async #putResults(caller: Caller, input: CheckedInputs['results.put']): Promise<ResultsPutResult> {

@@ -48,6 +48,8 @@ export interface LedgerStore {
   list(query: ListQuery, scope: Scope): Promise<ListPage>
   /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
   putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
+  /** The run's trace (null when it has none), or undefined when the run is not in the scope. */
+  getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined>
   /** Keeps `results` (already checked) under `resultsId` in the scope's namespace; false when they were kept already (nothing changes). */
   putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean>
   /** The namespace's results of `branch` (every branch when undefined), newest first by started_at (then results id, descending), at most `limit`. */

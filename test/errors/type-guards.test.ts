@@ -21,6 +21,7 @@ import {
   TraceFileError,
   TraceFormatError,
   TraceNotFoundError,
+  UnscriptableRunError,
   UnusedRecordingError,
   UsageError,
   isAgentAssertionError,
@@ -43,10 +44,18 @@ import {
   isTraceFileError,
   isTraceFormatError,
   isTraceNotFoundError,
+  isUnscriptableRunError,
   isUnusedRecordingError,
   isUsageError,
 } from '../../src/errors/index.js'
-import { ScriptExhaustedError, UnsupportedRequestError, isScriptExhaustedError, isUnsupportedRequestError } from '../../src/entries/fake.js'
+import {
+  ScriptExhaustedError,
+  ToolScriptExhaustedError,
+  UnsupportedRequestError,
+  isScriptExhaustedError,
+  isToolScriptExhaustedError,
+  isUnsupportedRequestError,
+} from '../../src/entries/fake.js'
 import { LedgerError, isLedgerError } from '../../src/entries/ledger.js'
 import { SimulatedUserError, isSimulatedUserError } from '../../src/entries/simulate.js'
 
@@ -100,6 +109,8 @@ const CASES: readonly GuardCase[] = [
       'POST /v1/chat/completions',
     ),
   },
+  { guard: isToolScriptExhaustedError, error: new ToolScriptExhaustedError('lookup_order', 2, 1) },
+  { guard: isUnscriptableRunError, error: new UnscriptableRunError('refund-agent', 2, 'recorded neither response text nor tool calls') },
   { guard: isUnsupportedRequestError, error: new UnsupportedRequestError('GET', 'http://localhost/v1/models', 'it is not a model call') },
   { guard: isSimulatedUserError, error: new SimulatedUserError('the user model failed', { sessionName: 'support', exchange: 2 }) },
 ]

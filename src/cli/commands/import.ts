@@ -1,37 +1,12 @@
 /** `reagent-flow import spans.json`: OpenTelemetry spans (OTLP/JSON) as reagent-flow traces, one per agent run. */
-import { OtlpFormatError, UsageError } from '../../errors/index.js'
+import { UsageError } from '../../errors/index.js'
 import { DIALECT_OPTIONS, type DialectOption } from '../../otel/dialects/index.js'
 import { tracesFromSpans } from '../../otel/import-traces.js'
-import { spansFromOtlp, type SpanRecord } from '../../otel/span-record.js'
 import { plural } from '../../report/format-value.js'
 import { isFile, readTextOrNull, renderTrace, writeFileAtomic } from '../../storage/index.js'
 import { EXIT_OK, type Command } from '../command.js'
 import { ImportPaths } from '../import-paths.js'
-
-/**
- * The spans of a file holding one OTLP/JSON request, or one per line (the
- * OpenTelemetry Collector's file exporter writes JSON lines).
- */
-function spansOfFile(text: string, file: string): SpanRecord[] {
-  if (text.trim() === '') throw new OtlpFormatError(file, '', 'the file is empty')
-  try {
-    return spansFromOtlp(JSON.parse(text), file)
-  } catch (error) {
-    if (!(error instanceof SyntaxError)) throw error
-  }
-  const spans: SpanRecord[] = []
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return
-    let document: unknown
-    try {
-      document = JSON.parse(line)
-    } catch (error) {
-      throw new OtlpFormatError(file, `line ${i + 1}`, `not JSON (${(error as Error).message}); expected OTLP/JSON, one request per file or per line`)
-    }
-    spans.push(...spansFromOtlp(document, `${file} line ${i + 1}`))
-  })
-  return spans
-}
+import { spansOfFile } from '../otlp-file.js'
 
 /** `<dir>/<name>.trace.json`, or `<name>-2.trace.json` and on when this import already wrote a run of that name: one import never overwrites its own runs. */
 export const importCommand: Command = {

@@ -339,6 +339,16 @@ export class DirectoryStore implements LedgerStore {
     return { turns: trace.turns.length, bytes }
   }
 
+  async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
+    const entry = this.#visible(scope, runId)
+    if (entry === undefined) return undefined
+    const trace = this.#traceOf(entry)
+    if (trace === undefined) return null
+    // A run begun over HTTP keeps its row under `ledger` in its trace file: the trace is what trace.put sent.
+    const { ledger: _row, ...sent } = trace as Trace & { ledger?: unknown }
+    return sent as Trace
+  }
+
   /** Results are files of their own beside the namespace's runs (results-files.ts), read at each list: they are few, and no watch needs them. */
   async putResults(scope: Scope, resultsId: string, results: RunResults): Promise<boolean> {
     const path = resultsPath(this.#options.dir, scope, resultsId)

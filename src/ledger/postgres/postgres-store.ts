@@ -13,7 +13,7 @@
  * and every failure of the connection is thrown as StoreUnavailableError.
  */
 import { promisify } from 'node:util'
-import { gzip } from 'node:zlib'
+import { gunzip, gzip } from 'node:zlib'
 import pg from 'pg'
 import type { RunResults } from '../../results/types.js'
 import type { Trace } from '../../trace/types.js'
@@ -30,6 +30,7 @@ import { migrate } from './migrations.js'
 import { placeholders, RUN_COLUMNS, recordOf, valuesOf, type RunRow } from './run-columns.js'
 
 const gzipAsync = promisify(gzip)
+const gunzipAsync = promisify(gunzip)
 
 const INSERT = `INSERT INTO reagent_ledger_runs (${RUN_COLUMNS.join(', ')}) VALUES (${placeholders()}) ON CONFLICT (org, namespace, run_id) DO NOTHING RETURNING *`
 const UPDATE = `UPDATE reagent_ledger_runs SET (${RUN_COLUMNS.join(', ')}) = ROW(${placeholders()}) WHERE org = $1 AND namespace = $2 AND run_id = $3`
@@ -226,6 +227,16 @@ export class PostgresStore implements LedgerStore {
     if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length }
     const { rows: counted } = await this.#query<{ total: number }>(sql.count.text, sql.count.values)
     return { runs, total: counted[0]!.total }
+  }
+
+  async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
+    if ((await this.get(scope, runId)) === undefined) return undefined
+    const { rows } = await this.#query<{ trace_gzip: Buffer }>(
+      'SELECT trace_gzip FROM reagent_ledger_traces WHERE org = $1 AND namespace = $2 AND run_id = $3',
+      [scope.org, scope.namespace, runId],
+    )
+    const stored = rows[0]
+    return stored === undefined ? null : (JSON.parse((await gunzipAsync(stored.trace_gzip)).toString('utf8')) as Trace)
   }
 
   async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {

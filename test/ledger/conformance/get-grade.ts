@@ -14,6 +14,26 @@ export const pricedTrace = () =>
   ])
 
 export function getConformance(start: StartLedger): void {
+  it('trace.get answers the turns trace.put kept, null before one was put, and run_not_found for a run that is not there', async () => {
+    const ledger = await start()
+    const runId = await begin(ledger)
+    expect(await ledger.call('trace.get', { run_id: runId })).toEqual({ status: 200, body: { run_id: runId, trace: null } })
+    await ledger.call('trace.put', { run_id: runId, trace: pricedTrace() }, { gzip: true })
+    // The turns as put; a store may set the run's own fields (its status, while it is open) on the trace it keeps.
+    const { name, trace_id, turns, format_version } = pricedTrace()
+    expect(await ledger.call('trace.get', { run_id: runId })).toEqual({
+      status: 200,
+      body: { run_id: runId, trace: expect.objectContaining({ name, trace_id, turns, format_version }) },
+    })
+    expect(await ledger.call('trace.get', { run_id: 'nope' })).toEqual({
+      status: 404,
+      body: {
+        error: 'run_not_found',
+        message: `trace.get: no run "nope" in namespace "default" of org "${ledger.org}"; run.begin opens one, run.list shows the ones there are`,
+      },
+    })
+  })
+
   it('run.get of a run that is not there answers found: false and every other field empty', async () => {
     const ledger = await start()
     expect(await ledger.call('run.get', { run_id: 'nope' })).toEqual({

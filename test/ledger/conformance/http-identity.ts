@@ -44,7 +44,8 @@ export function httpConformance(start: StartLedger): void {
       status: 404,
       body: {
         error: 'unknown_operation',
-        message: 'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put, results.put, results.list',
+        message:
+          'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put, trace.get, results.put, results.list',
       },
       allow: null,
     })
