@@ -101,7 +101,7 @@ async function connectStdio(options: StdioServerOptions, timeoutMs: number): Pro
     await client.connect(transport, { timeout: timeoutMs })
   } catch (error) {
     const failure = await stdioFailure(label, child, error, timeoutMs)
-    await transport.close()
+    await Promise.all([transport.close(), child.end()])
     throw failure
   }
   return { client, label, child }

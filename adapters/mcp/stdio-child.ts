@@ -64,6 +64,20 @@ export class StdioChild {
       .slice(-count)
   }
 
+  /**
+   * Ends it, when it still runs: SIGTERM, then SIGKILL if it has not exited
+   * within 2 s; resolves once it has. (The SDK's own close, started when
+   * `initialize` fails, gives it 2 s on a closed stdin first: too long to leave
+   * a failed server behind the error.)
+   */
+  async end(): Promise<void> {
+    if (this.#child === undefined || this.#exit !== undefined) return
+    this.#child.kill('SIGTERM')
+    if ((await this.waitForExit(2000)) !== undefined) return
+    this.#child.kill('SIGKILL')
+    await this.#exited
+  }
+
   /** Waits up to `ms` for it to exit; its exit, or undefined when it still runs (or never started). */
   async waitForExit(ms: number): Promise<Exit | undefined> {
     if (this.#child === undefined || this.#exit !== undefined) return this.#exit

@@ -4,6 +4,7 @@
  * tools and LangChain tools (the last two call the server when the model
  * asks; the AI SDK and LangChain are loaded only when asked for).
  */
+import type { DynamicStructuredTool } from '@langchain/core/tools'
 import type { Tool } from '@modelcontextprotocol/sdk/types.js'
 
 /** A tool call's result as `callTool` returns it. */
@@ -73,13 +74,14 @@ export async function aiSdkToolsOf(tools: readonly Tool[], call: CallServerTool)
 }
 
 /** LangChain tools (`tool()` of @langchain/core with the JSON Schema); each calls the server and returns its text. */
-export async function langchainToolsOf(tools: readonly Tool[], call: CallServerTool) {
+export async function langchainToolsOf(tools: readonly Tool[], call: CallServerTool): Promise<DynamicStructuredTool[]> {
   const { tool } = await import('@langchain/core/tools')
-  return tools.map((listed) =>
-    tool(async (args: Record<string, unknown>) => String(await outputOf(call(listed.name, args), false)), {
-      name: listed.name,
-      description: listed.description ?? listed.name,
-      schema: listed.inputSchema as Record<string, unknown>,
-    }),
+  return tools.map(
+    (listed) =>
+      tool(async (args: Record<string, unknown>) => String(await outputOf(call(listed.name, args), false)), {
+        name: listed.name,
+        description: listed.description ?? listed.name,
+        schema: listed.inputSchema as Record<string, unknown>,
+      }) as DynamicStructuredTool,
   )
 }
