@@ -66,6 +66,15 @@ function exitText(exit: Exit): string {
   return exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal ?? 'a signal'}`
 }
 
+/** The error for a stdio server that exited while `doing` ("calling lookup_order"): its exit code and stderr. */
+export function exitedWhile(label: string, child: StdioChild, exit: Exit, doing: string): McpServerError {
+  return new McpServerError(`MCP server "${label}" ${exitText(exit)} while ${doing}${stderrPart(child)}`, {
+    server: label,
+    exitCode: exit.code,
+    stderr: child.lastLines().join('\n'),
+  })
+}
+
 /** The error for a stdio server that failed to initialize with `error`. */
 async function stdioFailure(label: string, child: StdioChild, error: unknown, timeoutMs: number): Promise<McpServerError> {
   const fields = (exit: Exit | undefined) => ({ server: label, exitCode: exit?.code ?? null, stderr: child.lastLines().join('\n') })

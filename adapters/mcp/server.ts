@@ -7,9 +7,9 @@
  * the test ends anyway, and its standard error is printed when the test fails.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js'
+import { type CallToolResult, ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js'
 import { normalToolSet, type ToolDefinition } from '../../src/adapter-support/index.js'
-import { connectServer, type McpServerOptions } from './connect.js'
+import { connectServer, exitedWhile, type McpServerOptions } from './connect.js'
 import { mcpToolDefinitions } from './tool-definitions.js'
 import { aiSdkToolsOf, anthropicToolsOf, langchainToolsOf, openaiToolsOf, type AnthropicTool, type OpenAIFunctionTool } from './tool-formats.js'
 
@@ -39,12 +39,19 @@ export interface McpServerUnderTest {
   aiSdkTools(): ReturnType<typeof aiSdkToolsOf>
   /** Its tools as LangChain tools, each calling the server (loads `@langchain/core`). */
   langchainTools(): ReturnType<typeof langchainToolsOf>
-  /** Calls tool `name` with `args` (recorded inside a session, as any call of the client). */
+  /**
+   * Calls tool `name` with `args` (recorded inside a session, as any call of the client). A stdio
+   * server that exited is an `McpServerError` with its exit code and the last lines of its stderr.
+   */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>
   /** What the server wrote to standard error so far (stdio; '' for HTTP). */
   log(): string
   /** Ends the server: the client closes, and a stdio server's process is gone when this resolves. Closing again does nothing. */
   close(): Promise<void>
+}
+
+function isConnectionClosed(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed
 }
 
 /** Every tool the server lists, page after page. */
@@ -100,7 +107,17 @@ export async function mcpServer(options: McpServerOptions): Promise<McpServerUnd
   }
   const name = client.getServerVersion()?.name ?? label
   let closing: Promise<void> | undefined
-  const call = (tool: string, args: Record<string, unknown> = {}) => client.callTool({ name: tool, arguments: args }) as Promise<CallToolResult>
+  const call = async (tool: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => {
+    try {
+      return (await client.callTool({ name: tool, arguments: args })) as CallToolResult
+    } catch (error) {
+      // A server that died under the call: say so, with its exit code and stderr, rather than "Connection closed".
+      const exit =
+        child === undefined || closing !== undefined ? undefined : (child.exit ?? (isConnectionClosed(error) ? await child.waitForExit(1000) : undefined))
+      if (child !== undefined && exit !== undefined) throw exitedWhile(label, child, exit, `calling ${tool}`)
+      throw error
+    }
+  }
   const server: McpServerUnderTest = {
     client,
     name,

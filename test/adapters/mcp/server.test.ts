@@ -102,6 +102,19 @@ describe('mcpServer over stdio', () => {
   })
 })
 
+describe('mcpServer, its server gone', () => {
+  it('a call to a stdio server that exited is an McpServerError with how it exited', async () => {
+    const orders = await mcpServer(ORDERS_STDIO)
+    process.kill(orders.pid!, 'SIGKILL')
+    await expect.poll(() => isRunning(orders.pid!)).toBe(false)
+    const error = await orders.call('lookup_order', { order_id: '42' }).catch((error: unknown) => error)
+    expect(isMcpServerError(error)).toBe(true)
+    expect((error as Error).message).toBe(
+      `MCP server "${ORDERS_STDIO.command} ${ORDERS_STDIO.args[0]}" was killed by SIGKILL while calling lookup_order; it wrote nothing to stderr`,
+    )
+  })
+})
+
 describe('mcpServer inside a test, not closed', () => {
   let forgotten: McpServerUnderTest | undefined
 
