@@ -32,6 +32,11 @@
  *   Agents SDK.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
  *   (guardrails, MCP servers), as extra keys of a turn or the trace.
+ * - offerToolSet: tools offered (an MCP server's listing), kept once per
+ *   distinct set on the trace's `tool_sets`.
+ * - runReplayableStep: a step answered from the recording with `replayTools`
+ *   that is not a tool call of the trace (an MCP server's tool listing).
+ * - McpServerError: an MCP server under test that could not serve.
  */
 export { currentSession, runInSession } from '../session/context.js'
 export { ModelCall, startModelCall } from './model-call.js'
@@ -52,13 +57,16 @@ export { openChildSession } from './child-session.js'
 export { internals } from '../session/internals.js'
 export { noteOnTrace, noteOnTurn, noteOnTurnOfCall } from './turn-notes.js'
 export { inputMessages, outputTexts } from './response-items.js'
+export { normalToolSet, offerToolSet } from './tool-sets.js'
+export { runReplayableStep } from './replayed-step.js'
+export { McpServerError } from '../errors/index.js'
 
 export type { DescribedFault } from '../faults/model-fault.js'
 export type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, RequestToolResult, StreamFold } from './model-api.js'
 export type { StreamEnd, StreamWatch } from './stream-tap.js'
 export type { ChildSession } from './child-session.js'
 export type { InputMessage } from './response-items.js'
-export type { JsonObject, JsonValue } from '../trace/types.js'
+export type { JsonObject, JsonValue, ToolDefinition } from '../trace/types.js'
 export type { ToolCallInput, ToolOutcome } from '../session/recorder.js'
 export type { Session } from '../session/session.js'
 export type { RecordedResponse } from '../storage/index.js'

@@ -5,6 +5,7 @@ export { AmbiguousTraceError, isAmbiguousTraceError } from './ambiguous-trace-er
 export { BudgetExceededError, isBudgetExceededError } from './budget-exceeded-error.js'
 export { GitHubApiError, isGitHubApiError } from './github-api-error.js'
 export { JudgeAnswerError, isJudgeAnswerError } from './judge-answer-error.js'
+export { McpServerError, isMcpServerError } from './mcp-server-error.js'
 export { ModelFaultError, isModelFaultError } from './model-fault-error.js'
 export { OtlpExportError, isOtlpExportError } from './otlp-export-error.js'
 export { OtlpFormatError, isOtlpFormatError } from './otlp-format-error.js'

@@ -73,7 +73,22 @@ export interface LlmCall {
   error?: RecordedError
   /** Ours: the call's failure was injected (the `faults` option), not the provider's. */
   injected?: true
+  /** Ours: the id of the tools this request offered, in the trace's `tool_sets`; absent when it offered none. */
+  tool_set?: string
   [extra: string]: unknown
+}
+
+/** Ours: a tool offered to a model (or listed by an MCP server), normalised (JSON Schema keys sorted). */
+export interface ToolDefinition {
+  name: string
+  kind: 'function' | 'handoff' | 'mcp' | 'provider'
+  description: string | null
+  /** JSON Schema of the arguments, recorded as given when it is not valid JSON Schema. */
+  parameters: JsonObject | null
+  /** A result or output schema, when the source gives one (an MCP tool's `outputSchema`). */
+  result?: JsonObject
+  /** The MCP server that lists the tool. */
+  server?: string
 }
 
 /** A tool result whose call could not be found; kept so nothing is lost. Ours. */
@@ -187,5 +202,7 @@ export interface Trace {
   golden?: boolean
   /** Ours: the conversation of `conversation()` (reagent-flow/simulate), who said what, in order. */
   conversation?: ConversationRecord
+  /** Ours: each distinct set of tools offered together (an MCP server's listing, a model request's tools), by id (`ts_` + 12 hex digits of its SHA-256). */
+  tool_sets?: Record<string, ToolDefinition[]>
   [extra: string]: unknown
 }
