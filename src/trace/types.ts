@@ -73,6 +73,8 @@ export interface LlmCall {
   error?: RecordedError
   /** Ours: the call's failure was injected (the `faults` option), not the provider's. */
   injected?: true
+  /** Ours: the id of the tool set (a key of the trace's `tool_sets`) the request offered; absent when it offered none. */
+  tool_set?: string
   [extra: string]: unknown
 }
 
@@ -154,6 +156,19 @@ export interface ConversationRecord {
   messages: ConversationMessage[]
 }
 
+/** Ours: one tool offered to the model in a request, as `tool_sets` holds it. */
+export interface ToolDefinition {
+  name: string
+  kind: 'function' | 'handoff' | 'mcp' | 'provider'
+  description: string | null
+  /** The parameters' JSON Schema (keys sorted), as given when it is not valid JSON Schema; null when the tool takes none. */
+  parameters: JsonObject | null
+  /** A result or output schema, when the source gives one (an MCP tool's outputSchema). */
+  result?: JsonObject
+  /** The MCP server's name, for an MCP tool. */
+  server?: string
+}
+
 export interface Trace {
   trace_id: string
   name: string
@@ -187,5 +202,7 @@ export interface Trace {
   golden?: boolean
   /** Ours: the conversation of `conversation()` (reagent-flow/simulate), who said what, in order. */
   conversation?: ConversationRecord
+  /** Ours: each distinct set of tools offered together in one model request, by its id (`ts_` + 12 hex digits of its SHA-256), stored once. */
+  tool_sets?: Record<string, ToolDefinition[]>
   [extra: string]: unknown
 }
