@@ -26,6 +26,7 @@ import { mcpCommand } from './commands/mcp.js'
 import { reportCommand } from './commands/report.js'
 import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
+import { toolsDiffCommand } from './commands/tools-diff.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
 import { viewCommand } from './commands/view.js'
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   getCommand,
   diffCommand,
   approveCommand,
+  toolsDiffCommand,
   gradeCommand,
   validateCommand,
   treeCommand,

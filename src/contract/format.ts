@@ -36,7 +36,7 @@ function changeLines(change: ContractChange, c: Colors): string[] {
 export function formatContractDiff(diff: ContractDiff, { color = false }: { color?: boolean } = {}): string {
   const c = makeColors(color)
   const lines = diff.changes.flatMap((change) => changeLines(change, c))
-  if (diff.changes.length === 0) lines.push('  no changes')
+  if (diff.changes.length === 0 && diff.invalid.length === 0) lines.push('  no changes')
   if (diff.invalid.length > 0) {
     lines.push('', '  Not valid JSON Schema (recorded and compared as given):')
     for (const problem of diff.invalid) lines.push(`    ${problem}`)

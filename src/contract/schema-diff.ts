@@ -168,16 +168,33 @@ function shape(schema: JsonValue | undefined): string {
   return stringify(rest)
 }
 
+/** Of several properties a removed one may have been renamed to, the one whose name starts most like it. */
+function closestName(name: string, candidates: readonly string[]): string | undefined {
+  const common = (other: string): number => {
+    let n = 0
+    while (n < name.length && name[n] === other[n]) n++
+    return n
+  }
+  return candidates.reduce<string | undefined>((best, candidate) => (best === undefined || common(candidate) > common(best) ? candidate : best), undefined)
+}
+
 function compareProperties(a: JsonObject, b: JsonObject, place: Place, out: SchemaChange[]): void {
   const [from, to] = [propertiesOf(a), propertiesOf(b)]
   const [wasRequired, isRequired] = [requiredOf(a), requiredOf(b)]
   const input = place.polarity === 'input'
-  const removed = Object.keys(from).filter((name) => !(name in to))
-  const added = Object.keys(to).filter((name) => !(name in from))
+  const removed = Object.keys(from)
+    .filter((name) => !(name in to))
+    .sort()
+  const added = Object.keys(to)
+    .filter((name) => !(name in from))
+    .sort()
   for (const name of removed) {
     const at = child(place, name)
     // The same schema under a new name: renamed (breaking either way: the old name is gone).
-    const rename = added.find((candidate) => shape(to[candidate]) === shape(from[name]) && isRequired.has(candidate) === wasRequired.has(name))
+    const rename = closestName(
+      name,
+      added.filter((candidate) => shape(to[candidate]) === shape(from[name]) && isRequired.has(candidate) === wasRequired.has(name)),
+    )
     if (rename !== undefined) {
       added.splice(added.indexOf(rename), 1)
       out.push({ class: 'breaking', what: `${placeName(at)} renamed to "${child(place, rename).path}"` })
@@ -191,10 +208,16 @@ function compareProperties(a: JsonObject, b: JsonObject, place: Place, out: Sche
     else if (isRequired.has(name)) out.push({ class: 'breaking', what: `new required ${placeName(at)} (${type})` })
     else out.push({ class: 'compatible', what: `new optional ${placeName(at)} (${type})` })
   }
-  for (const name of Object.keys(from).filter((key) => key in to)) {
+  for (const name of Object.keys(from)
+    .filter((key) => key in to)
+    .sort()) {
     const at = child(place, name)
-    if (!wasRequired.has(name) && isRequired.has(name)) out.push({ class: classOf(at, 'narrowed'), what: `${placeName(at)} is now required` })
-    if (wasRequired.has(name) && !isRequired.has(name)) out.push({ class: classOf(at, 'widened'), what: `${placeName(at)} is now optional` })
+    if (!wasRequired.has(name) && isRequired.has(name)) {
+      out.push({ class: classOf(at, 'narrowed'), what: `${placeName(at)} ${input ? 'is now required' : 'is now always present'}` })
+    }
+    if (wasRequired.has(name) && !isRequired.has(name)) {
+      out.push({ class: classOf(at, 'widened'), what: `${placeName(at)} ${input ? 'is now optional' : 'may now be absent'}` })
+    }
     compareSchemaAt(from[name], to[name], at, out)
   }
   const [openBefore, openAfter] = [a.additionalProperties, b.additionalProperties]
