@@ -56,7 +56,12 @@ describe('matchToolContract under the update modes', () => {
     const traceDir = tempDir()
     const result = matchToolContract(runOffering([LOOKUP]), { traceDir, update: 'new' })
     const path = join(traceDir, 'contracts', 'refund-agent.tools.json')
-    expect([result.pass, result.outcome, result.path, result.message]).toEqual([true, 'written', path, `Tool contract for "refund-agent" written to ${path}. Review and commit it.`])
+    expect([result.pass, result.outcome, result.path, result.message]).toEqual([
+      true,
+      'written',
+      path,
+      `Tool contract for "refund-agent" written to ${path}. Review and commit it.`,
+    ])
     expect(readFileSync(path, 'utf8')).toBe(CONTRACT_TEXT)
   })
 
@@ -117,7 +122,10 @@ describe('matchToolContract under the update modes', () => {
       message: `Tool contract for "refund-agent" rewritten at ${path} (update mode "all"). Review and commit it.`,
     })
     expect(readFileSync(path, 'utf8')).toBe(CONTRACT_TEXT.replace('Look up an order by its id.', 'Find an order.'))
-    expect(matchToolContract(reworded, { traceDir, update: 'all' })).toMatchObject({ outcome: 'unchanged', message: `Tool contract for "refund-agent" at ${path} is up to date.` })
+    expect(matchToolContract(reworded, { traceDir, update: 'all' })).toMatchObject({
+      outcome: 'unchanged',
+      message: `Tool contract for "refund-agent" at ${path} is up to date.`,
+    })
   })
 
   it('refuses to write a contract for a run that recorded no tools offered', () => {

@@ -99,7 +99,9 @@ describe('tool contracts in a vitest project', () => {
   })
 
   it('fails on a breaking change even with compatible and wording allowed', async () => {
-    offer([{ ...LOOKUP, parameters: { properties: { order_id: { type: 'integer' } }, required: ['order_id'], type: 'object' } }], { allow: ['compatible', 'wording'] })
+    offer([{ ...LOOKUP, parameters: { properties: { order_id: { type: 'integer' } }, required: ['order_id'], type: 'object' } }], {
+      allow: ['compatible', 'wording'],
+    })
     const run = await runVitest(dir, { env: { CI: 'true' } })
     expect(run.exitCode).toBe(1)
     expect(run.output).toContain('  breaking    tool "lookup_order": parameter "order_id" retyped from string to integer\n')
@@ -111,9 +113,7 @@ describe('tool contracts in a vitest project', () => {
     const listed = await runVitest(dir, { env: { CI: 'true' } })
     expect(listed.exitCode).toBe(0)
     expect(listed.output).toContain(
-      '\n   Contracts  1 matched | 1 obsolete\n' +
-        '\nObsolete tool contracts (no test asks for them; run vitest -u to remove them):\n' +
-        `  ${STALE}\n`,
+      `\n   Contracts  1 matched | 1 obsolete\n\nObsolete tool contracts (no test asks for them; run vitest -u to remove them):\n  ${STALE}\n`,
     )
     const renamed = { ...LOOKUP, name: 'find_order' }
     offer([renamed])
