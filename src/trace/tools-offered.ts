@@ -1,31 +1,23 @@
 /**
- * `toolsOffered(trace)`: every distinct tool a run offered the model, read
- * from the trace's `tool_sets` (each set is stored once, however many calls
- * offered it).
+ * Every distinct tool a run offered its model, read from its `tool_sets`:
+ * what a tool contract snapshots, and what tests look at.
  */
-import stringify from 'fast-json-stable-stringify'
+import { compareTools } from './tool-sets.js'
 import type { ToolDefinition, Trace } from './types.js'
 
-/** Tools in the order contracts and tool sets keep them: by kind, then name, then their canonical JSON (two definitions of one name). */
-function compareTools(a: ToolDefinition, b: ToolDefinition): number {
-  if (a.kind !== b.kind) return a.kind < b.kind ? -1 : 1
-  if (a.name !== b.name) return a.name < b.name ? -1 : 1
-  const [ja, jb] = [stringify(a), stringify(b)]
-  return ja < jb ? -1 : ja > jb ? 1 : 0
-}
-
 /**
- * Every distinct tool offered in the run, by kind then name; a name offered
- * with two definitions (a description reworded between requests) appears
- * twice. A trace without `tool_sets` offered none that were recorded: `[]`.
+ * The tools `trace` offered, each distinct definition once, by kind then
+ * name; a name offered with two different definitions (a description
+ * reworded between two calls) appears twice, ordered by their JSON. Empty for
+ * a trace that recorded no tools (one written by reagent-flow 0.5).
  */
-export function toolsOffered(trace: Trace): ToolDefinition[] {
-  const sets = trace.tool_sets
-  if (sets === null || typeof sets !== 'object') return []
-  const byJson = new Map<string, ToolDefinition>()
-  for (const tools of Object.values(sets)) {
-    if (!Array.isArray(tools)) continue
-    for (const tool of tools) byJson.set(stringify(tool), tool)
+export function toolsOffered(trace: Pick<Trace, 'tool_sets'>): ToolDefinition[] {
+  const distinct = new Map<string, ToolDefinition>()
+  for (const tools of Object.values(trace.tool_sets ?? {})) {
+    for (const tool of tools) {
+      const key = JSON.stringify(tool)
+      if (!distinct.has(key)) distinct.set(key, tool)
+    }
   }
-  return [...byJson.values()].sort(compareTools)
+  return [...distinct.values()].sort(compareTools)
 }
