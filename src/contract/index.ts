@@ -6,9 +6,8 @@
 export { matchToolContract } from './match.js'
 export { diffToolContracts } from './contract-diff.js'
 export { formatContractDiff, countsText } from './format.js'
-export { parseContract, renderContract } from './contract-file.js'
+export { parseContract } from './contract-file.js'
 export { CHANGE_CLASSES } from './types.js'
 
 export type { MatchToolContractOptions, MatchToolContractResult } from './match.js'
-export type { ToolContract } from './contract-file.js'
 export type { ChangeClass, ContractChange, ContractDiff } from './types.js'
