@@ -5,6 +5,7 @@ import {
   AmbiguousToolCallError,
   AmbiguousTraceError,
   BudgetExceededError,
+  ContractFileError,
   JudgeAnswerError,
   ModelFaultError,
   GitHubApiError,
@@ -27,6 +28,7 @@ import {
   isAmbiguousToolCallError,
   isAmbiguousTraceError,
   isBudgetExceededError,
+  isContractFileError,
   isJudgeAnswerError,
   isModelFaultError,
   isGitHubApiError,
@@ -90,6 +92,7 @@ const CASES: readonly GuardCase[] = [
   { guard: isJudgeAnswerError, error: new JudgeAnswerError('support', 'it answered nothing, twice') },
   { guard: isUnusedRecordingError, error: new UnusedRecordingError('unused', { sessionName: 's', recordingPath: 'r.json', unused: ['x'] }) },
   { guard: isRecordingFormatError, error: new RecordingFormatError('r.json', 'it is cut short') },
+  { guard: isContractFileError, error: new ContractFileError('a.tools.json', 'it is not JSON') },
   { guard: isLedgerError, error: new LedgerError('run.begin', 'http://localhost:8080', null, null, 'could not reach the ledger') },
   {
     guard: isScriptExhaustedError,
