@@ -26,6 +26,8 @@ export interface ToolContractOptions extends Omit<MatchToolContractOptions, 'upd
   redact?: RedactOption | undefined
 }
 
+const OPTIONS = ['allow', 'traceDir', 'redact']
+
 /** What a Session knows that a Trace does not: its trace directory and redaction. */
 function sessionSettings(received: unknown): { traceDir?: string; redact?: RedactOption } {
   if (received === null || typeof received !== 'object' || !('traceDir' in received) || typeof received.traceDir !== 'string') return {}
@@ -39,6 +41,10 @@ function sessionSettings(received: unknown): { traceDir?: string; redact?: Redac
  * contract written is announced in the test's output unless the reporter lists it.
  */
 export function checkToolContract(fn: string, received: unknown, options: ToolContractOptions, vitestUpdate: 'all' | undefined): MatchToolContractResult {
+  // The update mode is vitest's and the environment's to say, not an option here.
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new TypeError(`${fn}(): unknown option "${key}". Valid options: ${OPTIONS.join(', ')}.`)
+  }
   const trace = toTrace(fn, received, fn === 'toMatchToolContract' ? 'the value given to expect()' : 'the first argument')
   const session = sessionSettings(received)
   const scope = currentTestScope()
