@@ -29,7 +29,15 @@ export function toolLabel(tool: ToolDefinition): string {
 /** Parameters that are none: an object schema with no properties, so a tool that gains some is compared property by property. */
 const NO_PARAMETERS: JsonObject = { type: 'object', properties: {} }
 
-const problemOf = (schema: JsonObject | null | undefined): string | undefined => (schema == null ? undefined : jsonSchemaProblem(schema))
+/**
+ * Why a tool's schema is not valid JSON Schema, or undefined. A schema the
+ * SDK gave as something other than an object is recorded as `{ "$given": ... }`.
+ */
+function problemOf(schema: JsonObject | null | undefined): string | undefined {
+  if (schema == null) return undefined
+  if (Object.keys(schema).length === 1 && '$given' in schema) return `it was given as ${JSON.stringify(schema.$given)}, not as a schema object`
+  return jsonSchemaProblem(schema)
+}
 
 /** Changes of one schema of a tool (its parameters or its result), the two sides valid or not. */
 function schemaChanges(from: JsonObject, to: JsonObject, polarity: Polarity, tool: string): ContractChange[] {

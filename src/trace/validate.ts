@@ -72,7 +72,11 @@ export function compileFillingDefaults(schema: object): ValidateFunction {
 export function jsonSchemaProblem(schema: object): string | undefined {
   userAjv ??= newAjv({ allErrors: true, strict: false })
   const { $schema: _named, ...rest } = schema as Record<string, unknown>
-  if (userAjv.validateSchema(rest) === true) return undefined
+  try {
+    if (userAjv.validateSchema(rest) === true) return undefined
+  } catch (error) {
+    return `ajv could not read it (${error instanceof Error ? error.message : String(error)})`
+  }
   const first = userAjv.errors?.[0]
   if (first === undefined) return 'it does not follow the JSON Schema meta-schema'
   const where = toJsonPath(first.instancePath)

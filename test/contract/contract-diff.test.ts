@@ -137,6 +137,12 @@ describe('diffToolContracts: schemas that are not valid JSON Schema', () => {
     )
     expect(diffToolContracts([invalid], [invalid])).toMatchObject({ equal: true, changes: [] })
   })
+
+  it('flags a schema the SDK gave as something other than an object (recorded under $given)', () => {
+    expect(diffToolContracts([], [tool('echo', { $given: 'string' })]).invalid).toEqual([
+      'tool "echo": its parameters are not valid JSON Schema (it was given as "string", not as a schema object)',
+    ])
+  })
 })
 
 describe('diffToolContracts: equal tools', () => {
