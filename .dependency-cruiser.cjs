@@ -12,7 +12,7 @@ const LAYERS = [
   { name: 'storage', path: '^src/(storage|redact|warnings)/' },
   // Judging a trace: the golden engine and the assertions (a Session is its assertions plus a recorder);
   // judging runs: regression or noise, flaky tests, the quarantine.
-  { name: 'judge', path: '^src/(golden|assert|compare)/' },
+  { name: 'judge', path: '^src/(golden|contract|assert|compare)/' },
   // The core of recording: Session, its lifecycle and internals, the recorder, its context.
   { name: 'session', path: '^src/session/' },
   // Features that subscribe to the lifecycle, and tools on finished runs.

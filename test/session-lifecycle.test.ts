@@ -107,6 +107,7 @@ describe('the session lifecycle', () => {
       keys: new Map(),
       update: () => undefined,
       recordGolden: () => undefined,
+      recordContract: () => undefined,
       goldensSummarized: () => false,
       recordPruned: () => undefined,
       recordRun: (trace: Trace, path: string | undefined) => runs.push(`${trace.name} ${trace.status} ${String(path)}`),

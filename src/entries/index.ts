@@ -41,6 +41,7 @@ export {
   ReplayMissError,
   UnusedRecordingError,
   RecordingFormatError,
+  ContractFileError,
   isReagentError,
   isSessionClosedError,
   isAmbiguousToolCallError,
@@ -57,9 +58,13 @@ export {
   isReplayMissError,
   isUnusedRecordingError,
   isRecordingFormatError,
+  isContractFileError,
 } from '../errors/index.js'
 export { loadTrace } from '../storage/runs.js'
 export { assertMatchesBaseline } from '../assert/baseline.js'
+export { assertToolContract } from '../run/tool-contract.js'
+export { matchToolContract, diffToolContracts, formatContractDiff } from '../contract/index.js'
+export { toolsOffered } from '../trace/tools-offered.js'
 
 export type { ClosedSession, SessionFn } from '../run/session.js'
 export type { SessionOptions } from '../run/options.js'
@@ -86,6 +91,8 @@ export type { LoadChainOptions } from '../chain/load-chain.js'
 export type { LlmCallInput, ToolCallInput, ToolResultInput } from '../session/recorder.js'
 export type { RedactOption } from '../redact/index.js'
 export type { BaselineOptions } from '../assert/baseline.js'
+export type { ToolContractOptions } from '../run/tool-contract.js'
+export type { MatchToolContractOptions, MatchToolContractResult, ChangeClass, ContractChange, ContractDiff } from '../contract/index.js'
 export type { ReagentWarningCode } from '../warnings/warnings.js'
 export type {
   Trace,
@@ -99,6 +106,7 @@ export type {
   Grade,
   RecordedError,
   UnmatchedResult,
+  ToolDefinition,
   JsonValue,
   JsonObject,
 } from '../trace/types.js'

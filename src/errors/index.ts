@@ -3,6 +3,7 @@ export { AgentAssertionError, isAgentAssertionError } from './agent-assertion-er
 export { AmbiguousToolCallError, isAmbiguousToolCallError } from './ambiguous-tool-call-error.js'
 export { AmbiguousTraceError, isAmbiguousTraceError } from './ambiguous-trace-error.js'
 export { BudgetExceededError, isBudgetExceededError } from './budget-exceeded-error.js'
+export { ContractFileError, isContractFileError } from './contract-file-error.js'
 export { GitHubApiError, isGitHubApiError } from './github-api-error.js'
 export { JudgeAnswerError, isJudgeAnswerError } from './judge-answer-error.js'
 export { McpServerError, isMcpServerError } from './mcp-server-error.js'

@@ -263,3 +263,13 @@ export function changeText(expected: unknown, actual: unknown, c: Colors, indent
   const shown = showChange(expected, actual, c)
   return 'inline' in shown ? shown.inline : shown.lines.map((line) => `\n${indent}${line}`).join('')
 }
+
+/**
+ * Two texts as a word diff however short they are (a line diff when either
+ * has several lines): for descriptions, where one changed word is the news.
+ */
+export function wordDiffLines(expected: string, actual: string, c: Colors): string[] {
+  const colored = c.isColorSupported
+  if (expected.includes('\n') || actual.includes('\n')) return lineDiff(expected, actual, c, colored)
+  return wrapPieces(wordPieces(expected, actual), WIDTH, c, colored)
+}

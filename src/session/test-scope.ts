@@ -26,6 +26,8 @@ export interface TestScope {
   update(): 'all' | undefined
   /** Tells the test runner how a golden of this test ended (the run's summary and obsolete goldens come from these). */
   recordGolden(entry: GoldenEntry): void
+  /** Tells the test runner how a tool contract of this test ended (the run's summary and obsolete contracts come from these). */
+  recordContract(entry: ContractEntry): void
   /** Whether the run's reporter (reagent-flow/vitest/reporter) lists the goldens written at its end, as vitest does snapshots: a test then prints no line of its own for them. */
   goldensSummarized(): boolean
   /** Tells the test runner that a session of this test pruned its recording (`replay: 'prune'`), for the run's summary. */
@@ -41,6 +43,13 @@ export interface GoldenEntry {
   /** The golden file, absolute. */
   path: string
   outcome: 'matched' | 'written' | 'updated' | 'reformatted' | 'unchanged' | 'failed' | 'missing'
+}
+
+/** One tool contract compared or written in a test (`toMatchToolContract`, `assertToolContract`). */
+export interface ContractEntry {
+  /** The contract file, absolute. */
+  path: string
+  outcome: 'matched' | 'written' | 'updated' | 'unchanged' | 'failed' | 'missing'
 }
 
 /** A recording a session of a test pruned: the recorded calls its run no longer made were dropped. */

@@ -108,9 +108,10 @@ export function listRunFiles(dir: string, suffix: string): string[] | null {
  * The golden files under `goldenRoot`, by folder: inside vitest each test
  * file's goldens are in a folder of their own (`golden/test/refund.test.ts/`),
  * which is `relative` to the golden root; goldens directly in the root
- * (`relative` '') belong to no test file.
+ * (`relative` '') belong to no test file. Tool contracts are found alike
+ * (`suffix` '.tools.json' under `contracts/`).
  */
-export function goldenFolders(goldenRoot: string): Array<{ folder: string; relative: string; files: string[] }> {
+export function goldenFolders(goldenRoot: string, suffix: string = TRACE_FILE_SUFFIX): Array<{ folder: string; relative: string; files: string[] }> {
   const out: Array<{ folder: string; relative: string; files: string[] }> = []
   const visit = (folder: string, relative: string, depth: number): void => {
     let entries
@@ -119,7 +120,7 @@ export function goldenFolders(goldenRoot: string): Array<{ folder: string; relat
     } catch {
       return
     }
-    const files = entries.filter((e) => !e.isDirectory() && !e.name.startsWith('.') && e.name.endsWith(TRACE_FILE_SUFFIX)).map((e) => join(folder, e.name))
+    const files = entries.filter((e) => !e.isDirectory() && !e.name.startsWith('.') && e.name.endsWith(suffix)).map((e) => join(folder, e.name))
     if (files.length > 0) out.push({ folder, relative, files: files.sort() })
     if (depth >= MAX_DEPTH) return
     for (const entry of entries) {

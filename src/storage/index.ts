@@ -9,6 +9,8 @@ export {
   TRACE_FILE_SUFFIX,
   JOURNAL_SUFFIX,
   RECORDING_SUFFIX,
+  CONTRACT_FILE_SUFFIX,
+  contractFilePath,
   sanitizeName,
   tracePath,
   traceFilePath,

@@ -5,6 +5,7 @@
  *   <traceDir>/<name>.<trace_id>.journal.jsonl      a run being recorded (or one that never closed)
  *   <traceDir>/<name>.recording.json                the model calls (and tool results) a run recorded, to replay
  *   <traceDir>/golden/<name>.trace.json             the golden baseline of <name>
+ *   <traceDir>/contracts/<name>.tools.json          the tool contract of <name> (the tools it offers the model)
  *
  * Inside vitest, runs and goldens belong to their test file, as snapshots do:
  *
@@ -27,6 +28,7 @@ export const DEFAULT_TRACE_DIR = '.reagent'
 export const TRACE_FILE_SUFFIX = '.trace.json'
 export const JOURNAL_SUFFIX = '.journal.jsonl'
 export const RECORDING_SUFFIX = '.recording.json'
+export const CONTRACT_FILE_SUFFIX = '.tools.json'
 
 /**
  * A trace name as a file name, the way reagent-flow 0.5 does it: anything but
@@ -104,6 +106,13 @@ export function traceFilePath(
   const dir = golden ? join(traceDir, 'golden') : traceDir
   const scoped = typeof identity.test_file === 'string' && identity.test_file !== '' ? join(dir, ...testFileSegments(identity.test_file)) : dir
   return join(scoped, `${fileStem(fileKeyOf(identity), { hashed })}${TRACE_FILE_SUFFIX}`)
+}
+
+/** The tool contract of a trace known by its identity: `<traceDir>/contracts[/<test file>]/<stem>.tools.json`, placed as its golden is. */
+export function contractFilePath(identity: TraceIdentity, traceDir: string = DEFAULT_TRACE_DIR): string {
+  const dir = join(traceDir, 'contracts')
+  const scoped = typeof identity.test_file === 'string' && identity.test_file !== '' ? join(dir, ...testFileSegments(identity.test_file)) : dir
+  return join(scoped, `${fileStem(fileKeyOf(identity))}${CONTRACT_FILE_SUFFIX}`)
 }
 
 export interface TraceLocation {

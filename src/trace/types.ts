@@ -73,21 +73,28 @@ export interface LlmCall {
   error?: RecordedError
   /** Ours: the call's failure was injected (the `faults` option), not the provider's. */
   injected?: true
-  /** Ours: the id of the tools this request offered, in the trace's `tool_sets`; absent when it offered none. */
+  /** Ours: the id of the tools the request offered the model, a key of the trace's `tool_sets`; absent when it offered none. */
   tool_set?: string
   [extra: string]: unknown
 }
 
-/** Ours: a tool offered to a model (or listed by an MCP server), normalised (JSON Schema keys sorted). */
+/**
+ * What a tool is: `function` (a tool the agent runs), `handoff` (a hand-over
+ * to another agent, the Agents SDK's), `mcp` (a tool of an MCP server),
+ * `provider` (a tool the provider runs itself: web search, code execution).
+ */
+export type ToolKind = 'function' | 'handoff' | 'mcp' | 'provider'
+
+/** Ours: one tool offered to the model, normalised (JSON Schemas with their keys sorted). */
 export interface ToolDefinition {
   name: string
-  kind: 'function' | 'handoff' | 'mcp' | 'provider'
+  kind: ToolKind
   description: string | null
-  /** JSON Schema of the arguments, recorded as given when it is not valid JSON Schema. */
+  /** The JSON Schema of its input, as given (a schema that is not valid JSON Schema is kept as it is); null when it has none. */
   parameters: JsonObject | null
-  /** A result or output schema, when the source gives one (an MCP tool's `outputSchema`). */
+  /** The JSON Schema of its result, when the source gives one (an MCP tool's `outputSchema`). */
   result?: JsonObject
-  /** The MCP server that lists the tool. */
+  /** The MCP server whose tool it is. */
   server?: string
 }
 
@@ -202,7 +209,7 @@ export interface Trace {
   golden?: boolean
   /** Ours: the conversation of `conversation()` (reagent-flow/simulate), who said what, in order. */
   conversation?: ConversationRecord
-  /** Ours: each distinct set of tools offered together (an MCP server's listing, a model request's tools), by id (`ts_` + 12 hex digits of its SHA-256). */
+  /** Ours: the tools offered to the model, each set once however many calls offered it, by its id (`ts_` + 12 hex digits; an LLM call's `tool_set`). */
   tool_sets?: Record<string, ToolDefinition[]>
   [extra: string]: unknown
 }

@@ -64,6 +64,25 @@ export function compileFillingDefaults(schema: object): ValidateFunction {
   return validate
 }
 
+/**
+ * Why `schema` is not valid JSON Schema (checked against draft-07's
+ * meta-schema, whatever `$schema` it names), or undefined when it is: a
+ * tool's parameters are recorded as given, and the contract diff flags them.
+ */
+export function jsonSchemaProblem(schema: object): string | undefined {
+  userAjv ??= newAjv({ allErrors: true, strict: false })
+  const { $schema: _named, ...rest } = schema as Record<string, unknown>
+  try {
+    if (userAjv.validateSchema(rest) === true) return undefined
+  } catch (error) {
+    return `ajv could not read it (${error instanceof Error ? error.message : String(error)})`
+  }
+  const first = userAjv.errors?.[0]
+  if (first === undefined) return 'it does not follow the JSON Schema meta-schema'
+  const where = toJsonPath(first.instancePath)
+  return `${where === '' ? 'the schema' : where} ${first.message ?? 'is invalid'}`
+}
+
 /** `/turns/0/llm_call` -> `turns[0].llm_call`, the notation used in every message. */
 export function toJsonPath(pointer: string): string {
   let out = ''

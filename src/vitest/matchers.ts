@@ -5,6 +5,7 @@
 import { toHaveCalledTool, toHaveCalledToolTimes, toHaveCalledToolWith } from './tool-matchers.js'
 import { toHaveSucceeded, toMatchFlow } from './run-matchers.js'
 import { toMatchGolden } from './golden-matcher.js'
+import { toMatchToolContract } from './contract-matcher.js'
 import { toPassInAtLeast } from './run-set-matcher.js'
 import { toHaveFinalAnswer, toReachGoal } from './answer-matchers.js'
 import { toCostLessThan, toStayWithinTokens } from './budget-matchers.js'
@@ -18,6 +19,7 @@ export const reagentMatchers = {
   toMatchFlow,
   toHaveSucceeded,
   toMatchGolden,
+  toMatchToolContract,
   toPassInAtLeast,
   toHaveFinalAnswer,
   toStayWithinTokens,

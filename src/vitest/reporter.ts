@@ -20,6 +20,10 @@
  *   but only for test files that ran in full, and for deleted test files
  *   only when the run was not filtered to some files.
  *
+ * Tool contracts (`toMatchToolContract()`, `<traceDir>/contracts/`) are
+ * summed up, listed when written and found obsolete the same way, on a
+ * line of their own (owned-files.ts does both kinds).
+ *
  * It also sums up the recordings sessions pruned (`replay: 'prune'`), from
  * the same task meta, with the recorded calls each one dropped.
  *
@@ -37,19 +41,17 @@
  * works (setupFiles alone): there is just no summary, no obsolete report and
  * no results file, and each test says which golden it wrote.
  */
-import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Reporter, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import { resolveUpdateMode, shownPath } from '../golden/index.js'
-import { DEFAULT_TRACE_DIR, fileStem, goldenFolders, removeQuietly } from '../storage/index.js'
+import { DEFAULT_TRACE_DIR } from '../storage/index.js'
 import { writeReportAtEnd } from '../viewer/vitest-reporter.js'
 import { writeResultsFile } from '../results/results-file.js'
 import type { RunResults } from '../results/types.js'
 import { isGitHubActions, reportToGitHubActions } from './github-actions.js'
-import { goldenOutcomes } from './golden-outcomes.js'
+import { FILE_KINDS, filesOf, logObsolete, logSummary } from './owned-files.js'
 import { resultsFilePath, resultsOfRun } from './run-results-file.js'
 import { META_KEY, type ReagentTaskMeta } from './test-scope.js'
-import type { GoldenEntry } from '../session/test-scope.js'
 
 export interface ReagentReporterOptions {
   /** The traceDir your tests' sessions use, relative to the vitest root. Default: `".reagent"`. */
@@ -94,27 +96,6 @@ function checkOptions(options: unknown): ReagentReporterOptions {
     }
   }
   return options as ReagentReporterOptions
-}
-
-type Outcome = GoldenEntry['outcome']
-
-const SUMMARY_ORDER: ReadonlyArray<[Outcome | 'obsolete' | 'removed', string]> = [
-  ['matched', 'matched'],
-  ['unchanged', 'unchanged'],
-  ['written', 'written'],
-  ['updated', 'updated'],
-  ['reformatted', 'format updated'],
-  ['obsolete', 'obsolete'],
-  ['removed', 'removed'],
-  ['failed', 'failed'],
-  ['missing', 'missing'],
-]
-
-interface ModuleGoldens {
-  used: Set<string>
-  /** Stems a test that did not run, or did not finish, could own. */
-  unranStems: string[]
-  ranInFull: boolean
 }
 
 export default class ReagentReporter implements Reporter {
@@ -165,96 +146,28 @@ export default class ReagentReporter implements Reporter {
   }
 
   async #summarize(vitest: Vitest, modules: ReadonlyArray<TestModule>): Promise<void> {
-    const counts = new Map<string, number>()
-    const add = (key: string, n = 1): void => void counts.set(key, (counts.get(key) ?? 0) + n)
-    const byModule = new Map<string, ModuleGoldens>()
     /** Calls dropped, per pruned recording. */
     const pruned = new Map<string, number>()
-    /** Goldens written or rewritten by the run, with how: the tests printed nothing of them (onInit). */
-    const changed: Array<{ path: string; how: string }> = []
     for (const module of modules) {
-      const goldens: ModuleGoldens = { used: new Set(), unranStems: [], ranInFull: true }
       for (const test of module.children.allTests()) {
-        const meta = test.meta() as Record<string, unknown>
-        const ours = meta[META_KEY] as ReagentTaskMeta | undefined
+        const ours = (test.meta() as Record<string, unknown>)[META_KEY] as ReagentTaskMeta | undefined
         for (const { path, calls } of ours?.pruned ?? []) pruned.set(path, (pruned.get(path) ?? 0) + calls)
-        const state = test.result().state
-        for (const entry of goldenOutcomes(ours?.goldens ?? [], state === 'passed')) {
-          goldens.used.add(resolve(entry.path))
-          add(entry.outcome)
-          const how = CHANGED_WORDS.get(entry.outcome)
-          if (how !== undefined) changed.push({ path: entry.path, how })
-        }
-        if (state !== 'passed' && state !== 'failed') goldens.ranInFull = false
-        // A test that failed may have stopped before its golden assertion: what it owns is not obsolete.
-        if (state !== 'passed') goldens.unranStems.push(fileStem(test.fullName))
       }
-      byModule.set(resolve(module.moduleId), goldens)
     }
-
     const update = resolveUpdateMode({ vitestUpdate: vitest.config.snapshotOptions.updateSnapshot === 'all' ? 'all' : undefined })
-    const root = vitest.config.root
-    const goldenRoot = resolve(root, this.#traceDir, 'golden')
     const allFiles = new Set((await vitest.globTestSpecifications()).map((spec) => resolve(spec.moduleId)))
-    const filteredToFiles = allFiles.size > modules.length
-    const obsolete: string[] = []
-    const removed: string[] = []
-    for (const { relative, files } of goldenFolders(goldenRoot)) {
-      if (relative === '') continue
-      const testFile = resolve(root, relative)
-      const goldens = byModule.get(testFile)
-      let stale: string[]
-      let removable: boolean
-      if (goldens !== undefined) {
-        stale = files.filter((file) => !goldens.used.has(resolve(file)) && !goldens.unranStems.some((stem) => baseStem(file).startsWith(stem)))
-        removable = goldens.ranInFull
-      } else if (!allFiles.has(testFile) && !existsSync(testFile)) {
-        stale = files
-        removable = !filteredToFiles
-      } else {
-        continue
-      }
-      for (const file of stale) {
-        if (update === 'all' && removable) {
-          removeQuietly(file)
-          removed.push(file)
-        } else obsolete.push(file)
-      }
-    }
-    add('obsolete', obsolete.length)
-    add('removed', removed.length)
-    const parts = SUMMARY_ORDER.filter(([key]) => (counts.get(key) ?? 0) > 0).map(([key, word]) => `${counts.get(key)} ${word}`)
     const log = (line: string): void => vitest.logger.log(line)
-    if (parts.length > 0) log(`     Goldens  ${parts.join(' | ')}`)
-    if (changed.length > 0) {
-      for (const { path, how } of changed) log(`  ${how} ${shownPath(path)}`)
-      log(`  Review ${changed.length === 1 ? 'this golden' : 'these goldens'} and commit ${changed.length === 1 ? 'it' : 'them'}.`)
-    }
+    const root = resolve(vitest.config.root, this.#traceDir)
+    const kinds = FILE_KINDS.map((kind) => ({ kind, files: filesOf(kind, { root, modules, update, allFiles, projectRoot: vitest.config.root }) }))
+    for (const { kind, files } of kinds) logSummary(log, kind, files)
     if (pruned.size > 0) logPruned(log, pruned)
-    if (obsolete.length > 0) {
-      log('')
-      log(`Obsolete goldens (no test asks for them; run vitest -u to remove them):`)
-      for (const file of obsolete) log(`  ${shownPath(file)}`)
-    }
-    for (const file of removed) log(`  removed obsolete golden ${shownPath(file)}`)
+    for (const { kind, files } of kinds) logObsolete(log, kind, files)
   }
 }
-
-/** The goldens a run changed, each listed after the summary line with how it changed. */
-const CHANGED_WORDS: ReadonlyMap<Outcome, string> = new Map([
-  ['written', 'written'],
-  ['updated', 'updated'],
-  ['reformatted', 'format updated'],
-])
 
 /** The summary line of pruned recordings (aligned with vitest's own), and each one with the calls it dropped. */
 function logPruned(log: (line: string) => void, pruned: ReadonlyMap<string, number>): void {
   const calls = [...pruned.values()].reduce((sum, n) => sum + n, 0)
   log(`  Recordings  ${pruned.size} pruned (${calls} recorded call${calls === 1 ? '' : 's'} no longer made)`)
   for (const [path, n] of pruned) log(`  pruned ${n} recorded call${n === 1 ? '' : 's'} from ${shownPath(path)}`)
-}
-
-function baseStem(file: string): string {
-  const name = file.slice(file.lastIndexOf('/') + 1)
-  return name.endsWith('.trace.json') ? name.slice(0, -'.trace.json'.length) : name
 }

@@ -11,7 +11,7 @@
  */
 import * as vitest from 'vitest'
 import { currentTestScope, runInTestScope, setUnscopedTestProbe } from '../session/context.js'
-import type { GoldenEntry, PrunedEntry, TestScope } from '../session/test-scope.js'
+import type { ContractEntry, GoldenEntry, PrunedEntry, TestScope } from '../session/test-scope.js'
 import { warn } from '../warnings/warnings.js'
 import { figuresOf, type SessionFigures } from './session-figures.js'
 
@@ -38,6 +38,8 @@ function errorMessagesOf(task: TaskLike): string[] {
 /** What a test scope leaves in its task's meta, for the reporter (reporter.ts) in vitest's main process. */
 export interface ReagentTaskMeta {
   goldens: GoldenEntry[]
+  /** Tool contracts the test compared or wrote; absent when none was. */
+  contracts?: ContractEntry[]
   /** Recordings the test's sessions pruned; absent when none was. */
   pruned?: PrunedEntry[]
   /** Each session of the test, in numbers, in the order they closed (the run's results file); absent when none ran. */
@@ -161,6 +163,9 @@ export function registerTestScope(): void {
         update: vitestUpdate,
         recordGolden(entry) {
           metaOf(task).goldens.push(entry)
+        },
+        recordContract(entry) {
+          ;(metaOf(task).contracts ??= []).push(entry)
         },
         goldensSummarized: () => vitest.inject('reagentFlowReporter') === true,
         recordPruned(entry) {

@@ -23,6 +23,7 @@ import type { ReplyCheck } from '../assert/every-reply.js'
 import type { AnswerExpectation } from './answer-matchers.js'
 import type { CostMatcherOptions } from './budget-matchers.js'
 import type { GoldenMatcherOptions } from './golden-matcher.js'
+import type { ToolContractOptions } from '../run/tool-contract.js'
 
 /** The type a reagent-flow matcher's first argument has when `expect()` was not given a run: no value has it. */
 export type NotAnAgentRun = 'expect() was given something that is not a Session, a Trace or a chain node: pass the Session that session() resolves to'
@@ -98,6 +99,16 @@ declare module 'vitest' {
      * @example expect(s).toMatchGolden({ args: { tools: { search: 'ignore' } } })
      */
     toMatchGolden(...args: RunArgs<T, [options?: GoldenMatcherOptions]>): void
+    /**
+     * The tools the run offered the model match its tool contract, which
+     * belongs to the test file as a golden does:
+     * `<traceDir>/contracts/<test file>/<test name>.tools.json`. Every change
+     * fails (breaking, compatible, wording) unless its class is in `allow`.
+     * A missing contract is written, except under CI; `vitest -u` or
+     * `REAGENT_UPDATE=all` rewrites it.
+     * @example expect(s).toMatchToolContract({ allow: ['compatible'] })
+     */
+    toMatchToolContract(...args: RunArgs<T, [options?: ToolContractOptions]>): void
     /**
      * The model's last text answer (`s.finalAnswer`) equals `expected` (a
      * string, exactly), matches it (a RegExp), or satisfies it (an asymmetric

@@ -13,6 +13,7 @@ describe('reagent-flow usage', () => {
       'get <run>',
       'diff <name> [<b>]',
       'approve <name...>',
+      'tools diff <a> <b>',
       'grade <run> pass|fail',
       'validate [paths...]',
       'tree <run>',
@@ -40,7 +41,7 @@ describe('reagent-flow usage', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(
-      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, compare, demo. Run "reagent-flow --help" for details.\n',
+      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, compare, demo. Run "reagent-flow --help" for details.\n',
     )
   })
 

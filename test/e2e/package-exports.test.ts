@@ -36,7 +36,7 @@ import { validateTrace } from 'reagent-flow/files'
       console.log(isLedgerError(thrown), isScriptExhaustedError(thrown), isUnsupportedRequestError(thrown))
     `)
     expect(out).toBe(
-      'isAgentAssertionError isAmbiguousToolCallError isAmbiguousTraceError isBudgetExceededError isModelFaultError isOtlpExportError ' +
+      'isAgentAssertionError isAmbiguousToolCallError isAmbiguousTraceError isBudgetExceededError isContractFileError isModelFaultError isOtlpExportError ' +
         'isOtlpFormatError isReagentError isRecordingFormatError isReplayMissError isSessionClosedError isToolFaultError isTraceFileError ' +
         'isTraceFormatError isTraceNotFoundError isUnusedRecordingError\n' +
         'true false true function\n' +

@@ -5,6 +5,7 @@ import {
   AmbiguousToolCallError,
   AmbiguousTraceError,
   BudgetExceededError,
+  ContractFileError,
   JudgeAnswerError,
   McpServerError,
   ModelFaultError,
@@ -29,6 +30,7 @@ import {
   isAmbiguousToolCallError,
   isAmbiguousTraceError,
   isBudgetExceededError,
+  isContractFileError,
   isJudgeAnswerError,
   isMcpServerError,
   isModelFaultError,
@@ -105,6 +107,7 @@ const CASES: readonly GuardCase[] = [
   },
   { guard: isUnusedRecordingError, error: new UnusedRecordingError('unused', { sessionName: 's', recordingPath: 'r.json', unused: ['x'] }) },
   { guard: isRecordingFormatError, error: new RecordingFormatError('r.json', 'it is cut short') },
+  { guard: isContractFileError, error: new ContractFileError('a.tools.json', 'it is not JSON') },
   { guard: isLedgerError, error: new LedgerError('run.begin', 'http://localhost:8080', null, null, 'could not reach the ledger') },
   {
     guard: isScriptExhaustedError,

@@ -42,6 +42,8 @@ export function matcherTypes(): void {
   expect.soft(trace).toHaveSucceeded()
   expectTypeOf(expect(s).toMatchGolden()).toEqualTypeOf<void>()
   void expect(s).toMatchGolden({ traceDir: 'test/.traces', mode: 'superset', args: { tools: { search: 'ignore' } }, ignore: ['response_text'] })
+  expectTypeOf(expect(s).toMatchToolContract()).toEqualTypeOf<void>()
+  expect(trace).toMatchToolContract({ allow: ['compatible', 'wording'], traceDir: 'test/.traces' })
 
   // @ts-expect-error a tool name is a string
   expect(trace).toHaveCalledTool(42)
@@ -59,6 +61,10 @@ export function matcherTypes(): void {
   void expect(s).toMatchGolden({ update: 'all' })
   // @ts-expect-error an unknown match mode
   void expect(s).toMatchGolden({ mode: 'loose' })
+  // @ts-expect-error a class of change is breaking, compatible or wording
+  expect(s).toMatchToolContract({ allow: ['cosmetic'] })
+  // @ts-expect-error the update mode comes from vitest -u, REAGENT_UPDATE and CI, not from an option
+  expect(s).toMatchToolContract({ update: 'all' })
   // @ts-expect-error not a reagent-flow matcher
   expect(trace).toHaveCalledTools('search')
 }
@@ -138,6 +144,8 @@ export function runsOnly(): void {
   expect(s.finalAnswer).toHaveFinalAnswer('Refunded.')
   // @ts-expect-error a number is not a run
   expect(42).toMatchGolden()
+  // @ts-expect-error a list of tools is not a run
+  expect([{ name: 'search' }]).toMatchToolContract()
 }
 
 export async function helperTypes(): Promise<void> {
