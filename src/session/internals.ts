@@ -16,6 +16,7 @@ import { formatStackTrace } from '../report/stack-trace.js'
 import { recordError } from '../trace/recorded-error.js'
 import { epochSeconds } from '../trace/ids.js'
 import type { LlmCall, Trace } from '../trace/types.js'
+import type { ToolSet } from '../trace/tool-sets.js'
 import { warn } from '../warnings/warnings.js'
 import type { TestScope } from './test-scope.js'
 import type { Lifecycle, SessionEnd } from './lifecycle.js'
@@ -140,12 +141,14 @@ export class SessionInternals<T = unknown> {
    * run's limits only count it; a call the agent logged itself has happened,
    * is kept, and past a limit stops the run here.
    */
-  logLlmCall(call: LlmCallInput, isAdmitted: boolean): string[] {
+  logLlmCall(call: LlmCallInput, isAdmitted: boolean, toolSet?: ToolSet): string[] {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
-    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
+    // Stored before the turn is announced, so whoever hears of the turn finds its set.
+    if (toolSet !== undefined) (this.trace.tool_sets ??= {})[toolSet.id] ??= toolSet.tools
+    const ids = this.#recorder.logLlmCall(checkLlmCall(call), toolSet?.id)
     const gates = this.#gates
     if (gates.length === 0) return ids
     const recorded = this.trace.turns.at(-1)!.llm_call
@@ -159,9 +162,9 @@ export class SessionInternals<T = unknown> {
     return ids
   }
 
-  /** For adapters: records a model call that `admitModelCall()` let through before it was made (`logLlmCall(call, true)`). */
-  recordModelCall(call: LlmCallInput): string[] {
-    return this.logLlmCall(call, true)
+  /** For adapters: records a model call that `admitModelCall()` let through before it was made (`logLlmCall(call, true)`), with the tools its request offered. */
+  recordModelCall(call: LlmCallInput, toolSet?: ToolSet): string[] {
+    return this.logLlmCall(call, true, toolSet)
   }
 
   /**

@@ -73,7 +73,29 @@ export interface LlmCall {
   error?: RecordedError
   /** Ours: the call's failure was injected (the `faults` option), not the provider's. */
   injected?: true
+  /** Ours: the id of the tools the request offered the model, a key of the trace's `tool_sets`; absent when it offered none. */
+  tool_set?: string
   [extra: string]: unknown
+}
+
+/**
+ * What a tool is: `function` (a tool the agent runs), `handoff` (a hand-over
+ * to another agent, the Agents SDK's), `mcp` (a tool of an MCP server),
+ * `provider` (a tool the provider runs itself: web search, code execution).
+ */
+export type ToolKind = 'function' | 'handoff' | 'mcp' | 'provider'
+
+/** Ours: one tool offered to the model, normalised (JSON Schemas with their keys sorted). */
+export interface ToolDefinition {
+  name: string
+  kind: ToolKind
+  description: string | null
+  /** The JSON Schema of its input, as given (a schema that is not valid JSON Schema is kept as it is); null when it has none. */
+  parameters: JsonObject | null
+  /** The JSON Schema of its result, when the source gives one (an MCP tool's `outputSchema`). */
+  result?: JsonObject
+  /** The MCP server whose tool it is. */
+  server?: string
 }
 
 /** A tool result whose call could not be found; kept so nothing is lost. Ours. */
@@ -187,5 +209,7 @@ export interface Trace {
   golden?: boolean
   /** Ours: the conversation of `conversation()` (reagent-flow/simulate), who said what, in order. */
   conversation?: ConversationRecord
+  /** Ours: the tools offered to the model, each set once however many calls offered it, by its id (`ts_` + 12 hex digits; an LLM call's `tool_set`). */
+  tool_sets?: Record<string, ToolDefinition[]>
   [extra: string]: unknown
 }
