@@ -22,7 +22,12 @@ export function requestOf(request: unknown, provider: string | null, model: stri
   const tools = offeredTools(request)
   const read: ModelRequest = isWithheld(request)
     ? { provider, model, messages: null, toolResults: [] }
-    : { provider, model, messages: inputMessages(field(request, 'systemInstructions'), field(request, 'input'), messageOf), toolResults: toolResultsOf(field(request, 'input')) }
+    : {
+        provider,
+        model,
+        messages: inputMessages(field(request, 'systemInstructions'), field(request, 'input'), messageOf),
+        toolResults: toolResultsOf(field(request, 'input')),
+      }
   return tools === undefined ? read : { ...read, tools }
 }
 

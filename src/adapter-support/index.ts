@@ -30,7 +30,7 @@
  *   before close): session/internals.ts.
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
  *   Agents SDK.
- * - OfferedTools, ToolReader: the tools a request offers (`ModelRequest.tools`),
+ * - OfferedTools: the tools a request offers (`ModelRequest.tools`),
  *   as the adapter reads its SDK's tool definitions.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
  *   (guardrails, MCP servers), as extra keys of a turn or the trace.
@@ -60,7 +60,7 @@ export type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderTool
 export type { StreamEnd, StreamWatch } from './stream-tap.js'
 export type { ChildSession } from './child-session.js'
 export type { InputMessage } from './response-items.js'
-export type { OfferedTools, ToolReader } from './offered-tools.js'
+export type { OfferedTools } from './offered-tools.js'
 export type { ToolDefinitionInput } from '../trace/tool-sets.js'
 export type { JsonObject, JsonValue } from '../trace/types.js'
 export type { ToolCallInput, ToolOutcome } from '../session/recorder.js'

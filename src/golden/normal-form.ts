@@ -85,7 +85,15 @@ export function normalizeTrace(trace: Trace): Trace {
   // A trace parsed from a file without the loader (a run file, an older golden) may still say `messages_base`.
   expandMessages(turns, `trace "${trace.name}"`)
 
-  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, golden: _golden, tool_sets: _toolSets, ...rest } = asGoldenIdentity(trace)
+  const {
+    grade: _grade,
+    variants: _variants,
+    resumed_from: _resumedFrom,
+    replayed_steps: _replayedSteps,
+    golden: _golden,
+    tool_sets: _toolSets,
+    ...rest
+  } = asGoldenIdentity(trace)
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,

@@ -147,7 +147,7 @@ export class SessionInternals<T = unknown> {
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
     // Stored before the turn is announced, so whoever hears of the turn finds its set.
-    if (toolSet !== undefined) (this.trace.tool_sets ??= {})[toolSet.id] ??= toolSet.tools
+    if (toolSet !== undefined) this.#keepToolSet(toolSet)
     const ids = this.#recorder.logLlmCall(checkLlmCall(call), toolSet?.id)
     const gates = this.#gates
     if (gates.length === 0) return ids
@@ -160,6 +160,14 @@ export class SessionInternals<T = unknown> {
     }
     if (stop !== undefined) throw stop
     return ids
+  }
+
+  /** Stores a set of tools offered once, the first time a call offers it, and announces it (the journal keeps it). */
+  #keepToolSet({ id, tools }: ToolSet): void {
+    const sets = (this.trace.tool_sets ??= {})
+    if (sets[id] !== undefined) return
+    sets[id] = tools
+    this.lifecycle.emit('tool-set', id, tools)
   }
 
   /** For adapters: records a model call that `admitModelCall()` let through before it was made (`logLlmCall(call, true)`), with the tools its request offered. */

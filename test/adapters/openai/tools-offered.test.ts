@@ -69,7 +69,13 @@ describe('instrumentOpenAI: the tools each request offers', () => {
         stream: true,
         tools: [
           { type: 'web_search' },
-          { type: 'mcp', server_label: 'deepwiki', server_url: 'https://mcp.deepwiki.com/mcp', server_description: 'Docs of public repositories.', require_approval: 'never' },
+          {
+            type: 'mcp',
+            server_label: 'deepwiki',
+            server_url: 'https://mcp.deepwiki.com/mcp',
+            server_description: 'Docs of public repositories.',
+            require_approval: 'never',
+          },
           { type: 'file_search', vector_store_ids: ['vs_1'] },
           { type: 'function', name: 'get_weather', description: 'Current weather of a city.', parameters: { type: 'object', properties: {} }, strict: false },
         ],
