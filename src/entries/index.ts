@@ -59,6 +59,7 @@ export {
   isRecordingFormatError,
 } from '../errors/index.js'
 export { loadTrace } from '../storage/runs.js'
+export { toolsOffered } from '../trace/tools-offered.js'
 export { assertMatchesBaseline } from '../assert/baseline.js'
 
 export type { ClosedSession, SessionFn } from '../run/session.js'
@@ -101,4 +102,6 @@ export type {
   UnmatchedResult,
   JsonValue,
   JsonObject,
+  ToolDefinition,
+  ToolKind,
 } from '../trace/types.js'
