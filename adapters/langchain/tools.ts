@@ -27,10 +27,19 @@ function functionTool(fields: Fields | undefined, parameters: unknown): ToolDefi
   return typeof name === 'string' ? { name, kind: 'function', description: textOrNull(fields?.['description']), parameters } : undefined
 }
 
+/** A LangChain tool's schema as JSON Schema; a schema the converter refuses is recorded as given, never lost. */
+function jsonSchemaOf(schema: unknown): unknown {
+  try {
+    return toJsonSchema(schema as Parameters<typeof toJsonSchema>[0])
+  } catch {
+    return schema
+  }
+}
+
 function toolOf(tool: unknown): ToolDefinitionInput | undefined {
   const fields = fieldsOf(tool)
   if (fields === undefined) return undefined
-  if (isLangChainTool(tool)) return functionTool(fields, toJsonSchema(tool.schema as Parameters<typeof toJsonSchema>[0]))
+  if (isLangChainTool(tool)) return functionTool(fields, jsonSchemaOf(tool.schema))
   const fn = fieldsOf(fields['function'])
   if (fields['type'] === 'function' && fn !== undefined) return functionTool(fn, fn['parameters'])
   const custom = fieldsOf(fields['custom'])

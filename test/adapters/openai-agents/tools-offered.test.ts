@@ -1,10 +1,11 @@
+import { Agent, hostedMcpTool, OpenAIResponsesModel, run } from '@openai/agents'
 import { describe, expect, it } from 'vitest'
 import { instrumentOpenAIAgents } from '../../../src/entries/openai-agents.js'
 import { loadChain, session } from '../../../src/entries/index.js'
-import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
+import { fixtureJson, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { tempDir } from '../../helpers/temp-dir.js'
 import { toolSetId } from '../../helpers/tool-set-id.js'
-import { chatModel, runAgent, triageAgents, triageReplies } from './triage-agents.js'
+import { chatModel, openaiClient, runAgent, triageAgents, triageReplies } from './triage-agents.js'
 
 instrumentOpenAIAgents()
 
@@ -46,5 +47,19 @@ describe('instrumentOpenAIAgents: the tools each model request offers', () => {
     // Two model calls of the billing agent, one set.
     expect(billing.trace.tool_sets).toEqual({ [toolSetId(billingTools)]: billingTools })
     expect(billing.trace.turns.map((turn) => turn.llm_call.tool_set)).toEqual([toolSetId(billingTools), toolSetId(billingTools)])
+  })
+
+  it('records a hosted MCP server (hostedMcpTool) as an mcp tool by its label', async () => {
+    const server = await startCannedServer(inOrder({ json: fixtureJson('openai-agents/hosted-mcp.json') }))
+    const agent = new Agent({
+      name: 'Wiki agent',
+      model: new OpenAIResponsesModel(openaiClient(server), 'gpt-4.1'),
+      tools: [hostedMcpTool({ serverLabel: 'wiki', serverUrl: 'https://wiki.example.com/mcp', requireApproval: 'never' })],
+    })
+    const s = await session('wiki', { save: false }, async () => (await run(agent, 'How are refunds issued in acme/shop?')).finalOutput)
+
+    const tools = [{ description: null, kind: 'mcp', name: 'wiki', parameters: null, server: 'wiki' }]
+    expect(s.trace.tool_sets).toEqual({ [toolSetId(tools)]: tools })
+    expect(s.trace.turns.map((turn) => turn.llm_call.tool_set)).toEqual([toolSetId(tools)])
   })
 })
