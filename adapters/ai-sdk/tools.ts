@@ -20,5 +20,6 @@ function toolOf(tool: unknown): ToolDefinitionInput | undefined {
 /** The call's tools; undefined when it offers none. */
 export function offeredTools(params: LanguageModelV3CallOptions): OfferedTools | undefined {
   const { tools } = params
-  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read: toolOf } : undefined
+  // A new array of new objects for every call: known again by its text.
+  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read: toolOf, isWireData: true } : undefined
 }

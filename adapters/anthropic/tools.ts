@@ -20,5 +20,5 @@ function toolOf(tool: unknown): ToolDefinitionInput | undefined {
 /** The request's tools; undefined when it offers none. */
 export function offeredTools(params: WireCreateParams): OfferedTools | undefined {
   const { tools } = params
-  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read: toolOf } : undefined
+  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read: toolOf, isWireData: true } : undefined
 }

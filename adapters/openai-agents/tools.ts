@@ -40,5 +40,6 @@ export function offeredTools(request: unknown): OfferedTools | undefined {
   const tools = field(request, 'tools')
   const handoffs = field(request, 'handoffs')
   const list = [...(Array.isArray(tools) ? tools : []), ...(Array.isArray(handoffs) ? handoffs : [])]
-  return list.length > 0 ? { list, read: toolOf } : undefined
+  // A new array for every call (tools and handoffs together): known again by its text.
+  return list.length > 0 ? { list, read: toolOf, isWireData: true } : undefined
 }

@@ -45,5 +45,5 @@ export function responsesToolOf(tool: unknown): ToolDefinitionInput | undefined 
 /** The request's `tools`, read with `read`; undefined when it has none. */
 export function offeredTools(body: Record<string, unknown>, read: (tool: unknown) => ToolDefinitionInput | undefined): OfferedTools | undefined {
   const tools = body['tools']
-  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read } : undefined
+  return Array.isArray(tools) && tools.length > 0 ? { list: tools, read, isWireData: true } : undefined
 }

@@ -78,6 +78,20 @@ describe('a set of tools offered', () => {
     expect(reads).toBe(5)
     expect(toolSetFor({ list: [], read })).toBeUndefined()
   })
+
+  it('is known again by its text when an SDK builds a new list of the same wire data for every call', () => {
+    const read = (tool: unknown): ToolDefinitionInput => {
+      reads += 1
+      return { name: (tool as { name: string }).name, kind: 'function' }
+    }
+    let reads = 0
+    const first = toolSetFor({ list: [{ name: 'x' }, { name: 'y' }], read, isWireData: true })
+    expect(toolSetFor({ list: [{ name: 'x' }, { name: 'y' }], read, isWireData: true })).toBe(first)
+    expect(reads).toBe(2)
+    // Not wire data (a LangChain tool's zod schema says less in its text than its JSON Schema does): read again.
+    expect(toolSetFor({ list: [{ name: 'x' }, { name: 'y' }], read })).toEqual(first)
+    expect(reads).toBe(4)
+  })
 })
 
 describe('toolsOffered(trace)', () => {
