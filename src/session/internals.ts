@@ -146,9 +146,10 @@ export class SessionInternals<T = unknown> {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
+    const checked = checkLlmCall(call)
     // Stored before the turn is announced, so whoever hears of the turn finds its set.
     if (toolSet !== undefined) this.#keepToolSet(toolSet)
-    const ids = this.#recorder.logLlmCall(checkLlmCall(call), toolSet?.id)
+    const ids = this.#recorder.logLlmCall(checked, toolSet?.id)
     const gates = this.#gates
     if (gates.length === 0) return ids
     const recorded = this.trace.turns.at(-1)!.llm_call
