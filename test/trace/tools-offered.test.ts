@@ -4,6 +4,7 @@ import type OpenAI from 'openai'
 import { describe, expect, it } from 'vitest'
 import { session, type Trace } from '../../src/entries/index.js'
 import { normalizeTrace } from '../../src/entries/golden.js'
+import { fromOtlp, toOtlp } from '../../src/entries/otel.js'
 import { toolSetFor } from '../../src/adapter-support/offered-tools.js'
 import { toolSetOf, type ToolDefinitionInput } from '../../src/trace/tool-sets.js'
 import { toolsOffered } from '../../src/trace/tools-offered.js'
@@ -147,6 +148,15 @@ describe('tools offered in the trace file', () => {
       expect(read.tool_sets).toEqual({ [Object.keys(s.trace.tool_sets!)[0]!]: [{ ...SEARCH, description: 'Search the docs (key [REDACTED]).' }] })
       expect(read.turns.map((turn) => turn.llm_call.tool_set)).toEqual(s.trace.turns.map((turn) => turn.llm_call.tool_set))
     })
+  })
+
+  it('travel through an OTLP export and back, each call keeping its set', async () => {
+    const server = await startCannedServer(inOrder(json('chat/final-answer.json')))
+    const s = await session('exported-tools', { save: false }, () => ask(openaiClient(server), 'Search the docs.'))
+    const { traces } = await fromOtlp(toOtlp({ trace: s.trace, children: [] }))
+
+    expect(traces[0]!.tool_sets).toEqual(s.trace.tool_sets)
+    expect(traces[0]!.turns[0]!.llm_call.tool_set).toBe(s.trace.turns[0]!.llm_call.tool_set)
   })
 
   it('are left out of the golden: a reworded description does not change it', async () => {
