@@ -4,11 +4,12 @@
  * provider and id, and its output folded part by part.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3GenerateResult, LanguageModelV3StreamPart } from '@ai-sdk/provider'
-import type { ModelApi } from '../../src/adapter-support/index.js'
+import type { ModelApi, ModelRequest } from '../../src/adapter-support/index.js'
 import { releaseHeldResults } from './held-results.js'
 import { PartFold } from './part-fold.js'
 import { promptMessages, promptToolResults } from './prompt.js'
 import { ADAPTER } from './record.js'
+import { offeredTools } from './tools.js'
 
 /** What the middleware is handed for each call: the call's options and the model they go to. */
 export interface MiddlewareCall {
@@ -20,12 +21,16 @@ export const modelCalls: ModelApi<MiddlewareCall, LanguageModelV3GenerateResult,
   adapter: ADAPTER,
   operation: 'a model call',
 
-  request: ({ params, model }) => ({
-    provider: model.provider,
-    model: model.modelId,
-    messages: promptMessages(params.prompt),
-    toolResults: promptToolResults(params.prompt),
-  }),
+  request({ params, model }) {
+    const request: ModelRequest = {
+      provider: model.provider,
+      model: model.modelId,
+      messages: promptMessages(params.prompt),
+      toolResults: promptToolResults(params.prompt),
+    }
+    const tools = offeredTools(params)
+    return tools === undefined ? request : { ...request, tools }
+  },
 
   response(result) {
     const fold = new PartFold()

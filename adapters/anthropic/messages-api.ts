@@ -7,10 +7,11 @@
  * closed by its reader (`break`, `controller.abort()`), or ends without
  * `message_stop` is recorded with what arrived and the reason it is incomplete.
  */
-import type { ModelApi } from '../../src/adapter-support/index.js'
+import type { ModelApi, ModelRequest } from '../../src/adapter-support/index.js'
 import { MessageFold } from './message-fold.js'
 import { requestToolResults } from './request-tool-results.js'
 import { responseOf } from './response.js'
+import { offeredTools } from './tools.js'
 import type { WireCreateParams, WireMessage, WireMessageParam } from './wire.js'
 
 export const ADAPTER = 'reagent-flow/anthropic'
@@ -26,12 +27,16 @@ function requestMessages(params: WireCreateParams): WireMessageParam[] {
 export const messagesCreate: ModelApi<WireCreateParams, unknown> = {
   adapter: ADAPTER,
   operation: 'a messages.create() call',
-  request: (params) => ({
-    provider: 'anthropic',
-    model: typeof params.model === 'string' ? params.model : null,
-    messages: requestMessages(params),
-    toolResults: requestToolResults(params.messages),
-  }),
+  request(params) {
+    const request: ModelRequest = {
+      provider: 'anthropic',
+      model: typeof params.model === 'string' ? params.model : null,
+      messages: requestMessages(params),
+      toolResults: requestToolResults(params.messages),
+    }
+    const tools = offeredTools(params)
+    return tools === undefined ? request : { ...request, tools }
+  },
   response: (message) => responseOf(message as WireMessage),
   stream: () => new MessageFold(),
 }

@@ -42,10 +42,19 @@ export interface WireMessageParam {
   content?: unknown
 }
 
+/** A tool of the request: a client tool (`input_schema`) or one Anthropic defines (a versioned `type`). */
+export interface WireTool {
+  name?: unknown
+  type?: unknown
+  description?: unknown
+  input_schema?: unknown
+}
+
 /** The request parameters of `messages.create()` that the adapter reads. */
 export interface WireCreateParams {
   model?: string
   system?: unknown
   messages?: readonly WireMessageParam[]
+  tools?: readonly unknown[]
   stream?: boolean
 }

@@ -10,9 +10,10 @@
 import type { Serialized } from '@langchain/core/load/serializable'
 import type { LLMResult } from '@langchain/core/outputs'
 import { consumeCallback } from '@langchain/core/callbacks/promises'
-import type { ModelApi, RequestToolResult } from '../../src/adapter-support/index.js'
+import type { ModelApi, ModelRequest, RequestToolResult } from '../../src/adapter-support/index.js'
 import { modelNameOf, providerOf, responseOf, toRecordedMessages } from './messages.js'
 import { unwrapToolOutput } from './tool-output.js'
+import { offeredTools } from './tools.js'
 
 export const ADAPTER = 'reagent-flow/langchain'
 
@@ -55,12 +56,16 @@ function toolResultsOf(messages: readonly unknown[]): RequestToolResult[] {
 export const chatModelCalls: ModelApi<ModelStart, LLMResult> = {
   adapter: ADAPTER,
   operation: 'a chat model call',
-  request: ({ messages, llm, extraParams, metadata }) => ({
-    provider: providerOf(llm, metadata),
-    model: modelNameOf(llm, extraParams, metadata),
-    messages: toRecordedMessages(messages),
-    toolResults: toolResultsOf(messages),
-  }),
+  request({ messages, llm, extraParams, metadata }) {
+    const request: ModelRequest = {
+      provider: providerOf(llm, metadata),
+      model: modelNameOf(llm, extraParams, metadata),
+      messages: toRecordedMessages(messages),
+      toolResults: toolResultsOf(messages),
+    }
+    const tools = offeredTools(extraParams)
+    return tools === undefined ? request : { ...request, tools }
+  },
   response: responseOf,
   settle: drainBackgroundCallbacks,
 }

@@ -7,6 +7,7 @@
  * what the SDK keeps out of its own traces, the recording keeps out too.
  */
 import { inputMessages, toolOutputValue, type InputMessage, type ModelRequest, type RequestToolResult } from '../../src/adapter-support/index.js'
+import { offeredTools } from './tools.js'
 import { field } from './wire.js'
 
 const RESULT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_result', 'computer_call_result', 'shell_call_output', 'apply_patch_call_output'])
@@ -16,10 +17,18 @@ export function isWithheld(request: unknown): boolean {
   return field(request, 'tracing') === 'enabled_without_data'
 }
 
+/** The tools offered are recorded also for a call whose data is withheld: they are the agent's code, not the conversation. */
 export function requestOf(request: unknown, provider: string | null, model: string | null): ModelRequest {
-  if (isWithheld(request)) return { provider, model, messages: null, toolResults: [] }
-  const input = field(request, 'input')
-  return { provider, model, messages: inputMessages(field(request, 'systemInstructions'), input, messageOf), toolResults: toolResultsOf(input) }
+  const tools = offeredTools(request)
+  const read: ModelRequest = isWithheld(request)
+    ? { provider, model, messages: null, toolResults: [] }
+    : {
+        provider,
+        model,
+        messages: inputMessages(field(request, 'systemInstructions'), field(request, 'input'), messageOf),
+        toolResults: toolResultsOf(field(request, 'input')),
+      }
+  return tools === undefined ? read : { ...read, tools }
 }
 
 function messageOf(item: unknown): InputMessage | undefined {

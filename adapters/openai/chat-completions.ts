@@ -8,6 +8,7 @@
  */
 import type { ModelResponse, RequestToolResult, ToolCallInput } from '../../src/adapter-support/index.js'
 import { ChatChunkFold } from './chat-stream.js'
+import { chatToolOf, offeredTools } from './tools.js'
 import { ADAPTER, field, requestOf, stringOrNull, toolResultOf, usageOf, type OpenAIApi } from './types.js'
 
 export const chatCompletions: OpenAIApi = {
@@ -17,7 +18,7 @@ export const chatCompletions: OpenAIApi = {
   request(body) {
     // Chat messages already have the recorder's shape ({ role, content, ... }: it keeps those two keys).
     const messages = body['messages']
-    return requestOf(body, Array.isArray(messages) ? messages.slice() : null, toolResultsOf(messages))
+    return requestOf(body, Array.isArray(messages) ? messages.slice() : null, toolResultsOf(messages), offeredTools(body, chatToolOf))
   },
 
   response(completion): ModelResponse {

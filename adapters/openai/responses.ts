@@ -8,6 +8,7 @@
 import { inputMessages, type RequestToolResult } from '../../src/adapter-support/index.js'
 import { CALL_ITEMS, responseOf } from './responses-output.js'
 import { ResponseEventFold } from './responses-stream.js'
+import { offeredTools, responsesToolOf } from './tools.js'
 import { ADAPTER, field, requestOf, toolResultOf, type OpenAIApi, type RecordedMessage } from './types.js'
 
 const OUTPUT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_output', 'custom_tool_call_output'])
@@ -15,7 +16,7 @@ const OUTPUT_ITEMS: ReadonlySet<unknown> = new Set(['function_call_output', 'cus
 export const responses: OpenAIApi = {
   adapter: ADAPTER,
   operation: 'a responses.create call',
-  request: (body) => requestOf(body, messagesOf(body), toolResultsOf(body['input'])),
+  request: (body) => requestOf(body, messagesOf(body), toolResultsOf(body['input']), offeredTools(body, responsesToolOf)),
   response: responseOf,
   stream: () => new ResponseEventFold(),
 }

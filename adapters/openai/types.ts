@@ -3,7 +3,7 @@
  * richer; the adapter reads wire objects defensively (a field may be missing
  * on an OpenAI-compatible server), so it describes only what it reads.
  */
-import { toolOutputValue, type ModelApi, type ModelRequest, type RequestToolResult } from '../../src/adapter-support/index.js'
+import { toolOutputValue, type ModelApi, type ModelRequest, type OfferedTools, type RequestToolResult } from '../../src/adapter-support/index.js'
 
 export const ADAPTER = 'reagent-flow/openai'
 
@@ -16,10 +16,16 @@ export interface RecordedMessage {
   content: unknown
 }
 
-/** A request of either API: the model asked for, its messages, and the tool outputs it sends back. */
-export function requestOf(body: Record<string, unknown>, messages: readonly unknown[] | null, toolResults: RequestToolResult[]): ModelRequest {
+/** A request of either API: the model asked for, its messages, the tool outputs it sends back, and the tools it offers. */
+export function requestOf(
+  body: Record<string, unknown>,
+  messages: readonly unknown[] | null,
+  toolResults: RequestToolResult[],
+  tools: OfferedTools | undefined,
+): ModelRequest {
   const model = body['model']
-  return { provider: 'openai', model: typeof model === 'string' ? model : null, messages, toolResults }
+  const request: ModelRequest = { provider: 'openai', model: typeof model === 'string' ? model : null, messages, toolResults }
+  return tools === undefined ? request : { ...request, tools }
 }
 
 /** A tool's output sent back to the model (a `tool` message, a `function_call_output` item), as the result of its call. */

@@ -48,8 +48,20 @@ async function startServer(): Promise<{ url: string; close: () => Promise<void> 
 
 const inMemoryFetch = async (): Promise<Response> => new Response(completion, { headers: { 'content-type': 'application/json' } })
 
+/** The request offers a tool, as an agent's every request does: the cost of recording the tools offered is in the figures. */
 const request = {
   model: 'gpt-4o',
+  tools: [
+    {
+      type: 'function' as const,
+      function: {
+        name: 'get_weather',
+        description: 'Current weather of a city.',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+        strict: true,
+      },
+    },
+  ],
   messages: [
     { role: 'system' as const, content: 'You are a weather assistant.' },
     { role: 'user' as const, content: 'What is the weather in Paris?' },

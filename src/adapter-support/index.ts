@@ -30,6 +30,8 @@
  *   before close): session/internals.ts.
  * - inputMessages, outputTexts: the item shapes of the Responses API and the
  *   Agents SDK.
+ * - OfferedTools: the tools a request offers (`ModelRequest.tools`),
+ *   as the adapter reads its SDK's tool definitions.
  * - noteOnTurn, noteOnTurnOfCall, noteOnTrace: facts kept beside the calls
  *   (guardrails, MCP servers), as extra keys of a turn or the trace.
  * - offerToolSet: tools offered (an MCP server's listing), kept once per
@@ -66,6 +68,8 @@ export type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderTool
 export type { StreamEnd, StreamWatch } from './stream-tap.js'
 export type { ChildSession } from './child-session.js'
 export type { InputMessage } from './response-items.js'
+export type { OfferedTools } from './offered-tools.js'
+export type { ToolDefinitionInput } from '../trace/tool-sets.js'
 export type { JsonObject, JsonValue, ToolDefinition } from '../trace/types.js'
 export type { ToolCallInput, ToolOutcome } from '../session/recorder.js'
 export type { Session } from '../session/session.js'

@@ -11,6 +11,7 @@ import type { ToolCallInput, ToolOutcome } from '../session/recorder.js'
 import type { Session } from '../session/session.js'
 import type { RecordedResponse } from '../storage/index.js'
 import type { JsonValue } from '../trace/types.js'
+import type { OfferedTools } from './offered-tools.js'
 
 /** A result of an earlier tool call that a request carries back to the model. */
 export interface RequestToolResult {
@@ -36,6 +37,8 @@ export interface ModelRequest {
   readonly messages: readonly unknown[] | null
   /** Tool results the request hands back; the session records those of its own calls that have none yet. */
   readonly toolResults?: readonly RequestToolResult[]
+  /** The tools the request offers the model (its `tools`, an agent's handoffs): stored once per distinct set on the trace, the call naming it. */
+  readonly tools?: OfferedTools
 }
 
 /** What a response says: a whole one, or a stream as far as it was read. */

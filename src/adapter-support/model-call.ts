@@ -42,6 +42,8 @@ import { incompleteBecause } from './incomplete-stream.js'
 import type { ModelApi, ModelExchange, ModelRequest, ModelResponse, ProviderToolResult, StreamFold } from './model-api.js'
 import { openCall, SESSION_CLOSED } from './open-calls.js'
 import { unreachableAsMiss } from './unreachable.js'
+import { toolSetFor } from './offered-tools.js'
+import type { ToolSet } from '../trace/tool-sets.js'
 import { recordSafely, reportRecordingFailure } from '../warnings/record-safely.js'
 import type { StreamWatch } from './stream-tap.js'
 import { internals } from '../session/internals.js'
@@ -76,6 +78,8 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
   readonly #session: Session
   readonly #api: ModelApi<never, Response, Event>
   readonly #request: ModelRequest
+  /** The tools the request offered, read when it started (the agent may change its list later). */
+  readonly #toolSet: ToolSet | undefined
   /** When the call (its attempt after an injected failure) started: epoch seconds for the trace, `performance.now()` for its latency. */
   #timestamp = epochSeconds()
   #startedAt = performance.now()
@@ -93,7 +97,8 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
     this.#session = session
     this.#api = api
     this.#request = request
-    const { toolResults } = request
+    const { toolResults, tools } = request
+    this.#toolSet = tools === undefined ? undefined : recordSafely(api.adapter, 'the tools of a request', () => toolSetFor(tools))
     if (toolResults !== undefined && toolResults.length > 0) {
       recordSafely(api.adapter, 'the tool results of a request', () => {
         for (const { callId, outcome } of toolResults) session[internals].logResultOf(callId, outcome)
@@ -290,7 +295,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
       const call = this.#callInput(response, endedAt, isInjected)
       if (this.#isReplayed) call.replayed = true
       // Admitted when it started: counted toward the run's limits, never stopped by them now that it happened.
-      this.#session[internals].recordModelCall(call)
+      this.#session[internals].recordModelCall(call, this.#toolSet)
       if (response.providerToolResults !== undefined) for (const result of response.providerToolResults) this.#logProviderResult(result)
     })
     if (api.afterRecord !== undefined) recordSafely(api.adapter, 'the results waiting for a call', () => api.afterRecord!(this.#session))
@@ -298,7 +303,7 @@ export class ModelCall<Response = unknown, Event = unknown> implements CallInFli
 
   /** A failed attempt, as an LLM call with the error the SDK raised from it. */
   #recordAttempt({ error, failedAt }: { error: unknown; failedAt: number }): void {
-    this.#session[internals].recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true))
+    this.#session[internals].recordModelCall(this.#callInput({ ...NO_RESPONSE, error }, failedAt, true), this.#toolSet)
   }
 
   /** The LLM call of `response`, from the request and the (attempt's) start to `endedAt`. */

@@ -61,6 +61,7 @@ export {
   isContractFileError,
 } from '../errors/index.js'
 export { loadTrace } from '../storage/runs.js'
+export { toolsOffered } from '../trace/tools-offered.js'
 export { assertMatchesBaseline } from '../assert/baseline.js'
 export { assertToolContract } from '../run/tool-contract.js'
 export { matchToolContract, diffToolContracts, formatContractDiff } from '../contract/index.js'
@@ -109,4 +110,6 @@ export type {
   ToolDefinition,
   JsonValue,
   JsonObject,
+  ToolDefinition,
+  ToolKind,
 } from '../trace/types.js'

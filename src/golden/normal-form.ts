@@ -29,6 +29,9 @@
  *   is expanded, and the golden writer never writes one (trace-text.ts). A
  *   golden is read in review, and the same behaviour must give the same bytes
  *   whichever form the run it came from was stored in (decision note 049);
+ * - the tools offered (`tool_sets`, each call's `tool_set`) are dropped: tool
+ *   contracts own them (docs/contracts.md), and a golden must not churn when
+ *   a tool's description is reworded;
  * - keys sorted, 2-space indent, trailing newline; times written as floats.
  */
 import { expandMessages } from '../trace/messages.js'
@@ -62,6 +65,7 @@ export function normalizeTrace(trace: Trace): Trace {
     }
     if (llmCall.latency_ms !== undefined) llmCall.latency_ms = 0
     delete llmCall.replayed
+    if (llmCall.tool_set !== undefined) delete llmCall.tool_set
     if (llmCall.error !== undefined) llmCall.error = withoutStack(llmCall.error)
     const out: Turn = {
       ...turn,
@@ -81,7 +85,15 @@ export function normalizeTrace(trace: Trace): Trace {
   // A trace parsed from a file without the loader (a run file, an older golden) may still say `messages_base`.
   expandMessages(turns, `trace "${trace.name}"`)
 
-  const { grade: _grade, variants: _variants, resumed_from: _resumedFrom, replayed_steps: _replayedSteps, golden: _golden, ...rest } = asGoldenIdentity(trace)
+  const {
+    grade: _grade,
+    variants: _variants,
+    resumed_from: _resumedFrom,
+    replayed_steps: _replayedSteps,
+    golden: _golden,
+    tool_sets: _toolSets,
+    ...rest
+  } = asGoldenIdentity(trace)
   const out: Trace = {
     ...rest,
     trace_id: GOLDEN_TRACE_ID,

@@ -34,6 +34,7 @@ export const runFilesFeature: SessionFeature = {
         lifecycle.on('turn', (index, durationMs) => journal.onTurn(index, durationMs))
         lifecycle.on('tool-result', (index, result, durationMs, name, injected) => journal.onResult(index, result, durationMs, name, injected))
         lifecycle.on('orphan-result', (orphan) => journal.onOrphan(orphan))
+        lifecycle.on('tool-set', (id, tools) => journal.onToolSet(id, tools))
         lifecycle.on('turn-changed', (index) => files.turnChanged(index))
       }
       // Only a session with a file to write has something to save when the process ends first.

@@ -16,6 +16,7 @@ import { formatStackTrace } from '../report/stack-trace.js'
 import { recordError } from '../trace/recorded-error.js'
 import { epochSeconds } from '../trace/ids.js'
 import type { LlmCall, Trace } from '../trace/types.js'
+import type { ToolSet } from '../trace/tool-sets.js'
 import { warn } from '../warnings/warnings.js'
 import type { TestScope } from './test-scope.js'
 import type { Lifecycle, SessionEnd } from './lifecycle.js'
@@ -140,12 +141,15 @@ export class SessionInternals<T = unknown> {
    * run's limits only count it; a call the agent logged itself has happened,
    * is kept, and past a limit stops the run here.
    */
-  logLlmCall(call: LlmCallInput, isAdmitted: boolean): string[] {
+  logLlmCall(call: LlmCallInput, isAdmitted: boolean, toolSet?: ToolSet): string[] {
     if (this.#closed) {
       if (this.#isDetached) return this.#dropped('an LLM call', [])
       throw new SessionClosedError(this.trace.name, 'log an LLM call')
     }
-    const ids = this.#recorder.logLlmCall(checkLlmCall(call))
+    const checked = checkLlmCall(call)
+    // Stored before the turn is announced, so whoever hears of the turn finds its set.
+    if (toolSet !== undefined) this.#keepToolSet(toolSet)
+    const ids = this.#recorder.logLlmCall(checked, toolSet?.id)
     const gates = this.#gates
     if (gates.length === 0) return ids
     const recorded = this.trace.turns.at(-1)!.llm_call
@@ -159,9 +163,17 @@ export class SessionInternals<T = unknown> {
     return ids
   }
 
-  /** For adapters: records a model call that `admitModelCall()` let through before it was made (`logLlmCall(call, true)`). */
-  recordModelCall(call: LlmCallInput): string[] {
-    return this.logLlmCall(call, true)
+  /** Stores a set of tools offered once, the first time a call offers it, and announces it (the journal keeps it). */
+  #keepToolSet({ id, tools }: ToolSet): void {
+    const sets = (this.trace.tool_sets ??= {})
+    if (sets[id] !== undefined) return
+    sets[id] = tools
+    this.lifecycle.emit('tool-set', id, tools)
+  }
+
+  /** For adapters: records a model call that `admitModelCall()` let through before it was made (`logLlmCall(call, true)`), with the tools its request offered. */
+  recordModelCall(call: LlmCallInput, toolSet?: ToolSet): string[] {
+    return this.logLlmCall(call, true, toolSet)
   }
 
   /**

@@ -10,7 +10,7 @@
  * Emitting to no listener is one Map lookup: a session with no feature on
  * pays nothing else (docs/decisions/054-session-lifecycle.md has the figures).
  */
-import type { ToolResult, Trace, TraceStatus } from '../trace/types.js'
+import type { ToolDefinition, ToolResult, Trace, TraceStatus } from '../trace/types.js'
 
 /** How a session's run ended; the `ended` listeners may still change it (a limit makes it `cancelled`, with the limit as reason). */
 export interface SessionEnd {
@@ -24,6 +24,8 @@ export interface SessionEnd {
 export interface SessionEvents {
   /** Every feature has attached: files may be opened now (a feature that refuses its options has thrown before any was). */
   opened: []
+  /** A set of tools offered was stored on the trace's `tool_sets`, by the first call that offered it (announced before that call's turn). */
+  'tool-set': [id: string, tools: ToolDefinition[]]
   /** Turn `index` was recorded: a model call answered (or failed), logged by the agent or an adapter. */
   turn: [index: number, durationMs: number]
   /**

@@ -129,7 +129,8 @@ export class Recorder {
     return `rf_orphan_${this.#orphans}_${this.#idSuffix}`
   }
 
-  logLlmCall(input: LlmCallInput): string[] {
+  /** `toolSet`: the id of the tools the request offered (an adapter's call), kept on the call as `tool_set`. */
+  logLlmCall(input: LlmCallInput, toolSet?: string): string[] {
     const index = this.turns.length
     const onIssue = this.#onIssue
     const where = this.#where.at(index, -1, '')
@@ -158,6 +159,7 @@ export class Recorder {
     const error = field('error')
     if (error !== undefined) call.error = recordError(isUnreadable(error) ? error.text : error)
     if (field('injected') === true) call.injected = true
+    if (toolSet !== undefined) call.tool_set = toolSet
 
     const toolCalls = field('toolCalls')
     const requested: readonly unknown[] = Array.isArray(toolCalls) ? toolCalls : []

@@ -6,6 +6,7 @@
  *   {"kind":"turn","turn":{...}}                                a model call opened turn N (messages as in files)
  *   {"kind":"result","turn":N,"result":{...},"duration_ms":D,"unmatched":"name"?,"injected":true?}
  *   {"kind":"orphan","result":{...}}                            a result logged before any model call
+ *   {"kind":"tool_set","id":"ts_…","tools":[...]}                a set of tools offered, once, before the turn that first offered it
  *   {"kind":"exchange","endpoint":...,"request":{...},"response":{...}}   a model call's request (normal form) and raw answer
  *   {"kind":"tool","name":...,"input":...,"result":...,"async":true}      a traceTool execution and its outcome
  *   {"kind":"close","status":...,"ended_at":...,...}            the session closed (a kept journal: failed, cancelled, interrupted)
@@ -18,7 +19,7 @@
  */
 import { markInjected } from '../trace/injected-mark.js'
 import { expandMessages } from '../trace/messages.js'
-import type { JsonValue, RecordedError, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
+import type { JsonValue, RecordedError, ToolDefinition, ToolResult, Trace, TraceStatus, Turn } from '../trace/types.js'
 import { warn } from '../warnings/warnings.js'
 import { recordProblem } from './journal-records.js'
 
@@ -97,6 +98,7 @@ export type JournalRecord =
   | { kind: 'turn'; turn: Turn }
   | { kind: 'result'; turn: number; result: ToolResult; duration_ms: number; unmatched?: string; injected?: true }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
+  | { kind: 'tool_set'; id: string; tools: ToolDefinition[] }
   | StepRecord
   | CloseRecord
   | LostRecord
@@ -209,6 +211,9 @@ function applyRecord(trace: Trace, record: JournalRecord, onClose: (close: Close
     }
     case 'orphan':
       ;(trace.orphan_results ??= []).push(record.result)
+      return
+    case 'tool_set':
+      ;(trace.tool_sets ??= {})[record.id] = record.tools
       return
     case 'close':
       onClose(record)

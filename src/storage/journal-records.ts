@@ -48,6 +48,9 @@ export function recordProblem(record: Fields & { kind: string }): string | undef
       return resultProblem(record.result)
     case 'orphan':
       return resultProblem(record.result)
+    case 'tool_set':
+      if (typeof record.id !== 'string') return 'its "id" is not a string'
+      return Array.isArray(record.tools) && record.tools.every(isObject) ? undefined : 'its "tools" is not a list of objects'
     case 'exchange':
       if (typeof record.endpoint !== 'string') return 'its "endpoint" is not a string'
       return isObject(record.response) ? undefined : 'its "response" is not an object'

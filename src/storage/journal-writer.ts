@@ -21,7 +21,7 @@ import { appendFileSync, mkdirSync, rmSync, truncateSync, utimesSync, writeFileS
 import { dirname } from 'node:path'
 import { runTurn, runTurnsText, type PieceRedactor } from '../trace/trace-text.js'
 import type { TurnFragments } from '../trace/turn-fragments.js'
-import type { JsonValue, ToolResult, Trace, Turn } from '../trace/types.js'
+import type { JsonValue, ToolDefinition, ToolResult, Trace, Turn } from '../trace/types.js'
 import { warn } from '../warnings/warnings.js'
 import { openRecord, type CloseRecord, type JournalRecord, type StepRecord } from './journal-format.js'
 import { currentWriter, HEARTBEAT_MS } from './liveness.js'
@@ -34,12 +34,15 @@ type Queued =
   | { kind: 'step'; step: () => StepRecord | undefined }
   | { kind: 'result'; turn: number; result: ToolResult; durationMs: number; unmatched: string | undefined; injected: boolean }
   | { kind: 'orphan'; result: ToolResult & { name: string } }
+  | { kind: 'tool_set'; id: string; tools: ToolDefinition[] }
 
 /** What the recorder tells its listener as it records. */
 export interface RecordingListener {
   onTurn(index: number, durationMs: number): void
   onResult(turn: number, result: ToolResult, turnDurationMs: number, unmatchedName?: string, injected?: boolean): void
   onOrphan(result: ToolResult & { name: string }): void
+  /** A set of tools offered, stored once on the trace (before the turn of the call that first offered it). */
+  onToolSet(id: string, tools: ToolDefinition[]): void
 }
 
 /**
@@ -143,6 +146,10 @@ export class JournalWriter implements RecordingListener, StepListener {
     this.#enqueue({ kind: 'orphan', result })
   }
 
+  onToolSet(id: string, tools: ToolDefinition[]): void {
+    this.#enqueue({ kind: 'tool_set', id, tools })
+  }
+
   onStep(step: () => StepRecord | undefined): void {
     this.#enqueue({ kind: 'step', step })
   }
@@ -168,6 +175,7 @@ export class JournalWriter implements RecordingListener, StepListener {
         return record
       }
       case 'orphan':
+      case 'tool_set':
         return item
     }
   }

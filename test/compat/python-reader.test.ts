@@ -7,6 +7,9 @@ import { reconcile, renderGolden } from '../../src/golden/index.js'
 import { loadTrace, repeat, session, traceTool, type Session } from '../../src/entries/index.js'
 import { saveTrace } from '../../src/entries/files.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { inOrder, startCannedServer } from '../helpers/canned-server.js'
+import { json, openaiClient, WEATHER_TOOL_SET } from '../adapters/openai/helpers.js'
+import { runChatAgent } from '../adapters/openai/weather-agent.js'
 
 const LOADER = join(import.meta.dirname, 'load_like_reagent_flow_05.py')
 const CONVERSATION_FIXTURE = join(import.meta.dirname, '../../fixtures/traces/conversation/support-conversation.trace.json')
@@ -109,6 +112,22 @@ describe.runIf(hasPython)('files we write, read the way reagent-flow 0.5 reads t
         `ok ${CONVERSATION_FIXTURE} (5 turns; skipped: conversation, error, status)`,
         `ok ${run} (5 turns; skipped: conversation, error, status)`,
         `ok ${golden} (5 turns; skipped: conversation, error, status)`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('load a run whose calls offered tools, skipping tool_sets as any top-level key it does not know, and its golden', async () => {
+    const server = await startCannedServer(inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')))
+    const traceDir = tempDir()
+    const s = await session('tools-offered', { traceDir, golden: true }, () => runChatAgent(openaiClient(server), 'What is the weather in Paris?'))
+    expect(s.trace.turns.map((turn) => turn.llm_call.tool_set)).toEqual([WEATHER_TOOL_SET, WEATHER_TOOL_SET])
+    const golden = join(traceDir, 'golden', 'tools-offered.trace.json')
+    const output = execFileSync('python3', [LOADER, s.path!, golden], { encoding: 'utf8' })
+    expect(output).toBe(
+      [
+        `ok ${s.path} (2 turns; skipped: error, golden, session_id, status, tool_sets, user_id)`,
+        `ok ${golden} (2 turns; skipped: error, session_id, status, user_id)`,
         '',
       ].join('\n'),
     )

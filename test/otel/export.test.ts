@@ -52,7 +52,8 @@ describe('toOtlp: traces as OTLP/JSON spans in the GenAI conventions', () => {
     expect(JSON.parse((turn as { stringValue: string }).stringValue)).toMatchObject({ extra: { guardrails: [{ name: 'no_card_numbers', triggered: false }] } })
     expect(JSON.parse((llmCall as { stringValue: string }).stringValue)).toEqual({
       token_usage: { input_tokens: 121, output_tokens: 28, total_tokens: 149 },
-      extra: {},
+      // The tools the call offered (its handoff), by the id of their set on the trace: tool_sets travels with the run span's fields.
+      extra: { tool_set: 'ts_4a21b72e8512' },
     })
     expect(attributesOf(spans[5]!)).toEqual({
       'gen_ai.operation.name': { stringValue: 'execute_tool' },

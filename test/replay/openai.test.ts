@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fixtureText, inOrder } from '../helpers/canned-server.js'
-import { json, openaiClient, sse } from '../adapters/openai/helpers.js'
+import { json, openaiClient, sse, WEATHER_TOOL_SET } from '../adapters/openai/helpers.js'
 import { getWeather, runChatAgent, runResponsesAgent, weatherParameters } from '../adapters/openai/weather-agent.js'
 import { recordThenReplay } from './record-replay.js'
 
@@ -28,6 +28,18 @@ describe('record and replay with the OpenAI SDK (instrumentOpenAI), offline', ()
     expect(replayed.trace.turns.map((turn) => turn.llm_call.token_usage?.input_tokens)).toEqual([82, 121])
     expect(replayed.trace.turns[0]!.tool_results).toHaveLength(1)
     expect(recording()).toContain('"endpoint": "openai POST /chat/completions"')
+  })
+
+  it('records the same tools offered on a replayed call as on the recorded one', async () => {
+    const { recorded, replayed } = await recordThenReplay('chat-tools', inOrder(json('chat/tool-call.json'), json('chat/final-answer.json')), (server) =>
+      runChatAgent(openaiClient(server), 'What is the weather in Paris?'),
+    )
+    expect(replayed.trace.turns.map((turn) => [turn.llm_call.replayed, turn.llm_call.tool_set])).toEqual([
+      [true, WEATHER_TOOL_SET],
+      [true, WEATHER_TOOL_SET],
+    ])
+    expect(replayed.trace.tool_sets).toEqual(recorded.trace.tool_sets)
+    expect(Object.keys(replayed.trace.tool_sets!)).toEqual([WEATHER_TOOL_SET])
   })
 
   it('replays a streamed chat completion chunk for chunk, usage chunk included', async () => {

@@ -62,6 +62,7 @@ describe('reagentMiddleware() with generateText', () => {
       ],
       model: 'scripted-gpt',
       provider: 'mock-provider',
+      tool_set: 'ts_bd4199ba4691',
       token_usage: {
         input_tokens: 120,
         output_tokens: 30,

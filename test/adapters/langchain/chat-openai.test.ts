@@ -9,6 +9,7 @@ import { SESSION_CLOSED } from '../../../src/adapter-support/index.js'
 import { session } from '../../../src/entries/index.js'
 import { fixtureJson, fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
+import { toolSetId } from '../../helpers/tool-set-id.js'
 
 instrumentLangChain()
 
@@ -22,6 +23,35 @@ const issueRefund = tool(async ({ order_id, amount }) => `Refunded $${amount} on
   description: 'Refund an order.',
   schema: z.object({ order_id: z.string(), amount: z.number() }),
 })
+
+/** The two tools as the trace keeps them: as ChatOpenAI sends them, their zod schemas converted to JSON Schema (2020-12) when they are bound. */
+const REFUND_TOOLS = [
+  {
+    description: 'Refund an order.',
+    kind: 'function',
+    name: 'issue_refund',
+    parameters: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      additionalProperties: false,
+      properties: { amount: { type: 'number' }, order_id: { type: 'string' } },
+      required: ['order_id', 'amount'],
+      type: 'object',
+    },
+  },
+  {
+    description: 'Look an order up by id.',
+    kind: 'function',
+    name: 'lookup_order',
+    parameters: {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      additionalProperties: false,
+      properties: { order_id: { type: 'string' } },
+      required: ['order_id'],
+      type: 'object',
+    },
+  },
+]
+const REFUND_TOOL_SET = toolSetId(REFUND_TOOLS)
 
 /** An OpenAI answer whose usage has only the three counts, as many OpenAI-compatible servers send it. */
 function withoutTokenDetails(payload: { usage: Record<string, unknown> }): unknown {
@@ -50,6 +80,8 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
     })
 
     expect(s.output).toBe('Order 42 is refunded: $19.99 is on its way back to your card.')
+    // The tools bound to the model, as ChatOpenAI sends them: zod schemas converted to JSON Schema, stored once for the three calls.
+    expect(s.trace.tool_sets).toEqual({ [REFUND_TOOL_SET]: REFUND_TOOLS })
     expect(server.requests.map((r) => r.path)).toEqual(['/v1/chat/completions', '/v1/chat/completions', '/v1/chat/completions'])
     const usage = (input: number, output: number, cached: number) => ({
       input_tokens: input,
@@ -76,6 +108,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         tool_calls: [{ name: 'lookup_order', arguments: { order_id: '42' }, call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e' }],
         model: 'gpt-4o-mini-2024-07-18',
         provider: 'openai',
+        tool_set: REFUND_TOOL_SET,
         token_usage: usage(112, 17, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_q7Lk2mVx9TcRb4YnPz1sHd8e', result: lookupResult, error: null }],
@@ -86,6 +119,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         tool_calls: [{ name: 'issue_refund', arguments: { order_id: '42', amount: 19.99 }, call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ' }],
         model: 'gpt-4o-mini-2024-07-18',
         provider: 'openai',
+        tool_set: REFUND_TOOL_SET,
         token_usage: usage(171, 24, 0),
         stop_reason: 'tool_calls',
         tool_results: [{ call_id: 'call_F3dWs8Jp0aYkN5mRc2Tx7LbQ', result: 'Refunded $19.99 on order 42.', error: null }],
@@ -102,6 +136,7 @@ describe('LangChain with ChatOpenAI against OpenAI chat completions (canned)', (
         tool_calls: [],
         model: 'gpt-4o-mini-2024-07-18',
         provider: 'openai',
+        tool_set: REFUND_TOOL_SET,
         token_usage: usage(222, 19, 128),
         stop_reason: 'stop',
         tool_results: [],

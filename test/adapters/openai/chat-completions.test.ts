@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
 import { captureWarnings } from '../../helpers/warnings.js'
-import { chatUsage, json, openaiClient, toolCall, toolResult } from './helpers.js'
+import { chatUsage, json, openaiClient, toolCall, toolResult, WEATHER_TOOL_SET } from './helpers.js'
 import { chatTools, getWeather, runChatAgent } from './weather-agent.js'
 
 const SYSTEM = { role: 'system' as const, content: 'You are a weather assistant.' }
@@ -27,6 +27,7 @@ describe('instrumentOpenAI: chat.completions.create', () => {
           tool_calls: [toolCall('get_weather', { city: 'Paris' }, 'call_Wk3nq1UdFpYH3gL7f9rEoZ2c')],
           model: 'gpt-4o-2024-08-06',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: chatUsage(82, 16),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -48,6 +49,7 @@ describe('instrumentOpenAI: chat.completions.create', () => {
           tool_calls: [],
           model: 'gpt-4o-2024-08-06',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: chatUsage(121, 12, 64),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),

@@ -2,7 +2,7 @@ import { APIError } from 'openai'
 import { describe, expect, it } from 'vitest'
 import { session } from '../../../src/entries/index.js'
 import { fixtureText, inOrder, startCannedServer } from '../../helpers/canned-server.js'
-import { chatUsage, openaiClient, sse, toolCall } from './helpers.js'
+import { chatUsage, openaiClient, sse, toolCall, WEATHER_TOOL_SET } from './helpers.js'
 import { chatTools } from './weather-agent.js'
 
 const QUESTION = { role: 'user' as const, content: 'Paris or Rome?' }
@@ -23,6 +23,7 @@ function cutAfterCity(error: Record<string, unknown>): unknown {
     tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city' }, 'call_Str3amP4r1sXq7Lm2Vb9Nk')],
     model: 'gpt-4o-2024-08-06',
     provider: 'openai',
+    tool_set: WEATHER_TOOL_SET,
     token_usage: null,
     timestamp: expect.any(Number),
     latency_ms: expect.any(Number),
@@ -63,6 +64,7 @@ describe('instrumentOpenAI: chat.completions.create with stream: true', () => {
           ],
           model: 'gpt-4o-2024-08-06',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: chatUsage(88, 46),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),

@@ -12,6 +12,9 @@ export function openaiClient(server: CannedServer, { instrument = true } = {}): 
   return instrument ? instrumentOpenAI(client) : client
 }
 
+/** The id of the weather agent's tools (its one `get_weather`): the same in both APIs, which offer the same tool (see tools-offered.test.ts). */
+export const WEATHER_TOOL_SET = 'ts_1611ddbd585d'
+
 /** A canned JSON body from fixtures/openai/. */
 export function json(path: string, status = 200): CannedResponse {
   return { status, json: fixtureJson(`openai/${path}`) }

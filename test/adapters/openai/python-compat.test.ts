@@ -40,6 +40,6 @@ describe.runIf(hasPython)('traces recorded through instrumentOpenAI, read the wa
     ]
 
     const output = execFileSync('python3', [LOADER, ...(paths as string[])], { encoding: 'utf8' })
-    expect(output.trim().split('\n')).toEqual(paths.map((path) => `ok ${path} (2 turns; skipped: error, session_id, status, user_id)`))
+    expect(output.trim().split('\n')).toEqual(paths.map((path) => `ok ${path} (2 turns; skipped: error, session_id, status, tool_sets, user_id)`))
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { session } from '../../../src/entries/index.js'
 import { inOrder, startCannedServer } from '../../helpers/canned-server.js'
-import { json, openaiClient, responsesUsage, sse, toolCall, toolResult } from './helpers.js'
+import { json, openaiClient, responsesUsage, sse, toolCall, toolResult, WEATHER_TOOL_SET } from './helpers.js'
 import { responsesTools, runResponsesAgent } from './weather-agent.js'
 
 const INSTRUCTIONS = { role: 'system', content: 'You are a weather assistant.' }
@@ -24,6 +24,7 @@ describe('instrumentOpenAI: responses.create', () => {
           tool_calls: [toolCall('get_weather', { city: 'Paris' }, 'call_Rsp4P4r1sLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: responsesUsage(74, 17),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -45,6 +46,7 @@ describe('instrumentOpenAI: responses.create', () => {
           tool_calls: [],
           model: 'gpt-4.1-2025-04-14',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: responsesUsage(112, 11, 64),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -87,6 +89,7 @@ describe('instrumentOpenAI: responses.create', () => {
           tool_calls: [toolCall('get_weather', { city: 'Paris', unit: 'celsius' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
           model: 'gpt-4.1-2025-04-14',
           provider: 'openai',
+          tool_set: WEATHER_TOOL_SET,
           token_usage: responsesUsage(74, 22),
           timestamp: expect.any(Number),
           latency_ms: expect.any(Number),
@@ -113,6 +116,7 @@ describe('instrumentOpenAI: responses.create', () => {
       tool_calls: [toolCall('get_weather', { _raw_arguments: '{"city":"Paris' }, 'call_Rsp5tr3amLm8Qx2Vb7NkWs3h')],
       model: 'gpt-4.1-2025-04-14',
       provider: 'openai',
+      tool_set: WEATHER_TOOL_SET,
       token_usage: null,
       timestamp: expect.any(Number),
       latency_ms: expect.any(Number),
