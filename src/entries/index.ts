@@ -61,7 +61,6 @@ export {
   isContractFileError,
 } from '../errors/index.js'
 export { loadTrace } from '../storage/runs.js'
-export { toolsOffered } from '../trace/tools-offered.js'
 export { assertMatchesBaseline } from '../assert/baseline.js'
 export { assertToolContract } from '../run/tool-contract.js'
 export { matchToolContract, diffToolContracts, formatContractDiff } from '../contract/index.js'
@@ -107,7 +106,6 @@ export type {
   Grade,
   RecordedError,
   UnmatchedResult,
-  ToolDefinition,
   JsonValue,
   JsonObject,
   ToolDefinition,

@@ -148,7 +148,7 @@ export class SessionInternals<T = unknown> {
     }
     const checked = checkLlmCall(call)
     // Stored before the turn is announced, so whoever hears of the turn finds its set.
-    if (toolSet !== undefined) this.#keepToolSet(toolSet)
+    if (toolSet !== undefined) this.keepToolSet(toolSet)
     const ids = this.#recorder.logLlmCall(checked, toolSet?.id)
     const gates = this.#gates
     if (gates.length === 0) return ids
@@ -163,8 +163,8 @@ export class SessionInternals<T = unknown> {
     return ids
   }
 
-  /** Stores a set of tools offered once, the first time a call offers it, and announces it (the journal keeps it). */
-  #keepToolSet({ id, tools }: ToolSet): void {
+  /** Stores a set of tools offered once, the first time a call (or an MCP server's listing) offers it, and announces it (the journal keeps it). */
+  keepToolSet({ id, tools }: ToolSet): void {
     const sets = (this.trace.tool_sets ??= {})
     if (sets[id] !== undefined) return
     sets[id] = tools
