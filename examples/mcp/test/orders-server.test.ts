@@ -36,6 +36,9 @@ test('offers the tools of its contract', async () => {
     ['issue_refund', 'Refund an order, in full or in part.', ['amount_eur', 'order_id']],
     ['lookup_order', 'Look up an order by its id.', ['order_id']],
   ])
+  // Its tool list, snapshotted: the first run writes the contract, a later change fails the test (docs/contracts.md).
+  const listed = await session('orders tools', () => orders.client.listTools())
+  expect(listed).toMatchToolContract()
 })
 
 test('lets the agent look an order up and refund it', async ({ agentSession }) => {
