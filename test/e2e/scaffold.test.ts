@@ -88,6 +88,11 @@ test('does what it did in run weather-agent', async ({ agentSession }) => {
   const s = await agentSession(() => weatherAgent(input, { fetch, tools }))
 
   expect(s).toMatchFlow(['get_weather'])
+  // The tools each model call offered in the run.
+  expect(fetch.requests.map((request) => request.tools.map((tool) => tool.name).sort())).toEqual([
+    ['get_weather'],
+    ['get_weather'],
+  ])
   // The run is the golden. The scripted model answers as whichever model the agent asks for, so model names are not compared.
   expect(s).toMatchGolden({ ignore: ['model'] })
 })
