@@ -73,6 +73,12 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
+interface Exchange {
+  /** The caller's token name; `-` until the access rules accept one. */
+  caller: string
+  answered(status: number): void
+}
+
 /** `/v1/run.list` -> the group's operation; probes by name; no group: `not_found`. */
 function operationFinder(groups: readonly RouteGroup[]): (path: string) => { operation: string; route: string } {
   // The longest path first: `/v1` before `/`.
@@ -105,11 +111,17 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let inFlight = 0
   let drained: (() => void) | undefined
   let draining = false
-  /** The caller of each request the access rules let through, for its log line. */
-  const callers = new WeakMap<IncomingMessage, string>()
+  /** Each request until it is logged: its caller (once the access rules let it through) and its answer's status. */
+  const exchanges = new WeakMap<IncomingMessage, Exchange>()
   const operationOf = operationFinder(options.groups)
 
   const app = new Hono<ServerEnv>()
+  // Outermost: the status Hono answered with, which the log needs even when the client left before it was sent.
+  app.use(async (c, next) => {
+    await next()
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+    if (incoming !== undefined) exchanges.get(incoming)?.answered(c.res.status)
+  })
   app.route(
     '/',
     probeRoutes({
@@ -121,7 +133,8 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   app.use(access({ tokens: options.tokens, owner: options.owner }))
   app.use(async (c, next) => {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
-    if (incoming !== undefined) callers.set(incoming, c.get('caller').label)
+    const exchange = incoming === undefined ? undefined : exchanges.get(incoming)
+    if (exchange !== undefined) exchange.caller = c.get('caller').label
     await next()
   })
   for (const group of options.groups) app.route(group.path, group.app)
@@ -150,19 +163,38 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   }) as Server
   server.keepAliveTimeout = timeouts.idleMs
   // Counted from the request to the last byte of the response written: Hono's handler returns before the response is sent.
-  server.on('request', (request: IncomingMessage, response) => {
+  // Before Hono's own listener: its middleware looks the exchange up as it starts.
+  server.prependListener('request', (request: IncomingMessage, response) => {
     const start = performance.now()
     const method = request.method ?? '-'
     const { operation, route } = operationOf((request.url ?? '/').split('?')[0]!)
     inFlight += 1
     options.observer?.requestStarted()
+    // Shutting down: a client's next request goes to another connection (another server), not this one.
+    if (draining) response.setHeader('connection', 'close')
+    let status: number | undefined
+    let closed = false
+    // Logged once Hono answered and the last byte left (or the client left): the duration is the client's, the status Hono's.
+    const settle = (): void => {
+      if (status === undefined || !closed) return
+      const ms = performance.now() - start
+      options.observer?.requestFinished(operation, status, ms / 1000)
+      const line = { method, operation, route, status, durationMs: ms, caller: exchange.caller }
+      // A probe comes every few seconds from every orchestrator: its lines are for debugging (a store lost is an event of its own).
+      log.request(line, PROBE_PATHS.has(route) ? 'debug' : undefined)
+    }
+    const exchange: Exchange = {
+      caller: '-',
+      answered(answer) {
+        status ??= answer
+        settle()
+      },
+    }
+    exchanges.set(request, exchange)
     response.once('close', () => {
       inFlight -= 1
-      const ms = performance.now() - start
-      options.observer?.requestFinished(operation, response.statusCode, ms / 1000)
-      const line = { method, operation, route, status: response.statusCode, durationMs: ms, caller: callers.get(request) ?? '-' }
-      // A probe comes every few seconds from every orchestrator: its lines are for debugging.
-      log.request(line, PROBE_PATHS.has(route) && response.statusCode < 500 ? 'debug' : undefined)
+      closed = true
+      settle()
       if (inFlight === 0) drained?.()
     })
   })

@@ -57,7 +57,8 @@ export function createServerLog(options: ServerLogOptions): ServerLog {
     write(options.format === 'json' ? JSON.stringify({ time, level, event, ...fields }) : `${time} ${text}`)
   }
   return {
-    request(line, level = line.status >= 500 ? 'error' : 'info') {
+    // 503 is the store away or the server busy (warn: the client tries again); other 5xx are failures.
+    request(line, level = line.status === 503 ? 'warn' : line.status >= 500 ? 'error' : 'info') {
       if (!enabled(level)) return
       const duration = Math.round(line.durationMs * 100) / 100
       emit(level, 'request', `${line.method} ${line.route} ${line.status} ${duration.toFixed(1)}ms ${line.caller}`, {
