@@ -36,6 +36,9 @@ export interface ServerTimeouts {
   idleMs: number
 }
 
+/** How long the requests whose connections a shutdown closed get to notice before the route groups close: reading a body stops at once. */
+const CUT_REQUESTS_MS = 1000
+
 const DEFAULT_TIMEOUTS: ServerTimeouts = { headersMs: 10_000, requestMs: 60_000, idleMs: 5_000 }
 
 export interface HttpServerOptions {
@@ -111,6 +114,9 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   let inFlight = 0
   let drained: (() => void) | undefined
   let draining = false
+  /** Requests Hono is working on: one whose connection was closed at the drain timeout still ends (its client gone) before the stores close. */
+  let handling = 0
+  let handled: (() => void) | undefined
   /** Each request until it is logged: its caller (once the access rules let it through) and its answer's status. */
   const exchanges = new WeakMap<IncomingMessage, Exchange>()
   const operationOf = operationFinder(options.groups)
@@ -118,7 +124,13 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
   const app = new Hono<ServerEnv>()
   // Outermost: the status Hono answered with, which the log needs even when the client left before it was sent.
   app.use(async (c, next) => {
-    await next()
+    handling += 1
+    try {
+      await next()
+    } finally {
+      handling -= 1
+      if (handling === 0) handled?.()
+    }
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
     if (incoming !== undefined) exchanges.get(incoming)?.answered(c.res.status)
   })
@@ -233,6 +245,12 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
           })
         }
         server.closeAllConnections()
+        if (handling > 0) {
+          await new Promise<void>((resolve) => {
+            handled = resolve
+            setTimeout(resolve, CUT_REQUESTS_MS).unref()
+          })
+        }
         await stopped
         for (const group of options.groups) await group.close?.()
       })()
