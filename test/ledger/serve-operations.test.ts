@@ -241,7 +241,7 @@ describe('reagent-flow serve: shutdown', () => {
     const replies = (await finishing.reply).split(/(?=HTTP\/1\.1 )/)
     expect(replies[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/)
     expect(replies[1]).toMatch(
-      /^HTTP\/1\.1 503 Service Unavailable\r\nconnection: close\r\n[^]*\r\n\r\n\{"ready":false,"checks":\{"server":"shutting down","store":"ok"\}\}$/,
+      /^HTTP\/1\.1 503 Service Unavailable\r\nconnection: close\r\n[\s\S]*\r\n\r\n\{"ready":false,"checks":\{"server":"shutting down","store":"ok"\}\}$/,
     )
     expect(await server.exited).toEqual({ code: 0, signal: null })
     expect(await stuck.reply).toBe('')
