@@ -80,6 +80,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
   runPostgres('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start'])
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   await acceptsConnections(url)
+  let halted = false
   return {
     url,
     async restart() {
@@ -88,14 +89,16 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     },
     async halt() {
       await runPostgresAsync('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop'])
+      halted = true
     },
     async start() {
       await runPostgresAsync('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start'])
+      halted = false
       await acceptsConnections(url)
     },
     stop() {
       try {
-        runPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop'])
+        if (!halted) runPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop'])
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }
