@@ -74,6 +74,3 @@ export function createServerLog(options: ServerLogOptions): ServerLog {
     },
   }
 }
-
-/** A log that writes nothing (tests, benches). */
-export const SILENT_LOG: ServerLog = { request() {}, event() {} }
