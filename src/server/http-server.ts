@@ -93,7 +93,7 @@ function operationFinder(groups: readonly RouteGroup[]): (path: string) => { ope
       if (path !== prefix && !path.startsWith(`${prefix}/`)) continue
       if (group.operation === undefined) return { operation: group.path.slice(1) || 'root', route: group.path }
       const operation = group.operation(path.slice(prefix.length + 1))
-      return { operation, route: `${prefix}/${operation}` }
+      return { operation, route: prefix === '' ? operation : `${prefix}/${operation}` }
     }
     return { operation: 'not_found', route: '-' }
   }

@@ -148,11 +148,11 @@ describe('reagent-flow serve: the log', () => {
   const SECRET = 'sekrit-9f8e7d6c5b4a3210'
 
   for (const format of ['json', 'text'] as const) {
-    it(`writes no secret in any line (${format}), with a secret in the path, query, headers, cookie, Host, token and body of every kind of request`, async () => {
+    it(`writes no secret in any line (${format}), with a secret in the path, query, headers, cookie, Host, token and body of every kind of request (ledger, MCP, viewer, probes)`, async () => {
       const cwd = tempDir()
       withTokens(cwd)
       const server = await spawnServe(
-        ['--token-file', 'tokens.json', '--metrics-token-file', 'metrics.token', '--log-level', 'debug', '--log-format', format],
+        ['--token-file', 'tokens.json', '--metrics-token-file', 'metrics.token', '--view', '--log-level', 'debug', '--log-format', format],
         cwd,
       )
       const headers = { 'user-agent': SECRET, 'x-secret': SECRET, cookie: `reagent_token=${SECRET}; other=${SECRET}`, 'content-type': 'application/json' }
@@ -190,6 +190,23 @@ describe('reagent-flow serve: the log', () => {
       // Every request has its line (11), then the events: store_connected, start, shutdown, stopped.
       expect(stderr.trimEnd().split('\n')).toHaveLength(15)
       for (const secret of [SECRET, LEDGER_TOKEN, METRICS_TOKEN]) expect(stderr).not.toContain(secret)
+      if (format === 'json') {
+        // Each request under a name of the fixed set, whatever its path said.
+        const requests = jsonLines(stderr).filter((line) => line.event === 'request')
+        expect(requests.map((line) => `${line.operation} ${line.status}`).sort()).toEqual([
+          'healthz 200',
+          'mcp 400',
+          'metrics 401',
+          'readyz 200',
+          'run.begin 200',
+          'run.list 400',
+          'run.list 401',
+          'trace.put 422',
+          'unknown 404',
+          'viewer 303',
+          'viewer 401',
+        ])
+      }
     })
   }
 
