@@ -41,7 +41,7 @@ export const serveCommand: Command = {
     view: { type: 'boolean', description: 'also serve the trace viewer of --dir at / (see reagent-flow view)' },
     'log-format': {
       type: 'string',
-      value: '<json|text>',
+      value: '<format>',
       choices: ['json', 'text'],
       description: 'the log on stderr (default: text on a terminal, json otherwise)',
     },
