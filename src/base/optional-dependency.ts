@@ -42,6 +42,8 @@ function peer(name: string): OptionalPackage {
 export const SERVER_PACKAGES: readonly OptionalPackage[] = [peer('hono'), peer('@hono/node-server')]
 export const POSTGRES_PACKAGES: readonly OptionalPackage[] = [peer('pg')]
 export const MCP_PACKAGES: readonly OptionalPackage[] = [peer('@modelcontextprotocol/sdk')]
+/** The ledger server's Prometheus metrics (`reagent-flow serve`). */
+export const METRICS_PACKAGES: readonly OptionalPackage[] = [peer('prom-client')]
 
 function isNotFound(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException | undefined)?.code

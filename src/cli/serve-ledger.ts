@@ -1,14 +1,19 @@
 /**
  * What `serve` runs once its packages are there (this module loads the
- * server framework): the store, the server, the start line, and a clean stop
- * on SIGINT or SIGTERM (the requests in flight finish, the store is closed,
- * nothing is left half-written). A second signal stops at once.
+ * server framework): the store, the server, the start line (stdout) and the
+ * start event (the log, on stderr), and a clean stop on SIGINT or SIGTERM:
+ * /readyz answers 503, no new connection is taken, the requests in flight
+ * finish within the drain timeout, the store is closed, exit 0. A second
+ * signal stops at once.
  */
 import { startLedgerServer } from '../ledger/ledger-server.js'
 import { openStore } from '../ledger/open-store.js'
-import { readTokenFile } from '../ledger/tokens.js'
+import { MIN_TOKEN_LENGTH, readTokenFile } from '../ledger/tokens.js'
+import { UsageError } from '../errors/index.js'
+import { readTextOrNull } from '../storage/index.js'
 import { singleUser } from '../ledger/identity.js'
 import type { RouteGroup } from '../server/route-group.js'
+import type { LogFormat, LogLevel } from '../server/server-log.js'
 import { EXIT_OK } from './command.js'
 import type { CommandContext } from './command.js'
 import type { LedgerSettings } from './ledger-options.js'
@@ -19,17 +24,36 @@ export interface ServeSettings extends LedgerSettings {
   tokenFile: string | undefined
   /** Also serve the trace viewer of this directory, at `/`. */
   viewDir?: string | undefined
+  logFormat: LogFormat
+  logLevel: LogLevel
+  /** How long a shutdown waits for the requests in flight. */
+  drainMs: number
+  /** A file holding the bearer token of /metrics. */
+  metricsTokenFile: string | undefined
+}
+
+/** The token in `file` (its first line, trimmed), or undefined without the option. Throws UsageError naming the file. */
+function readMetricsToken(file: string | undefined): string | undefined {
+  if (file === undefined) return undefined
+  const token = readTextOrNull(file)?.split(/\r?\n/)[0]?.trim()
+  if (token === undefined) throw new UsageError(`--metrics-token-file ${file}: no such file`)
+  if (token.length < MIN_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new UsageError(
+      `--metrics-token-file ${file}: the token must be ${MIN_TOKEN_LENGTH}+ characters without spaces on the file's first line (openssl rand -hex 32 > ${file})`,
+    )
+  }
+  return token
 }
 
 const SIGNALS = ['SIGINT', 'SIGTERM'] as const
 
-/** Resolves with the first of SIGINT and SIGTERM; a second one exits the process at once. */
-export function nextSignal(ctx: CommandContext): Promise<NodeJS.Signals> {
+/** Resolves with the first of SIGINT and SIGTERM; a second one exits the process at once, after `sayStop` (default: a note on stderr). */
+export function nextSignal(ctx: CommandContext, sayStop: () => void = () => ctx.note('stopped at once: a second signal')): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const first = (signal: NodeJS.Signals): void => {
       for (const name of SIGNALS) process.off(name, first)
       const again = (): void => {
-        ctx.note('stopped at once: a second signal')
+        sayStop()
         process.exit(signal === 'SIGINT' ? 130 : 143)
       }
       for (const name of SIGNALS) process.once(name, again)
@@ -49,6 +73,7 @@ async function viewerGroup(dir: string, settings: LedgerSettings): Promise<{ gro
 
 export async function serveLedger(settings: ServeSettings, ctx: CommandContext): Promise<number> {
   const tokens = settings.tokenFile === undefined ? undefined : readTokenFile(settings.tokenFile)
+  const metricsToken = readMetricsToken(settings.metricsTokenFile)
   const store = await openStore({ store: settings.store, org: settings.org, namespace: settings.namespace })
   let server
   const viewer = settings.viewDir === undefined ? undefined : await viewerGroup(settings.viewDir, settings)
@@ -63,6 +88,10 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
       namespace: settings.namespace,
       prices: settings.prices,
       groups,
+      logFormat: settings.logFormat,
+      logLevel: settings.logLevel,
+      graceMs: settings.drainMs,
+      metricsToken,
     })
   } catch (error) {
     await viewer?.group.close?.()
@@ -75,7 +104,16 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
       : `${tokens.size} token(s) from ${settings.tokenFile}`
   const viewerUrl = viewer === undefined ? null : `${server.url}/`
   // Listening for the signals before saying where it listens: a caller may stop it the moment it reads that.
-  const stopped = nextSignal(ctx)
+  const { log } = server
+  const stopped = nextSignal(ctx, () => log.event('warn', 'stopped_at_once', 'stopped at once: a second signal'))
+  log.event('info', 'store_connected', `the ${store.kind} store at ${store.location} is open`, { store: store.kind, location: store.location })
+  log.event('info', 'start', `serving the run ledger on ${server.url}/v1 · store: ${store.kind} ${store.location} · ${access}`, {
+    url: server.url,
+    store: store.kind,
+    location: store.location,
+    tokens: tokens?.size ?? null,
+    metrics: metricsToken === undefined ? (tokens === undefined ? 'open' : 'closed') : 'token',
+  })
   if (ctx.json)
     ctx.printJson({
       url: `${server.url}/v1`,
@@ -91,8 +129,8 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
     )
   }
   const signal = await stopped
-  ctx.note(`${signal}: stopping after the requests in flight`)
+  log.event('info', 'shutdown', `${signal}: stopping after the requests in flight (at most ${settings.drainMs / 1000} s)`, { signal })
   await server.close()
-  ctx.note('stopped')
+  log.event('info', 'stopped', `stopped; the ${store.kind} store is closed`, { store: store.kind })
   return EXIT_OK
 }

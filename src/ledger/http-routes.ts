@@ -7,6 +7,7 @@
 import { Hono } from 'hono'
 import { BadEncodingError, BodyTooLargeError, ClientGoneError, InflateBudget, type ReadBody, readBody, ServerBusyError } from '../server/read-body.js'
 import type { RouteGroup, ServerEnv } from '../server/route-group.js'
+import type { ServerLog } from '../server/server-log.js'
 import { LedgerRequestError } from './errors.js'
 import { OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import type { LedgerService } from './service.js'
@@ -58,7 +59,7 @@ async function parseBody(request: Request, operation: OperationName, budget: Inf
   }
 }
 
-export function ledgerRoutes(service: LedgerService, log: (line: string) => void): RouteGroup {
+export function ledgerRoutes(service: LedgerService, log: ServerLog): RouteGroup {
   const app = new Hono<ServerEnv>()
   const budget = new InflateBudget(INFLATE_BUDGET)
   app.all('/:operation', async (c) => {
@@ -81,10 +82,16 @@ export function ledgerRoutes(service: LedgerService, log: (line: string) => void
       if (error.code === 'method_not_allowed') c.header('allow', 'POST')
       if (error.code === 'unavailable') {
         c.header('retry-after', String(RETRY_AFTER_SECONDS))
-        log(`${new Date().toISOString()} ${name}: ${error.cause instanceof Error ? error.cause.message : error.message}`)
+        log.event('warn', 'unavailable', `${name}: ${error.cause instanceof Error ? error.cause.message : error.message}`, { operation: name })
       }
       return c.json(error.body, error.status as 400)
     }
   })
-  return { path: '/v1', app, close: () => service.store.close() }
+  return {
+    path: '/v1',
+    app,
+    // A name a client made up is not a label of the metrics: it would make one series per name.
+    operation: (subpath) => (isOperation(subpath) ? subpath : 'unknown'),
+    close: () => service.store.close(),
+  }
 }

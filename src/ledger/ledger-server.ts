@@ -1,18 +1,27 @@
 /**
  * `reagent-flow serve` without the command line: a store, the service over
  * it, and the HTTP server with the ledger's route groups (`/v1`, `/mcp`)
- * mounted. Callers check the optional packages first (requirePackages), as
- * this module imports the server framework.
+ * mounted, its probes (`/healthz`, `/readyz`: the store answers a ping) and
+ * its Prometheus metrics (`/metrics`). Callers check the optional packages
+ * first (requirePackages), as this module imports the server framework and
+ * prom-client.
  */
 import type { ModelCost } from '../trace/cost.js'
 import { startHttpServer, type RunningServer, type ServerTimeouts } from '../server/http-server.js'
+import { ServerMetrics } from '../server/metrics.js'
+import type { MetricsAccess, Readiness } from '../server/probes.js'
 import type { RouteGroup } from '../server/route-group.js'
+import type { LogFormat, LogLevel } from '../server/server-log.js'
 import { ledgerRoutes } from './http-routes.js'
 import { singleUser } from './identity.js'
 import { mcpRoutes } from './mcp-routes.js'
+import { ObservedStore } from './observed-store.js'
 import { LedgerService } from './service.js'
 import type { LedgerStore } from './store.js'
 import type { TokenRegistry } from '../server/caller.js'
+
+/** How long /readyz waits for the store: an orchestrator's probe gives up after 1 s by default. */
+export const READY_TIMEOUT_MS = 900
 
 export interface LedgerServerOptions {
   store: LedgerStore
@@ -25,7 +34,12 @@ export interface LedgerServerOptions {
   prices?: ReadonlyMap<string, ModelCost>
   /** Route groups to mount beside the ledger's (the viewer's). */
   groups?: readonly RouteGroup[]
+  /** Where the log's lines go. Default: stderr. */
   log?: (line: string) => void
+  logFormat?: LogFormat
+  logLevel?: LogLevel
+  /** The bearer token of /metrics (`--metrics-token-file`). Without one, /metrics is open on a single-user server and closed on one with tokens. */
+  metricsToken?: string | undefined
   now?: () => number
   graceMs?: number
   timeouts?: Partial<ServerTimeouts>
@@ -35,22 +49,48 @@ export interface LedgerServer extends RunningServer {
   service: LedgerService
 }
 
+function metricsAccess(options: LedgerServerOptions): MetricsAccess {
+  if (options.metricsToken !== undefined) return { kind: 'token', token: options.metricsToken }
+  return options.tokens === undefined ? { kind: 'open' } : { kind: 'closed' }
+}
+
 export async function startLedgerServer(options: LedgerServerOptions): Promise<LedgerServer> {
-  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`))
-  const service = new LedgerService(options.store, {
+  const metrics = new ServerMetrics()
+  // The log exists once the server does; the store reports to it through this.
+  const events: { log?: RunningServer['log'] } = {}
+  const store = new ObservedStore(options.store, {
+    log: { request: () => {}, event: (...args) => events.log?.event(...args) },
+    onError: (operation, kind) => metrics.storeError(operation, kind),
+  })
+  if (store.pool !== undefined) metrics.watchPool(store.pool)
+  const service = new LedgerService(store, {
     ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.now === undefined ? {} : { now: options.now }),
   })
+  const readiness = async (): Promise<Readiness> => {
+    try {
+      await store.ping(READY_TIMEOUT_MS)
+      return { store: 'ok' }
+    } catch {
+      return { store: 'unreachable' }
+    }
+  }
+  const routes = ledgerRoutes(service, { request: () => {}, event: (...args) => events.log?.event(...args) })
   const server = await startHttpServer({
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
     tokens: options.tokens,
     owner: singleUser(options.org, options.namespace),
     // The ledger's group last: it closes the store once the others are done with it.
-    groups: [mcpRoutes(service), ...(options.groups ?? []), ledgerRoutes(service, log)],
-    log,
+    groups: [mcpRoutes(service), ...(options.groups ?? []), routes],
+    ...(options.log === undefined ? {} : { log: options.log }),
+    ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
+    ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
+    probes: { readiness, metrics: { source: metrics, access: metricsAccess(options) } },
+    observer: metrics,
     ...(options.graceMs === undefined ? {} : { graceMs: options.graceMs }),
     timeouts: options.timeouts,
   })
+  events.log = server.log
   return Object.assign(server, { service })
 }

@@ -34,6 +34,13 @@ export interface GradeOutcome {
   runNotFound: boolean
 }
 
+/** A store's connection pool, for the metrics: connections open, idle among them, and calls waiting for one. */
+export interface StorePool {
+  total: number
+  idle: number
+  waiting: number
+}
+
 export interface LedgerStore {
   /** `directory` or `postgres`, for logs. */
   readonly kind: string
@@ -54,6 +61,10 @@ export interface LedgerStore {
   putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean>
   /** The namespace's results of `branch` (every branch when undefined), newest first by started_at (then results id, descending), at most `limit`. */
   listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]>
+  /** Resolves when the store can be reached (within `timeoutMs`), throws StoreUnavailableError when not: `/readyz`. Cheap: probes call it every few seconds. */
+  ping(timeoutMs: number): Promise<void>
+  /** The connection pool's use, for a store that has one. */
+  readonly pool?: (() => StorePool) | undefined
   /** Waits for pending writes and lets go of files, watchers and connections. */
   close(): Promise<void>
 }

@@ -15,6 +15,12 @@ export interface RouteGroup {
   /** Where it is mounted: `/v1`, `/mcp`, `/`. */
   path: string
   app: Hono<ServerEnv>
+  /**
+   * The name of a request's operation, for the log and the metrics, from the path under the group
+   * (`run.list` for `/v1/run.list`); a small fixed set, so a path a client made up is not a label.
+   * Default: the group's path without its slash (`mcp`).
+   */
+  operation?: (subpath: string) => string
   /** Called once the server stopped taking requests and the last one finished. */
   close?: () => Promise<void>
 }

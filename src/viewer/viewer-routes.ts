@@ -179,6 +179,8 @@ export function viewerRoutes({ index, owner, closeIndex = true, heartbeatMs = 15
   return {
     path: '/',
     app,
+    // One name for the page, its API and its live updates: their paths hold run names and ids.
+    operation: () => 'viewer',
     async close() {
       for (const stop of [...streams]) stop()
       if (closeIndex) index.close()

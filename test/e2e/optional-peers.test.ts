@@ -5,9 +5,9 @@ import { modulesLoadedBy } from '../helpers/modules-loaded.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const root = new URL('../../', import.meta.url)
-const SERVER_SIDE = /\/node_modules\/(hono|@hono|pg|pg-[a-z]+|@modelcontextprotocol|better-sqlite3)\//
+const SERVER_SIDE = /\/node_modules\/(hono|@hono|pg|pg-[a-z]+|@modelcontextprotocol|better-sqlite3|prom-client)\//
 
-describe('the optional server-side peers (hono, @hono/node-server, pg, @modelcontextprotocol/sdk)', () => {
+describe('the optional server-side peers (hono, @hono/node-server, pg, @modelcontextprotocol/sdk, prom-client)', () => {
   it('are not loaded by importing reagent-flow, the ledger client, or recording a session that reports to a ledger', () => {
     const loaded = modulesLoadedBy(
       `
@@ -38,6 +38,7 @@ describe('the optional server-side peers (hono, @hono/node-server, pg, @modelcon
       tempDir(),
     )
     expect(loaded.some((url) => url.includes('/node_modules/hono/'))).toBe(true)
+    expect(loaded.some((url) => url.includes('/node_modules/prom-client/'))).toBe(true)
   })
 })
 

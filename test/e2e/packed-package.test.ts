@@ -77,7 +77,7 @@ describe('the packed package, installed in a fresh folder', () => {
     ],
     [
       'serve',
-      'reagent-flow serve: the run ledger server needs hono, @hono/node-server and @modelcontextprotocol/sdk, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2 @modelcontextprotocol/sdk@^1.32',
+      'reagent-flow serve: the run ledger server needs hono, @hono/node-server, @modelcontextprotocol/sdk and prom-client, optional peer dependencies of reagent-flow that are not installed: npm i -D hono@^4.11 @hono/node-server@^2 @modelcontextprotocol/sdk@^1.32 prom-client@^15.1',
     ],
   ])('says, for reagent-flow %s without its server packages, exactly what to install', (command, message) => {
     const run = spawnSync(process.execPath, [join(dir, 'node_modules', 'reagent-flow', 'dist', 'src', 'cli', 'index.js'), command], {

@@ -21,6 +21,10 @@ export interface PrivateCluster {
   url: string
   /** `pg_ctl restart -m fast`: every connection is terminated (57P01), then the cluster starts again. Resolves once it accepts connections. */
   restart(): Promise<void>
+  /** `pg_ctl stop -m fast`: every connection is terminated and the cluster is down, its data kept, until start(). */
+  halt(): Promise<void>
+  /** Starts a halted cluster; resolves once it accepts connections. */
+  start(): Promise<void>
   /** Stops the cluster and removes its directory. */
   stop(): void
 }
@@ -76,15 +80,25 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
   runPostgres('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start'])
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
   await acceptsConnections(url)
+  let halted = false
   return {
     url,
     async restart() {
       await runPostgresAsync('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', options, '-m', 'fast', '-w', 'restart'])
       await acceptsConnections(url)
     },
+    async halt() {
+      await runPostgresAsync('pg_ctl', ['-D', dir, '-m', 'fast', '-w', 'stop'])
+      halted = true
+    },
+    async start() {
+      await runPostgresAsync('pg_ctl', ['-D', dir, '-l', join(dir, 'server.log'), '-o', options, '-w', 'start'])
+      halted = false
+      await acceptsConnections(url)
+    },
     stop() {
       try {
-        runPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop'])
+        if (!halted) runPostgres('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop'])
       } finally {
         rmSync(dir, { recursive: true, force: true })
       }

@@ -27,6 +27,21 @@ function slowTracePut(url: string, runId: string, afterFirstPart: () => void): P
   return fetch(`${url}/v1/trace.put`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit)
 }
 
+/** Each line of a JSON log, in short: an event with its message, or a request as `METHOD operation status caller`. */
+function logEvents(stderr: string): string[] {
+  return stderr
+    .trimEnd()
+    .split('\n')
+    .map((text) => JSON.parse(text) as { event: string; message?: string; method?: string; operation?: string; status?: number; caller?: string })
+    .map((line) =>
+      line.event === 'request'
+        ? `${line.method} ${line.operation} ${line.status} ${line.caller}`
+        : line.event === 'store_connected' || line.event === 'start'
+          ? line.event
+          : `${line.event} ${line.message}`,
+    )
+}
+
 describe('reagent-flow serve', () => {
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     it(`stops cleanly on ${signal}: the request in flight finishes and is written, new connections are refused, exit 0`, async () => {
@@ -39,9 +54,16 @@ describe('reagent-flow serve', () => {
       expect(await server.exited).toEqual({ code: 0, signal: null })
       await expect(fetch(`${server.url}/v1/run.list`, { method: 'POST', body: '{}' })).rejects.toThrow()
       expect(loadTrace(join(cwd, '.reagent', 'ledger', 'local', 'default', `${runId}.trace.json`)).turns).toHaveLength(1)
-      expect(server.stderr()).toMatch(
-        new RegExp(`reagent-flow serve: ${signal}: stopping after the requests in flight\\n.*POST /v1/trace.put 200 .*\\nreagent-flow serve: stopped\\n$`),
-      )
+      // The log (JSON: stderr is not a terminal): the run.begin answered, the shutdown, the drain, the trace.put it waited for.
+      expect(logEvents(server.stderr())).toEqual([
+        'store_connected',
+        'start',
+        'POST run.begin 200 local',
+        `shutdown ${signal}: stopping after the requests in flight (at most 10 s)`,
+        'draining waiting up to 10 s for 1 request(s) in flight',
+        'POST trace.put 200 local',
+        'stopped stopped; the directory store is closed',
+      ])
     })
   }
 
@@ -55,12 +77,16 @@ describe('reagent-flow serve', () => {
     expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0 } })
     server.child.kill('SIGTERM')
     await server.exited
-    expect(
-      server
-        .stderr()
-        .split('\n')
-        .filter((line) => line.includes('POST /v1/run.list')),
-    ).toEqual([expect.stringMatching(/Z POST \/v1\/run\.list 401 [\d.]+ms -$/), expect.stringMatching(/Z POST \/v1\/run\.list 200 [\d.]+ms ci$/)])
+    const lines = server
+      .stderr()
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+    const request = { time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/), event: 'request', method: 'POST', operation: 'run.list' }
+    expect(lines.filter((line) => line.event === 'request')).toEqual([
+      { ...request, level: 'info', status: 401, duration_ms: expect.any(Number), caller: '-' },
+      { ...request, level: 'info', status: 200, duration_ms: expect.any(Number), caller: 'ci' },
+    ])
     expect(server.stderr()).not.toContain('ci-0123456789abcdef')
   })
 

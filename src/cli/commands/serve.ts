@@ -1,10 +1,21 @@
 /** `reagent-flow serve`: the run ledger over HTTP (and MCP at /mcp), until SIGINT or SIGTERM. */
-import { installCommand, MCP_PACKAGES, POSTGRES_PACKAGES, packageSpecs, requirePackages, SERVER_PACKAGES } from '../../base/optional-dependency.js'
+import {
+  installCommand,
+  MCP_PACKAGES,
+  METRICS_PACKAGES,
+  POSTGRES_PACKAGES,
+  packageSpecs,
+  requirePackages,
+  SERVER_PACKAGES,
+} from '../../base/optional-dependency.js'
 import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
+import { defaultLogFormat, LOG_LEVELS, type LogFormat, type LogLevel } from '../../server/server-log.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
 
 export const DEFAULT_PORT = 4319
+const DEFAULT_DRAIN_SECONDS = 10
+const SERVE_PACKAGES = [...SERVER_PACKAGES, ...MCP_PACKAGES, ...METRICS_PACKAGES]
 
 export const serveCommand: Command = {
   name: 'serve',
@@ -16,8 +27,11 @@ export const serveCommand: Command = {
     "Without --token-file the server is a single user's: loopback only, org and namespace from --org/--namespace.",
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
-    'One line per request goes to stderr; SIGINT or SIGTERM stops it after the requests in flight.',
-    `Needs optional peer dependencies of reagent-flow: ${installCommand([...SERVER_PACKAGES, ...MCP_PACKAGES])} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
+    'GET /healthz answers 200 while it runs; GET /readyz 200 when the store answers, 503 naming what is not ready (the store, a shutdown).',
+    'GET /metrics: Prometheus metrics; open without --token-file, otherwise only with the token of --metrics-token-file.',
+    'The log goes to stderr: one line per request and one per server event, as JSON (text on a terminal; --log-format).',
+    'SIGINT or SIGTERM: /readyz answers 503, the requests in flight finish (--drain-timeout), the store is closed, exit 0; a second signal stops at once.',
+    `Needs optional peer dependencies of reagent-flow: ${installCommand(SERVE_PACKAGES)} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
   ],
   options: {
     ...LEDGER_OPTIONS,
@@ -25,6 +39,20 @@ export const serveCommand: Command = {
     port: { type: 'string', value: '<port>', default: String(DEFAULT_PORT), description: 'the port (0 picks a free one)' },
     'token-file': { type: 'string', value: '<file.json>', description: 'bearer tokens and the org, namespace, agent and session each may use' },
     view: { type: 'boolean', description: 'also serve the trace viewer of --dir at / (see reagent-flow view)' },
+    'log-format': {
+      type: 'string',
+      value: '<format>',
+      choices: ['json', 'text'],
+      description: 'the log on stderr (default: text on a terminal, json otherwise)',
+    },
+    'log-level': { type: 'string', value: '<level>', choices: [...LOG_LEVELS], default: 'info', description: 'the least level logged (debug adds the probes)' },
+    'drain-timeout': {
+      type: 'string',
+      value: '<seconds>',
+      default: String(DEFAULT_DRAIN_SECONDS),
+      description: 'how long a shutdown waits for the requests in flight before closing their connections',
+    },
+    'metrics-token-file': { type: 'string', value: '<file>', description: 'a file holding the bearer token that GET /metrics needs (16+ characters)' },
   },
   positionals: { min: 0, max: 0, names: '' },
   examples: [
@@ -32,14 +60,28 @@ export const serveCommand: Command = {
     'reagent-flow serve --view',
     'reagent-flow serve --store postgres://ledger@db.internal/ledger --host 0.0.0.0 --token-file tokens.json',
     'curl -s localhost:4319/v1/run.list -d \'{"status": "failed"}\'',
+    'reagent-flow serve --store postgres://... --host 0.0.0.0 --token-file tokens.json --metrics-token-file metrics.token --drain-timeout 30',
   ],
   async run(input, ctx) {
-    await requirePackages('the run ledger server', [...SERVER_PACKAGES, ...MCP_PACKAGES])
+    await requirePackages('the run ledger server', SERVE_PACKAGES)
     const settings = ledgerSettings(input, ctx)
     const port = intOption(input, 'port', DEFAULT_PORT, 0, 65_535)
     const tokenFile = stringOption(input, 'token-file')
     const { serveLedger } = await import('../serve-ledger.js')
     const viewDir = input.options.view === true ? ctx.dir : undefined
-    return serveLedger({ ...settings, port, host: stringOption(input, 'host') ?? '127.0.0.1', tokenFile, viewDir }, ctx)
+    return serveLedger(
+      {
+        ...settings,
+        port,
+        host: stringOption(input, 'host') ?? '127.0.0.1',
+        tokenFile,
+        viewDir,
+        logFormat: (stringOption(input, 'log-format') as LogFormat | undefined) ?? defaultLogFormat(),
+        logLevel: (stringOption(input, 'log-level') as LogLevel | undefined) ?? 'info',
+        drainMs: intOption(input, 'drain-timeout', DEFAULT_DRAIN_SECONDS, 0, 3600) * 1000,
+        metricsTokenFile: stringOption(input, 'metrics-token-file'),
+      },
+      ctx,
+    )
   },
 }

@@ -7,7 +7,8 @@
  * synchronous step over the index and an atomic file write, so operations
  * of one server never interleave. One server per directory (lock.ts).
  */
-import { mkdirSync } from 'node:fs'
+import { constants, mkdirSync } from 'node:fs'
+import { access } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import {
   isFile,
@@ -359,6 +360,15 @@ export class DirectoryStore implements LedgerStore {
 
   async listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
     return readResultsFolder(this.#options.dir, scope, branch, limit)
+  }
+
+  /** The directory is there and this process may read and write it (a disk that is full still passes: its writes answer 503). */
+  async ping(): Promise<void> {
+    try {
+      await access(this.#options.dir, constants.R_OK | constants.W_OK)
+    } catch (error) {
+      throw new StoreUnavailableError(this.kind, error)
+    }
   }
 
   async close(): Promise<void> {

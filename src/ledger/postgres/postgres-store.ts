@@ -23,7 +23,7 @@ import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
 import { migrate } from './migrations.js'
@@ -75,9 +75,13 @@ export class PostgresStore implements LedgerStore {
   readonly kind = 'postgres'
   readonly location: string
   readonly #pool: pg.Pool
+  readonly #url: string
+  /** A connection of its own for ping(): a probe must not wait behind the calls queued for the pool, nor take one of its connections. */
+  #probe: pg.Client | undefined
 
   private constructor(pool: pg.Pool, url: string) {
     this.#pool = pool
+    this.#url = url
     this.location = redactUrl(url)
   }
 
@@ -275,7 +279,31 @@ export class PostgresStore implements LedgerStore {
     return rows.map((row) => JSON.parse(row.results_json) as RunResults)
   }
 
+  /** `SELECT 1` on the probe's connection (opened again after a failure), within `timeoutMs` for the connection and the query alike. */
+  async ping(timeoutMs: number): Promise<void> {
+    try {
+      if (this.#probe === undefined) {
+        const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs })
+        client.on('error', () => {})
+        this.#probe = client
+        await client.connect()
+      }
+      await this.#probe.query('SELECT 1')
+    } catch (error) {
+      const broken = this.#probe
+      this.#probe = undefined
+      void broken?.end().catch(() => {})
+      throw new StoreUnavailableError(this.kind, error)
+    }
+  }
+
+  pool(): StorePool {
+    return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount }
+  }
+
   async close(): Promise<void> {
-    await this.#pool.end()
+    const probe = this.#probe
+    this.#probe = undefined
+    await Promise.all([this.#pool.end(), probe?.end().catch(() => {})])
   }
 }
