@@ -83,6 +83,10 @@ export class ObservedStore implements LedgerStore {
     return this.#call('put_trace', () => this.#store.putTrace(scope, runId, trace))
   }
 
+  getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
+    return this.#call('get_trace', () => this.#store.getTrace(scope, runId))
+  }
+
   putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean> {
     return this.#call('put_results', () => this.#store.putResults(scope, resultsId, results, now))
   }
