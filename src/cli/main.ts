@@ -14,6 +14,7 @@ import { compareCommand } from './commands/compare.js'
 import { ciMergeCommand } from './commands/ci-merge.js'
 import { ciSummaryCommand } from './commands/ci-summary.js'
 import { ciUploadCommand } from './commands/ci-upload.js'
+import { ledgerPushCommand } from './commands/ledger-push.js'
 import { demoCommand } from './commands/demo.js'
 import { diffCommand } from './commands/diff.js'
 import { exportCommand } from './commands/export.js'
@@ -61,6 +62,7 @@ export const COMMANDS: readonly Command[] = [
   ciSummaryCommand,
   ciCommentCommand,
   ciUploadCommand,
+  ledgerPushCommand,
   compareCommand,
   demoCommand,
 ]

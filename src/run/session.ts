@@ -90,8 +90,6 @@ export type SessionRun<T> = { session: Session<T>; threw: false } | { session: S
  */
 export async function runSession<T>(name: string, options: SessionOptions, fn: SessionFn<T>, traceFields?: Readonly<JsonObject>): Promise<SessionRun<T>> {
   const s = new Session<T>(name, options, currentSession(), traceFields)
-  const ready = s[internals].ready()
-  if (ready !== undefined) await ready
   let outcome: Outcome<T>
   try {
     outcome = { ok: true, output: await runInSession(s as Session<unknown>, () => fn(s)) }

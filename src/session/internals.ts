@@ -99,8 +99,6 @@ export class SessionInternals<T = unknown> {
   readonly #gates: CallGate[] = []
   readonly #pendingWork = new Set<PromiseLike<unknown>>()
   readonly #beforeClose: Array<() => unknown> = []
-  readonly #afterClose: Array<PromiseLike<unknown>> = []
-  #beforeRun: Array<PromiseLike<unknown>> | undefined
   #closed = false
   /** Closed from outside (a signal, a test that ended first) while its function still runs: later logs are dropped quietly. */
   #isDetached = false
@@ -251,33 +249,9 @@ export class SessionInternals<T = unknown> {
     work.then(forget, forget)
   }
 
-  /**
-   * Work a feature starts as the session opens that `session()` waits for
-   * before it runs the session's function (the ledger's run.begin, once its
-   * reporter is loaded); it never rejects. A session opened with `new
-   * Session()` does not wait: the work goes on beside its function.
-   */
-  beforeRun(work: PromiseLike<unknown>): void {
-    this.#beforeRun ??= []
-    this.#beforeRun.push(work)
-  }
-
-  /** The work started by beforeRun() so far, settled; undefined when there is none, so a session with none waits no tick. */
-  ready(): Promise<void> | undefined {
-    const work = this.#beforeRun
-    if (work === undefined) return undefined
-    this.#beforeRun = undefined
-    return Promise.all(work).then(() => undefined)
-  }
-
   /** Runs `hook` (awaited) after the session's function settled and its tracked work is done, before the trace is finalised. */
   beforeClose(hook: () => unknown): void {
     this.#beforeClose.push(hook)
-  }
-
-  /** Keeps `session()` from resolving until `work` (started once the session closed: the ledger's upload) settles; it never rejects. */
-  afterClose(work: PromiseLike<unknown>): void {
-    this.#afterClose.push(work)
   }
 
   /**
@@ -306,7 +280,6 @@ export class SessionInternals<T = unknown> {
     const end: SessionEnd = outcome.ok ? { status: 'completed' } : { status: isCancellation(outcome.error) ? 'cancelled' : 'failed', error: outcome.error }
     this.lifecycle.emit('ended', end, outcome.ok ? undefined : outcome.error)
     this.#finish(end)
-    await Promise.all(this.#afterClose)
   }
 
   /**

@@ -12,6 +12,7 @@
 import * as vitest from 'vitest'
 import { currentTestScope, runInTestScope, setUnscopedTestProbe } from '../session/context.js'
 import type { ContractEntry, GoldenEntry, PrunedEntry, TestScope } from '../session/test-scope.js'
+import { settleHandedOff } from '../session/handed-off.js'
 import { warn } from '../warnings/warnings.js'
 import { figuresOf, type SessionFigures } from './session-figures.js'
 
@@ -47,6 +48,9 @@ export interface ReagentTaskMeta {
 }
 
 export const META_KEY = 'reagentFlow'
+
+/** How long a test file's end waits for the ledger sends its sessions handed off. */
+const HANDED_OFF_WAIT_MS = 5000
 
 /** `'all'` when vitest was run with -u. */
 function vitestUpdate(): 'all' | undefined {
@@ -144,6 +148,9 @@ function warnUnscopedFile(): void {
  * by the entry once for each test file (see index.ts).
  */
 export function registerTestScope(): void {
+  // The sends a session handed off (the ledger's) are waited for as the file ends, within a bound: vitest may
+  // end the worker after its last file, and what is unsent by then is kept in the outbox as the process exits.
+  vitest.afterAll(() => settleHandedOff(HANDED_OFF_WAIT_MS), HANDED_OFF_WAIT_MS + 1000)
   const aroundEach = (vitest as unknown as { aroundEach?: AroundEach }).aroundEach
   if (typeof aroundEach !== 'function') return
   const file = currentTestFile()

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import '../../src/entries/vitest.js'
 import { session } from '../../src/entries/index.js'
+import { settleHandedOff } from '../../src/session/handed-off.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { POSTGRES_URL, postgresLedgers, startDirectoryLedger, type StartLedger } from './harness.js'
 
@@ -51,6 +52,7 @@ for (const { store, start, skip } of STORES) {
       vi.stubEnv('GITHUB_REF_NAME', '812/merge')
       vi.stubEnv('GITHUB_HEAD_REF', 'fix/refund-rounding')
       const s = await session('refund-agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { goal: 'Refund order 42' } }, () => 'ok')
+      await settleHandedOff(10_000)
 
       const origin = {
         goal: 'Refund order 42',
@@ -85,6 +87,7 @@ describe('where the commit and branch come from', () => {
     const ledger = await startDirectoryLedger()
     outsideCi()
     const s = await session('local-agent', { traceDir: tempDir(), ledger: ledger.url }, () => 'ok')
+    await settleHandedOff(10_000)
 
     const [commit, branch] = execFileSync('git', ['rev-parse', 'HEAD', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim().split('\n')
     const { metadata } = (await ledger.call<RunReply>('run.get', { run_id: s.traceId })).body.run
@@ -103,6 +106,7 @@ describe('where the commit and branch come from', () => {
     outsideCi()
     for (const [name, value] of Object.entries(variables)) vi.stubEnv(name, value)
     const s = await session('ci-agent', { traceDir: tempDir(), ledger: ledger.url }, () => 'ok')
+    await settleHandedOff(10_000)
     expect((await ledger.call<RunReply>('run.get', { run_id: s.traceId })).body.run.metadata).toMatchObject({ git_commit: 'a'.repeat(40), git_branch: 'main' })
   })
 
@@ -112,6 +116,7 @@ describe('where the commit and branch come from', () => {
     vi.stubEnv('CI_COMMIT_SHA', 'a'.repeat(40))
     vi.stubEnv('CI_COMMIT_REF_NAME', 'main')
     const s = await session('agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { git_branch: 'release/2.1', test_name: 'nightly' } }, () => 'ok')
+    await settleHandedOff(10_000)
     expect((await ledger.call<RunReply>('run.get', { run_id: s.traceId })).body.run.metadata).toEqual({
       git_commit: 'a'.repeat(40),
       git_branch: 'release/2.1',

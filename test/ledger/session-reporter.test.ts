@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { loadTrace, session } from '../../src/entries/index.js'
 import { readTokenFile } from '../../src/ledger/tokens.js'
+import { settleHandedOff } from '../../src/session/handed-off.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { startDirectoryLedger } from './harness.js'
@@ -53,6 +54,7 @@ describe('session() reporting to a ledger', () => {
       throw new Error(`upstream rejected ${key}`)
     }).catch((error: unknown) => error)
     expect(failed).toBeInstanceOf(Error)
+    await settleHandedOff(10_000)
 
     const { runs } = (await ledger.call<{ runs: Array<Record<string, unknown>> }>('run.list', { agent: 'leaky-agent', fields: ['run_id'] })).body
     const reply = await ledger.call<Record<string, unknown>>('run.get', { run_id: runs[0]!['run_id'] })
@@ -89,8 +91,8 @@ describe('session() reporting to a ledger', () => {
       'refund-agent',
       { traceDir, ledger: ledger.url, sessionId: 'conv-1', metadata: { goal: 'Refund order 42', budget_usd: 0.01, budget_seconds: 60 } },
       async (s) => {
-        // The run is open in the ledger while the agent works.
-        expect((await ledger.call('run.get', { run_id: s.traceId })).body).toMatchObject({ run: { status: 'active' } })
+        // The run is open in the ledger while the agent works (run.begin is sent as it opens, not waited for).
+        await vi.waitFor(async () => expect((await ledger.call('run.get', { run_id: s.traceId })).body).toMatchObject({ run: { status: 'active' } }))
         s.logLlmCall({
           model: 'gpt-4o',
           tokenUsage: { input_tokens: 1000, output_tokens: 100 },
@@ -100,6 +102,7 @@ describe('session() reporting to a ledger', () => {
         s.logLlmCall({ model: 'gpt-4o', responseText: 'Refunded $19.99.' })
       },
     )
+    await settleHandedOff(10_000)
     const reply = await ledger.call<Record<string, unknown>>('run.get', { run_id: s.traceId })
     expect(reply.body).toMatchObject({
       found: true,
@@ -136,6 +139,7 @@ describe('session() reporting to a ledger', () => {
         throw error
       }),
     ).rejects.toBe(error)
+    await settleHandedOff(10_000)
     expect((await ledger.call('run.get', { run_id: traceId })).body).toMatchObject({
       run: { status: 'failed', goal: 'refund-agent', metadata: { error: 'RangeError: order 42 not found' } },
     })
@@ -149,6 +153,7 @@ describe('session() reporting to a ledger', () => {
     vi.stubEnv('REAGENT_LEDGER_TOKEN', 'ci-token-0123456789')
     const reported = await session('ci-agent', { traceDir: tempDir() }, () => 'ok')
     const quiet = await session('quiet-agent', { traceDir: tempDir(), ledger: false }, () => 'ok')
+    await settleHandedOff(10_000)
     const list = await ledger.call<{ runs: Array<{ run_id: string }> }>('run.list', { fields: ['run_id'] }, { token: 'ci-token-0123456789' })
     expect(list.body).toEqual({ runs: [{ run_id: reported.traceId }], total: 1 })
     expect(quiet.traceId).not.toBe(reported.traceId)
@@ -160,6 +165,7 @@ describe('session() reporting to a ledger', () => {
     const traceDir = tempDir()
     const first = await session('agent-a', { traceDir, ledger: url }, (s) => void s.logLlmCall({ responseText: 'hi' }))
     const second = await session('agent-b', { traceDir, ledger: url }, () => 'ok')
+    await settleHandedOff(10_000)
     expect(loadTrace(first.path!).turns).toHaveLength(1)
     expect(second.output).toBe('ok')
     expect(await warnings.seen()).toEqual([
@@ -167,7 +173,7 @@ describe('session() reporting to a ledger', () => {
         code: 'REAGENT_LEDGER',
         message:
           `reagent-flow: session "agent-a": the run was not reported to the ledger at ${url}: run.begin: could not reach the ledger at ${url}/v1/run.begin (ECONNREFUSED). ` +
-          'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
+          `The test goes on; the run is kept in ${join(traceDir, 'ledger-outbox')} until reagent-flow ledger push --dir ${traceDir} sends it; further ledger failures in this process are not reported.`,
       },
     ])
   })
@@ -178,6 +184,7 @@ describe('session() reporting to a ledger', () => {
     const started = performance.now()
     const s = await session('patient-agent', { traceDir: tempDir(), ledger: { url, timeoutMs: 200 } }, () => 'ok')
     expect(performance.now() - started).toBeLessThan(5000)
+    await settleHandedOff(10_000)
     expect(s.path).toBeDefined()
     expect((await warnings.seen()).map((w) => w.message)).toEqual([
       expect.stringContaining(`run.begin: could not reach the ledger at ${url}/v1/run.begin (no answer within 200 ms)`),
@@ -189,8 +196,10 @@ describe('session() reporting to a ledger', () => {
     const warnings = captureWarnings()
     // An empty goal is the name's: no refusal there.
     await session('agent', { traceDir: tempDir(), ledger: ledger.url, metadata: { goal: '' } }, () => 'ok')
+    await settleHandedOff(10_000)
     expect(await warnings.seen()).toEqual([])
     const s = await session('agent', { traceDir: tempDir(), ledger: ledger.url, userId: 'u'.repeat(300) }, () => 'ok')
+    await settleHandedOff(10_000)
     expect((await warnings.seen()).map((w) => w.message)).toEqual([
       `reagent-flow: session "agent": the run was not reported to the ledger at ${ledger.url}: run.begin: the ledger at ${ledger.url}/v1/run.begin answered 422 invalid_input: run.begin: user_id must be at most 256 characters (rule: maxLength). ` +
         'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
