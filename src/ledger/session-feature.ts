@@ -39,7 +39,8 @@ export const ledgerFeature: SessionFeature = {
     // Git is asked for the revision at the vitest root (else the working directory).
     const root = inner.testScope?.root
     const opened = openedRun(inner.trace)
-    const outbox = outboxOf(inner.location.traceDir)
+    // `save: false` writes nothing to disk, and so keeps no unsent run either.
+    const outbox = options.save === false ? undefined : outboxOf(inner.location.traceDir)
     const report = import('./session-reporter.js').then((reporter) => reporter.startLedgerReport(opened, ledger, options.redact, root, outbox))
     // Never throws; heard before the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.
     inner.lifecycle.on('closed', (trace) => handOff(report.then((started) => started.finish(trace, options.redact))))

@@ -19,7 +19,7 @@
  */
 import { isCi } from '../golden/update-mode.js'
 import { dirname } from 'node:path'
-import { DEFAULT_TRACE_DIR, renderTrace } from '../storage/index.js'
+import { renderTrace } from '../storage/index.js'
 import { shellCommand } from '../report/shell.js'
 import { finalResponse } from '../trace/facts.js'
 import { redactForDisk, type RedactOption } from '../redact/index.js'
@@ -28,7 +28,7 @@ import { createLedgerClient, type LedgerClient } from './client.js'
 import { gitRevision } from './git-revision.js'
 import { isLedgerError } from './errors.js'
 import type { RunBeginInput, RunCompleteInput } from './input-types.js'
-import { outboxOf, spoolRun, type SpooledRun } from './outbox.js'
+import { spoolRun, type SpooledRun } from './outbox.js'
 import { type LedgerReportOptions, warnLedgerOnce } from './ledger-option.js'
 import type { OpenedRun } from './opened-run.js'
 
@@ -86,14 +86,15 @@ function spoolUnsentAtExit(): void {
  * Starts reporting the run `trace` (as its session opened) to `ledger`:
  * run.begin is sent at once and nobody waits for it. `root` is where git is
  * asked for the revision: the vitest root inside a test, else the working
- * directory. `outbox` is where a run that could not be sent is kept.
+ * directory. `outbox` is where a run that could not be sent is kept (none
+ * with `save: false`).
  */
 export function startLedgerReport(
   trace: OpenedRun,
   ledger: LedgerReportOptions,
   redact: RedactOption | undefined,
   root: string = process.cwd(),
-  outbox: string = outboxOf(DEFAULT_TRACE_DIR),
+  outbox: string | undefined = undefined,
 ): LedgerReport {
   const timeoutMs = ledger.timeoutMs ?? 5000
   const client: LedgerClient = createLedgerClient(ledger.url, { token: ledger.token, timeoutMs })
@@ -104,7 +105,7 @@ export function startLedgerReport(
       `session "${trace.name}": the run was not reported to the ledger at ${ledger.url}: ${reasonOf(error)}. ` +
         (kept === undefined
           ? 'The test goes on and its trace is written locally; '
-          : `The test goes on; the run is kept in ${outbox} until ${shellCommand(['reagent-flow', 'ledger', 'push', '--dir', dirname(outbox)])} sends it; `) +
+          : `The test goes on; the run is kept in ${dirname(kept)} until ${shellCommand(['reagent-flow', 'ledger', 'push', '--dir', dirname(dirname(kept))])} sends it; `) +
         'further ledger failures in this process are not reported.',
     )
   // What reaches the ledger is redacted as the trace file is: the name, the ids, the goal and the metadata here, the rest in finish().
@@ -154,8 +155,10 @@ export function startLedgerReport(
       }
       const traceText = renderTrace(closed, { redact })
       const run: SpooledRun = { ledger: ledger.url, run_id: closed.trace_id, begin: beginning, complete: completion, trace: traceText, reason: '' }
-      unsent.set(run.run_id, { outbox, run })
-      spoolUnsentAtExit()
+      if (outbox !== undefined) {
+        unsent.set(run.run_id, { outbox, run })
+        spoolUnsentAtExit()
+      }
       try {
         const beginError = await begun
         if (beginError !== undefined) throw beginError
@@ -165,7 +168,7 @@ export function startLedgerReport(
       } catch (error) {
         unsent.delete(run.run_id)
         let kept: string | undefined
-        if (isRetryable(error)) {
+        if (outbox !== undefined && isRetryable(error)) {
           try {
             kept = spoolRun(outbox, { ...run, reason: reasonOf(error) })
           } catch (spoolError) {

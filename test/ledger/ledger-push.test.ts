@@ -42,6 +42,22 @@ describe('session() and a ledger that is slow or down', () => {
     expect([s.output, s.path === undefined]).toEqual(['ok', false])
   })
 
+  it('keeps nothing for a session with `save: false`: it writes no file, and so no unsent run', async () => {
+    const cwd = tempDir()
+    const stopped = await spawnServe([], cwd)
+    stopped.child.kill('SIGTERM')
+    await stopped.exited
+    const warnings = captureWarnings()
+    const traceDir = tempDir()
+    await session('unsaved-agent', { traceDir, save: false, ledger: stopped.url }, () => 'ok')
+    await settleHandedOff(10_000)
+    expect(readdirSync(traceDir)).toEqual([])
+    expect((await warnings.seen()).map((w) => w.message)).toEqual([
+      `reagent-flow: session "unsaved-agent": the run was not reported to the ledger at ${stopped.url}: run.begin: could not reach the ledger at ${stopped.url}/v1/run.begin (ECONNREFUSED). ` +
+        'The test goes on and its trace is written locally; further ledger failures in this process are not reported.',
+    ])
+  })
+
   it('keeps the runs a stopped ledger missed, redacted, and `ledger push` sends them once each', async () => {
     const cwd = tempDir()
     const first = await spawnServe([], cwd)

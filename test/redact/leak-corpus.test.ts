@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest'
 import { instrumentOpenAI } from '../../src/entries/openai.js'
 import { session, type Session } from '../../src/entries/index.js'
 import { tracePath } from '../../src/entries/files.js'
+import { settleHandedOff } from '../../src/session/handed-off.js'
 import type { JsonValue } from '../../src/trace/types.js'
 import { fixtureJson, startCannedServer, inOrder } from '../helpers/canned-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -200,6 +201,7 @@ describe('the leak corpus in session names', () => {
       // A port nothing listens on: the report fails, and says so once per ledger URL.
       await session(`deploy-bot ${form.value as string}`, { save: false, ledger: { url: `http://127.0.0.1:9/ledger-${i}`, timeoutMs: 2000 } }, () => undefined)
     }
+    await settleHandedOff(10_000)
     const seen = (await warnings.seen()).filter((w) => w.code === 'REAGENT_LEDGER')
     expect(seen).toHaveLength(nameForms.length)
     expect(seen[0]!.message).toMatch(/^reagent-flow: session "deploy-bot .*": the run was not reported to the ledger at http:\/\/127\.0\.0\.1:9\/ledger-0: /)
