@@ -7,12 +7,12 @@
  */
 import { readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { session } from 'reagent-flow'
 import { fixtureJson, inOrder, startCannedServer } from '../helpers/canned-server.js'
 import { copySampleProject, runVitest } from '../helpers/vitest-project.js'
 import { runCli } from '../cli/run-cli.js'
-import { spawnServe } from '../ledger/serve-process.js'
+import { post, spawnServe } from '../ledger/serve-process.js'
 import type * as WeatherAgentModule from '../../fixtures/vitest-incidents/src/weather-agent.js'
 
 const REPO_MODULES = join(import.meta.dirname, '../../node_modules')
@@ -155,6 +155,10 @@ describe('reagent-flow scaffold', () => {
   it('turns a run of a ledger (reagent-flow serve, fetched with trace.get) into the same test', async () => {
     const ledger = await spawnServe(['--store', join(project.dir, 'ledger-store')], project.dir)
     const runId = await recordIncident({ ledger: ledger.url })
+    // session() hands the upload off: the run's trace is in the ledger a moment later.
+    await vi.waitFor(async () => expect((await post<{ trace: unknown }>(ledger.url, 'trace.get', { run_id: runId })).body.trace).not.toBeNull(), {
+      timeout: 10_000,
+    })
 
     const { code, stdout, stderr } = runCli(['scaffold', runId, '--ledger', ledger.url, '--agent', 'src/weather-agent.ts#weatherAgent'], project.dir)
 

@@ -4,13 +4,14 @@
  * (redacted as their trace files are) until `reagent-flow ledger push` sends
  * them, once each.
  */
+import { spawnSync } from 'node:child_process'
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { session } from '../../src/entries/index.js'
 import { settleHandedOff } from '../../src/session/handed-off.js'
-import { runCliAsync } from '../cli/run-cli.js'
+import { CLI, runCliAsync } from '../cli/run-cli.js'
 import { captureWarnings } from '../helpers/warnings.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { post, spawnServe } from './serve-process.js'
@@ -40,6 +41,33 @@ describe('session() and a ledger that is slow or down', () => {
     })
     expect(performance.now() - started).toBeLessThan(1000)
     expect([s.output, s.path === undefined]).toEqual(['ok', false])
+  })
+
+  it('keeps the run of a process that exits while the ledger has not answered', async () => {
+    const url = await blackHole()
+    const traceDir = tempDir()
+    const entry = join(CLI, '../../entries/index.js')
+    const script = `
+      const { session } = await import(${JSON.stringify(entry)})
+      const s = await session('exiting-agent', { traceDir: ${JSON.stringify(traceDir)}, ledger: { url: ${JSON.stringify(url)}, timeoutMs: 60000 } }, async () => {
+        await new Promise((resolve) => setTimeout(resolve, 100))
+        return 'ok'
+      })
+      console.log(s.traceId)
+      process.exit(0)`
+    const started = performance.now()
+    // Synchronous: this process does not even accept() meanwhile; the kernel's backlog takes the connection, nothing answers.
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })
+    expect(performance.now() - started).toBeLessThan(5000)
+    const runId = child.stdout.trim()
+    expect([child.status, readdirSync(join(traceDir, 'ledger-outbox'))]).toEqual([0, [`${runId}.json`]])
+    expect(JSON.parse(readFileSync(join(traceDir, 'ledger-outbox', `${runId}.json`), 'utf8'))).toMatchObject({
+      ledger: url,
+      run_id: runId,
+      begin: { agent: 'exiting-agent' },
+      complete: { status: 'completed' },
+      reason: 'the process exited before the ledger answered',
+    })
   })
 
   it('keeps nothing for a session with `save: false`: it writes no file, and so no unsent run', async () => {
