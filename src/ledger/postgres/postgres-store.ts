@@ -21,11 +21,14 @@ import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
+import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js'
+import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
+import { statsSql } from './stats-sql.js'
 import { migrate } from './migrations.js'
 import { placeholders, RUN_COLUMNS, recordOf, valuesOf, type RunRow } from './run-columns.js'
 
@@ -231,6 +234,36 @@ export class PostgresStore implements LedgerStore {
     if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length }
     const { rows: counted } = await this.#query<{ total: number }>(sql.count.text, sql.count.values)
     return { runs, total: counted[0]!.total }
+  }
+
+  async stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
+    const sql = statsSql(query, scope)
+    type CellRow = { key: string; bucket: number; runs: number; closed: number; passed: number; p50: string | null; p95: string | null; turns: string; unmeasured: string }
+    type ModelRow = { key: string; bucket: number; model: string; turns: string; input: string; output: string }
+    const [{ rows: cellRows }, { rows: modelRows }] = await Promise.all([
+      this.#query<CellRow>(sql.cells.text, sql.cells.values),
+      this.#query<ModelRow>(sql.models.text, sql.models.values),
+    ])
+    const cells = new Map<string, StatsCell>()
+    for (const row of cellRows) {
+      const usage: UsageSummary = { turns: Number(row.turns), models: Object.create(null) as UsageSummary['models'], unmeasured: Number(row.unmeasured) }
+      const cell: StatsCell = {
+        key: row.key,
+        bucket: Number(row.bucket),
+        runs: row.runs,
+        closed: row.closed,
+        passed: row.passed,
+        duration_p50_ms: row.p50 === null ? null : Number(row.p50),
+        duration_p95_ms: row.p95 === null ? null : Number(row.p95),
+        usage,
+      }
+      cells.set(`${cell.bucket}\u0000${cell.key}`, cell)
+    }
+    for (const row of modelRows) {
+      const cell = cells.get(`${Number(row.bucket)}\u0000${row.key}`)
+      if (cell !== undefined) cell.usage.models[row.model] = { turns: Number(row.turns), input: Number(row.input), output: Number(row.output) }
+    }
+    return [...cells.values()].sort(compareCells)
   }
 
   async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
