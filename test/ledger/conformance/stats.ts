@@ -19,7 +19,7 @@ const MAIN = { git_branch: 'main', git_commit: 'abc123', test_name: 'refunds > r
  *   b1   search-agent T0+10       cancelled  4000     -      git_branch: 7 (not a string)
  *   old  refund-agent T0-40d      completed  10       -      MAIN              (before the 30-day window)
  */
-async function sevenRuns(ledger: TestLedger, token?: string): Promise<void> {
+export async function sevenRuns(ledger: TestLedger, token?: string): Promise<void> {
   const init = token === undefined ? {} : { token }
   const open = async (runId: string, agent: string, at: number, metadata: Record<string, unknown> = {}): Promise<void> => {
     ledger.clock.seconds = T0 + at
