@@ -49,7 +49,10 @@ describe('reagent-flow stats', () => {
       code: 2,
       stderr: expect.stringContaining('--bucket must be one of hour, day, week; got "month"'),
     })
-    expect(await runCliAsync(['stats', '--by', 'model'], cwd, env)).toMatchObject({ code: 2, stderr: expect.stringContaining('--by must be one of agent, test, branch, commit; got "model"') })
+    expect(await runCliAsync(['stats', '--by', 'model'], cwd, env)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--by must be one of agent, test, branch, commit; got "model"'),
+    })
     expect(await runCliAsync(['stats'], cwd, env)).toMatchObject({
       code: 2,
       stderr: 'reagent-flow stats: stats needs a ledger: pass --ledger <url>, or set REAGENT_LEDGER_URL\n',

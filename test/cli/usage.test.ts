@@ -49,7 +49,9 @@ describe('reagent-flow usage', () => {
   it('names both words of an unknown command of a two-word family (ci merge, ci gate)', () => {
     const { code, stderr } = runCli(['ci', 'marge', 'a.json'], tempDir())
     expect(code).toBe(2)
-    expect(stderr).toMatch(/^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, compare, stats, demo\. /)
+    expect(stderr).toMatch(
+      /^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, compare, stats, demo\. /,
+    )
   })
 
   it('exits 2 naming the unknown option and the valid ones', () => {

@@ -61,12 +61,17 @@ export const statsCommand: Command = {
     agent: { type: 'string', value: '<agent>', description: "only this agent's runs" },
   },
   positionals: { min: 0, max: 0, names: '' },
-  examples: ['reagent-flow stats --ledger http://127.0.0.1:4318', 'reagent-flow stats --by branch --bucket week --since 12w', 'reagent-flow stats --by commit --json'],
+  examples: [
+    'reagent-flow stats --ledger http://127.0.0.1:4318',
+    'reagent-flow stats --by branch --bucket week --since 12w',
+    'reagent-flow stats --by commit --json',
+  ],
   async run(input, ctx) {
     const url = stringOption(input, 'ledger') || process.env[LEDGER_URL_ENV] || undefined
     if (url === undefined) throw new UsageError(`stats needs a ledger: pass --ledger <url>, or set ${LEDGER_URL_ENV}`)
     const window = stringOption(input, 'since') || '30d'
-    if (!/^[1-9][0-9]{0,5}[hdw]$/.test(window)) throw new UsageError(`--since must be a count of hours, days or weeks (12h, 30d, 8w); got ${JSON.stringify(window)}`)
+    if (!/^[1-9][0-9]{0,5}[hdw]$/.test(window))
+      throw new UsageError(`--since must be a count of hours, days or weeks (12h, 30d, 8w); got ${JSON.stringify(window)}`)
     const agent = stringOption(input, 'agent')
     const client = createLedgerClient(url, { token: process.env[LEDGER_TOKEN_ENV] || undefined })
     const answer = await client.stats({
@@ -85,7 +90,13 @@ export const statsCommand: Command = {
       return EXIT_OK
     }
     ctx.print(`runs per ${answer.by} and ${answer.bucket} since ${since}, in the ledger at ${client.url}`)
-    ctx.print(formatTable(COLUMNS, answer.rows.map((row) => cells(row, answer.bucket)), ctx.c))
+    ctx.print(
+      formatTable(
+        COLUMNS,
+        answer.rows.map((row) => cells(row, answer.bucket)),
+        ctx.c,
+      ),
+    )
     return EXIT_OK
   },
 }

@@ -238,7 +238,17 @@ export class PostgresStore implements LedgerStore {
 
   async stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
     const sql = statsSql(query, scope)
-    type CellRow = { key: string; bucket: number; runs: number; closed: number; passed: number; p50: string | null; p95: string | null; turns: string; unmeasured: string }
+    type CellRow = {
+      key: string
+      bucket: number
+      runs: number
+      closed: number
+      passed: number
+      p50: string | null
+      p95: string | null
+      turns: string
+      unmeasured: string
+    }
     type ModelRow = { key: string; bucket: number; model: string; turns: string; input: string; output: string }
     const [{ rows: cellRows }, { rows: modelRows }] = await Promise.all([
       this.#query<CellRow>(sql.cells.text, sql.cells.values),

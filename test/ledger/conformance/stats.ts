@@ -139,7 +139,12 @@ export function statsConformance(start: StartLedger): void {
       ['since', 30],
     ] as const) {
       const reply = await ledger.call<Record<string, unknown>>('run.stats', { [field]: value }, { token: TOKENS.prod })
-      expect({ field, status: reply.status, error: reply.body.error, named: reply.body.field }).toEqual({ field, status: 422, error: 'invalid_input', named: field })
+      expect({ field, status: reply.status, error: reply.body.error, named: reply.body.field }).toEqual({
+        field,
+        status: 422,
+        error: 'invalid_input',
+        named: field,
+      })
     }
     expect((await ledger.call('run.stats', {}, { token: TOKENS.ci })).body).toEqual({ by: 'agent', bucket: 'day', since, rows: [] })
     const bot = await ledger.call<{ rows: Array<{ key: string }> }>('run.stats', {}, { token: TOKENS.refundBot })
