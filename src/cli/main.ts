@@ -28,6 +28,7 @@ import { reportCommand } from './commands/report.js'
 import { scaffoldCommand } from './commands/scaffold.js'
 import { serveCommand } from './commands/serve.js'
 import { showCommand } from './commands/show.js'
+import { statsCommand } from './commands/stats.js'
 import { toolsDiffCommand } from './commands/tools-diff.js'
 import { treeCommand } from './commands/tree.js'
 import { validateCommand } from './commands/validate.js'
@@ -64,6 +65,7 @@ export const COMMANDS: readonly Command[] = [
   ciUploadCommand,
   ledgerPushCommand,
   compareCommand,
+  statsCommand,
   demoCommand,
 ]
 

@@ -10,6 +10,7 @@ export {
   TRACE_PUT_INPUT,
   RESULTS_PUT_INPUT,
   RESULTS_LIST_INPUT,
+  RUN_STATS_INPUT,
   MAX_RESULTS_LIMIT,
   RUN_OPERATIONS,
   LIST_ORDERS,
@@ -32,12 +33,15 @@ export type {
   TracePutInput,
   ResultsPutInput,
   ResultsListInput,
+  RunStatsInput,
 } from '../ledger/input-types.js'
 export type {
   RunBeginResult,
   RunCompleteResult,
   RunGetResult,
   RunGradeResult,
+  RunStatsResult,
+  RunStatsRow,
   RunListResult,
   TraceGetResult,
   TracePutResult,

@@ -22,6 +22,7 @@ import type {
   TRACE_PUT_INPUT,
   RESULTS_PUT_INPUT,
   RESULTS_LIST_INPUT,
+  RUN_STATS_INPUT,
 } from './input-schemas.js'
 
 /** Without the `[x: string]: unknown` that FromSchema adds for the fields a schema allows but does not name (they are `ignored_args`). */
@@ -49,6 +50,7 @@ export interface CheckedInputs {
   'trace.get': Checked<typeof TRACE_GET_INPUT>
   'results.put': Checked<typeof RESULTS_PUT_INPUT>
   'results.list': Checked<typeof RESULTS_LIST_INPUT>
+  'run.stats': Checked<typeof RUN_STATS_INPUT>
 }
 
 /** What a grade sets on a run: run.grade's verdict fields. */

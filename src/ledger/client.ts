@@ -17,6 +17,7 @@ import type {
   RunGetInput,
   RunGradeInput,
   RunListInput,
+  RunStatsInput,
   TraceGetInput,
   TracePutInput,
 } from './input-types.js'
@@ -28,6 +29,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  RunStatsResult,
   TraceGetResult,
   TracePutResult,
 } from './output-schemas.js'
@@ -51,6 +53,8 @@ export interface LedgerClient {
   get(input: RunGetInput | string): Promise<RunGetResult>
   grade(input: RunGradeInput): Promise<RunGradeResult>
   list(input?: RunListInput): Promise<RunListResult>
+  /** Trends (our extension, run.stats): runs, pass rate, tokens, cost, duration p50/p95 and turns per group and time bucket: `{ by: 'agent', bucket: 'day', since: '30d' }`. */
+  stats(input?: RunStatsInput): Promise<RunStatsResult>
   /**
    * Uploads a run's trace (our extension of the operations, trace.put):
    * `traceJson` is the trace file's text (as `renderTrace` makes it), sent
@@ -116,6 +120,7 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     get: (input) => json('run.get', typeof input === 'string' ? { run_id: input } : input),
     grade: (input) => json('run.grade', input),
     list: (input = {}) => json('run.list', input),
+    stats: (input = {}) => json('run.stats', input),
     async putResults(results, input = {}) {
       return call<ResultsPutResult>(
         'results.put',

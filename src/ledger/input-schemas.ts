@@ -8,6 +8,7 @@
  * are served and named in `ignored_args`.
  */
 import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-fields.js'
+import { STATS_BUCKETS, STATS_GROUPS } from './stats-query.js'
 
 /** Ids and names become file names and index keys: long ones are refused before they reach a store. */
 const MAX_ID = 256
@@ -164,6 +165,26 @@ export const RESULTS_LIST_INPUT = operation(
   ['org', 'namespace'],
 )
 
+/** Our extension (not in Loom's specification): runs, pass rate, tokens, cost, duration and turns per group and time bucket (decision 080). */
+export const RUN_STATS_INPUT = operation(
+  'run.stats',
+  'Trends: per agent (test, branch or commit) and per hour, day or week, the runs, pass rate, tokens, cost, duration p50/p95 and turns.',
+  {
+    org,
+    namespace,
+    by: { enum: [...STATS_GROUPS], default: 'agent', description: "Group by the run's agent, or its metadata's test_name, git_branch or git_commit." },
+    bucket: { enum: [...STATS_BUCKETS], default: 'day', description: 'The time bucket of started_at, UTC (weeks start on Monday).' },
+    since: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,5}[hdw]$',
+      default: '30d',
+      description: 'Only runs started this long before now: a count of hours, days or weeks ("12h", "30d", "8w").',
+    },
+    agent: idOr('Only the runs of this agent; "", "*" or "-" = every agent.', ''),
+  },
+  ['org', 'namespace'],
+)
+
 export const OPERATION_INPUTS = {
   'run.begin': RUN_BEGIN_INPUT,
   'run.complete': RUN_COMPLETE_INPUT,
@@ -174,8 +195,9 @@ export const OPERATION_INPUTS = {
   'trace.get': TRACE_GET_INPUT,
   'results.put': RESULTS_PUT_INPUT,
   'results.list': RESULTS_LIST_INPUT,
+  'run.stats': RUN_STATS_INPUT,
 } as const
 
 export type OperationName = keyof typeof OPERATION_INPUTS
-export const RUN_OPERATIONS = ['run.begin', 'run.complete', 'run.get', 'run.grade', 'run.list'] as const
+export const RUN_OPERATIONS = ['run.begin', 'run.complete', 'run.get', 'run.grade', 'run.list', 'run.stats'] as const
 export type RunOperationName = (typeof RUN_OPERATIONS)[number]

@@ -97,3 +97,14 @@ export interface ResultsListInput extends Identity {
   /** Default 20, at most 200. */
   limit?: number
 }
+
+export interface RunStatsInput extends Identity {
+  /** Default 'agent'. */
+  by?: 'agent' | 'test' | 'branch' | 'commit'
+  /** Default 'day'. */
+  bucket?: 'hour' | 'day' | 'week'
+  /** Hours, days or weeks before now: '12h', '30d' (the default), '8w'. */
+  since?: string
+  /** Only this agent's runs; default '' (every agent). */
+  agent?: string
+}

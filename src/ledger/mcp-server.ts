@@ -27,6 +27,7 @@ const ANNOTATIONS: Record<RunOperationName, Tool['annotations']> = {
   'run.get': { readOnlyHint: true },
   'run.grade': { idempotentHint: true, readOnlyHint: false, destructiveHint: false },
   'run.list': { readOnlyHint: true },
+  'run.stats': { readOnlyHint: true },
 }
 
 function toolOf(operation: RunOperationName): Tool {

@@ -9,6 +9,7 @@ import type { ServerLog } from '../server/server-log.js'
 import type { Scope } from './identity.js'
 import type { ListPage, ListQuery } from './list-query.js'
 import type { RunRecord } from './run-row.js'
+import type { StatsCell, StatsQuery } from './stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
@@ -77,6 +78,10 @@ export class ObservedStore implements LedgerStore {
 
   list(query: ListQuery, scope: Scope): Promise<ListPage> {
     return this.#call('list', () => this.#store.list(query, scope))
+  }
+
+  stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
+    return this.#call('stats', () => this.#store.stats(query, scope))
   }
 
   putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {

@@ -84,6 +84,35 @@ export const RESULTS_PUT_OUTPUT = output('results.put result', { results_id: str
 
 export const RESULTS_LIST_OUTPUT = output('results.list result', { results: { type: 'array', items: { type: 'object' } } })
 
+const intOrNull = { type: ['integer', 'null'] } as const
+
+export const RUN_STATS_OUTPUT = output('run.stats result', {
+  by: { enum: ['agent', 'test', 'branch', 'commit'] },
+  bucket: { enum: ['hour', 'day', 'week'] },
+  since: str,
+  rows: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        key: str,
+        bucket_start: str,
+        runs: int,
+        closed: int,
+        passed: int,
+        pass_rate: { type: ['number', 'null'] },
+        turns: int,
+        input_tokens: int,
+        output_tokens: int,
+        cost_usd: num,
+        unpriced_turns: int,
+        duration_p50_ms: intOrNull,
+        duration_p95_ms: intOrNull,
+      },
+    },
+  },
+})
+
 export const OPERATION_OUTPUTS = {
   'run.begin': RUN_BEGIN_OUTPUT,
   'run.complete': RUN_COMPLETE_OUTPUT,
@@ -94,6 +123,7 @@ export const OPERATION_OUTPUTS = {
   'trace.get': TRACE_GET_OUTPUT,
   'results.put': RESULTS_PUT_OUTPUT,
   'results.list': RESULTS_LIST_OUTPUT,
+  'run.stats': RUN_STATS_OUTPUT,
 } as const
 
 interface Ignored {
@@ -177,4 +207,36 @@ export interface ResultsPutResult extends Ignored {
 export interface ResultsListResult extends Ignored {
   /** The results files, newest first by started_at. */
   results: RunResults[]
+}
+
+/** One group (agent, test, branch or commit) in one time bucket. */
+export interface RunStatsRow {
+  /** The agent, test name, branch or commit; '' for runs without one. */
+  key: string
+  /** The bucket's start, ISO 8601 UTC. */
+  bucket_start: string
+  runs: number
+  /** Runs that ended (completed, failed or cancelled). */
+  closed: number
+  /** Closed runs graded pass, or ungraded and completed. */
+  passed: number
+  /** passed / closed; null when no run closed. */
+  pass_rate: number | null
+  turns: number
+  input_tokens: number
+  output_tokens: number
+  cost_usd: number
+  unpriced_turns: number
+  /** Nearest-rank percentiles of the closed runs' duration_ms; null when no run closed. */
+  duration_p50_ms: number | null
+  duration_p95_ms: number | null
+}
+
+export interface RunStatsResult extends Ignored {
+  by: 'agent' | 'test' | 'branch' | 'commit'
+  bucket: 'hour' | 'day' | 'week'
+  /** The start of the window, ISO 8601 UTC. */
+  since: string
+  /** By key (byte order), then bucket, oldest first. */
+  rows: RunStatsRow[]
 }

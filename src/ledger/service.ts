@@ -22,6 +22,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  RunStatsResult,
   TraceGetResult,
   TracePutResult,
 } from './output-schemas.js'
@@ -29,6 +30,7 @@ import { checkedResults, resultsIdOf } from './results-upload.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
 import type { LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
+import { statsQueryOf, statsRowOf } from './stats-result.js'
 import { priceUsage } from './usage-summary.js'
 import { checkedInput, ignoredArgs, requireObject } from './validate-input.js'
 
@@ -51,6 +53,7 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   // Results belong to the namespace, not to an agent or a session: a narrowed token reads and writes them as its namespace's.
   'results.put': {},
   'results.list': {},
+  'run.stats': { agent: 'filter' },
 }
 
 /** What a run.begin conflict names: the kind of owner, never the owner (it may be outside the caller's scope). */
@@ -110,6 +113,8 @@ export class LedgerService {
         return this.#putResults(caller, checkedInput(operation, body))
       case 'results.list':
         return this.#listResults(caller, checkedInput(operation, body))
+      case 'run.stats':
+        return this.#stats(caller, checkedInput(operation, body))
     }
   }
 
@@ -235,6 +240,12 @@ export class LedgerService {
   async #listResults(caller: Caller, input: CheckedInputs['results.list']): Promise<ResultsListResult> {
     const branch = isAny(input.branch) ? undefined : input.branch
     return { results: await this.store.listResults(scopeOf(caller, input), branch, Math.min(input.limit, MAX_RESULTS_LIMIT)) }
+  }
+
+  async #stats(caller: Caller, input: CheckedInputs['run.stats']): Promise<RunStatsResult> {
+    const query = statsQueryOf(input, this.#now())
+    const cells = await this.store.stats(query, scopeOf(caller, input))
+    return { by: query.by, bucket: query.bucket, since: isoTimeOf(query.since), rows: cells.map((cell) => statsRowOf(cell, this.#prices)) }
   }
 }
 

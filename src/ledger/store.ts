@@ -10,6 +10,7 @@ import type { Trace } from '../trace/types.js'
 import type { Scope } from './identity.js'
 import type { ListPage, ListQuery } from './list-query.js'
 import type { RunRecord } from './run-row.js'
+import type { StatsCell, StatsQuery } from './stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 
 export type BeginOutcome =
@@ -53,6 +54,8 @@ export interface LedgerStore {
   get(scope: Scope, runId: string): Promise<RunRecord | undefined>
   grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome>
   list(query: ListQuery, scope: Scope): Promise<ListPage>
+  /** run.stats: the cells of the runs in `query`'s window and the scope, ordered by key (byte order), then bucket (see stats-query.ts). */
+  stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]>
   /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
   putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
   /** The run's trace (null when it has none), or undefined when the run is not in the scope. */

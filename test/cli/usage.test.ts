@@ -17,6 +17,7 @@ describe('reagent-flow usage', () => {
       'grade <run> pass|fail',
       'validate [paths...]',
       'tree <run>',
+      'stats',
       'demo',
     ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'))
@@ -41,14 +42,16 @@ describe('reagent-flow usage', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(
-      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, demo. Run "reagent-flow --help" for details.\n',
+      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, stats, demo. Run "reagent-flow --help" for details.\n',
     )
   })
 
   it('names both words of an unknown command of a two-word family (ci merge, ci gate)', () => {
     const { code, stderr } = runCli(['ci', 'marge', 'a.json'], tempDir())
     expect(code).toBe(2)
-    expect(stderr).toMatch(/^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, demo\. /)
+    expect(stderr).toMatch(
+      /^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, stats, demo\. /,
+    )
   })
 
   it('exits 2 naming the unknown option and the valid ones', () => {

@@ -5,7 +5,7 @@ import { buildTrace } from '../helpers/trace-builder.js'
 import { startDirectoryLedger } from './harness.js'
 
 describe('createLedgerClient(url, { token })', () => {
-  it('calls the five operations and trace.put with typed inputs and outputs', async () => {
+  it('calls the five operations, run.stats and trace.put with typed inputs and outputs', async () => {
     const ledger = await startDirectoryLedger()
     const client = createLedgerClient(`${ledger.url}/`)
     expect(client.url).toBe(ledger.url)
@@ -18,6 +18,10 @@ describe('createLedgerClient(url, { token })', () => {
     const got = await client.get(begun.run_id)
     expect([got.found, got.run?.grade, got.turns, got.cost_usd]).toEqual([true, 'pass', 1, 0.0025])
     expect(await client.list({ fields: ['run_id'] })).toEqual({ runs: [{ run_id: begun.run_id }], total: 1 })
+    const trends = await client.stats({ by: 'agent', bucket: 'week', since: '1w' })
+    expect(trends.rows.map(({ key, runs, pass_rate, input_tokens, cost_usd }) => ({ key, runs, pass_rate, input_tokens, cost_usd }))).toEqual([
+      { key: 'refund-agent', runs: 1, pass_rate: 1, input_tokens: 1000, cost_usd: 0.0025 },
+    ])
   })
 
   it('throws LedgerError with the status and error body of a refused call', async () => {

@@ -17,6 +17,7 @@ import type {
   RUN_GET_INPUT,
   RUN_GRADE_INPUT,
   RUN_LIST_INPUT,
+  RUN_STATS_INPUT,
   TRACE_PUT_INPUT,
 } from '../../src/ledger/input-schemas.js'
 import type {
@@ -27,6 +28,7 @@ import type {
   RunGetInput,
   RunGradeInput,
   RunListInput,
+  RunStatsInput,
   TracePutInput,
 } from '../../src/ledger/input-types.js'
 
@@ -62,6 +64,11 @@ type List = Sendable<typeof RUN_LIST_INPUT>
 expectTypeOf<keyof RunListInput>().toEqualTypeOf<keyof List>()
 expectTypeOf<OptionalKeys<RunListInput>>().toEqualTypeOf<OptionalKeys<List>>()
 expectTypeOf<RunListInput>().toExtend<List>()
+
+type Stats = Sendable<typeof RUN_STATS_INPUT>
+expectTypeOf<keyof RunStatsInput>().toEqualTypeOf<keyof Stats>()
+expectTypeOf<OptionalKeys<RunStatsInput>>().toEqualTypeOf<OptionalKeys<Stats>>()
+expectTypeOf<RunStatsInput>().toExtend<Stats>()
 
 // The client takes the trace itself, as putTrace's second argument.
 type Put = Omit<Sendable<typeof TRACE_PUT_INPUT>, 'trace'>

@@ -39,10 +39,10 @@ async function inMemoryClient(): Promise<{ client: Client; clock: TestClock }> {
 }
 
 describe('the MCP tools', () => {
-  it("are the five run operations, with the operations' input and output schemas; org and namespace are filled, not required", async () => {
+  it("are the five run operations and run.stats, with the operations' input and output schemas; org and namespace are filled, not required", async () => {
     const { client } = await inMemoryClient()
     const { tools } = await client.listTools()
-    expect(tools.map((tool) => tool.name)).toEqual(['loom_run_begin', 'loom_run_complete', 'loom_run_get', 'loom_run_grade', 'loom_run_list'])
+    expect(tools.map((tool) => tool.name)).toEqual(['loom_run_begin', 'loom_run_complete', 'loom_run_get', 'loom_run_grade', 'loom_run_list', 'loom_run_stats'])
     const begin = tools[0]!
     expect(begin.inputSchema.required).toEqual(['agent', 'goal'])
     expect(Object.keys(begin.inputSchema.properties!)).toEqual([
@@ -65,6 +65,13 @@ describe('the MCP tools', () => {
     ])
     expect(begin.outputSchema?.required).toEqual(['run_id', 'status', 'started_at', 'next'])
     expect(tools[4]!.annotations).toEqual({ readOnlyHint: true })
+    const stats = tools[5]!
+    expect([stats.inputSchema.required, Object.keys(stats.inputSchema.properties!), stats.annotations]).toEqual([
+      [],
+      ['org', 'namespace', 'by', 'bucket', 'since', 'agent'],
+      { readOnlyHint: true },
+    ])
+    expect(stats.outputSchema?.required).toEqual(['by', 'bucket', 'since', 'rows'])
   })
 
   it('answer as the HTTP operations do, in structured content and as JSON text', async () => {
@@ -112,10 +119,12 @@ describe('the MCP tools', () => {
   it('run over stdio: `reagent-flow mcp` opens the trace directory as its store', async () => {
     const dir = tempDir()
     const client = await connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'mcp', '--dir', dir, '--org', 'acme'], stderr: 'pipe' }))
-    expect((await client.listTools()).tools).toHaveLength(5)
+    expect((await client.listTools()).tools).toHaveLength(6)
     const begun = await callTool(client, 'loom_run_begin', { agent: 'coder', goal: 'Refactor the parser' })
     expect(begun.structuredContent).toMatchObject({ status: 'active' })
     expect((await callTool(client, 'loom_run_list', { fields: ['goal'] })).structuredContent).toEqual({ runs: [{ goal: 'Refactor the parser' }], total: 1 })
+    const trends = (await callTool(client, 'loom_run_stats', { bucket: 'week' })).structuredContent as { rows: Array<Record<string, unknown>> }
+    expect(trends.rows.map((row) => [row.key, row.runs, row.closed, row.pass_rate])).toEqual([['coder', 1, 0, null]])
     expect((await callTool(client, 'loom_run_list', { org: 'other' })).structuredContent).toEqual({ runs: [], total: 0 })
   })
 

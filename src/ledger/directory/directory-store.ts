@@ -33,6 +33,7 @@ import { StoreUnavailableError } from '../errors.js'
 import { isVisible, type Scope } from '../identity.js'
 import type { ListPage, ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
+import type { StatsCell, StatsQuery } from '../stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
@@ -331,6 +332,11 @@ export class DirectoryStore implements LedgerStore {
     if (runs === undefined) return { runs: [], total: 0 }
     const narrowed = scope.agent !== undefined || scope.session_id !== undefined
     return runs.query(query, narrowed ? (entry) => isVisible(scope, entry.run) : undefined)
+  }
+
+  async stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
+    const runs = this.#namespaces.get(keyOf(query.org, query.namespace))
+    return runs === undefined ? [] : runs.stats(query, scope)
   }
 
   async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {

@@ -8,6 +8,8 @@
 import { compareRuns, hasFilter, matches, orderKeyOf, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import { searchTextOf } from '../run-rules.js'
+import type { Scope } from '../identity.js'
+import { statsOf, type StatsCell, type StatsQuery } from '../stats-query.js'
 
 export interface IndexEntry {
   run: RunRecord
@@ -100,6 +102,22 @@ export class NamespaceRuns {
     if (this.#sorted[key][at] === entry) return at
     // Not found where its keys say: an entry changed in place. Fall back to a scan rather than corrupt the order.
     return this.#sorted[key].indexOf(entry)
+  }
+
+  /** run.stats over the namespace: the runs in started order from the window's start (a binary search), so older runs are never read. */
+  stats(query: StatsQuery, scope: Scope): StatsCell[] {
+    const list = this.#sorted.started
+    let low = 0
+    let high = list.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (list[middle]!.run.started_at < query.since) low = middle + 1
+      else high = middle
+    }
+    const inWindow = function* (): Generator<RunRecord> {
+      for (let n = low; n < list.length; n++) yield list[n]!.run
+    }
+    return statsOf(inWindow(), query, scope)
   }
 
   /**

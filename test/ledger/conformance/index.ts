@@ -11,6 +11,7 @@ import { httpConformance, tokenConformance } from './http-identity.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
 import { resultsConformance } from './results.js'
+import { statsConformance } from './stats.js'
 
 export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: run.begin`, () => beginConformance(start))
@@ -22,4 +23,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: tokens and namespaces`, () => tokenConformance(start))
   describe(`${name}: limits and storage keys`, () => limitsConformance(start))
   describe(`${name}: results.put and results.list`, () => resultsConformance(start))
+  describe(`${name}: run.stats`, () => statsConformance(start))
 }
