@@ -1,4 +1,5 @@
 export { createLedgerClient } from '../ledger/client.js'
+export { ledgerSent } from '../ledger/ledger-sent.js'
 export { LedgerError, isLedgerError } from '../ledger/errors.js'
 export {
   OPERATION_INPUTS,

@@ -4,15 +4,22 @@
  * background. What must not be lost when the process ends says so itself
  * (the ledger's outbox spools it at exit); `settleHandedOff` lets a test
  * file's end wait for it, within a bound, so a worker is not torn down with
- * sends in flight.
+ * sends in flight, and `handedOffSettled` lets a caller wait for one
+ * session's (the ledger's `ledgerSent`).
  */
-const pending = new Set<PromiseLike<unknown>>()
+const pending = new Map<PromiseLike<unknown>, string>()
 
-/** Lets `work` (which never rejects) go on after its session resolved. */
-export function handOff(work: PromiseLike<unknown>): void {
-  pending.add(work)
+/** Lets `work` (which never rejects) of the session whose trace id is `traceId` go on after its session resolved. */
+export function handOff(work: PromiseLike<unknown>, traceId: string): void {
+  pending.set(work, traceId)
   const forget = (): void => void pending.delete(work)
   work.then(forget, forget)
+}
+
+/** Resolves once the work handed off so far by the session `traceId` (every session's when undefined) settled. */
+export async function handedOffSettled(traceId: string | undefined): Promise<void> {
+  const waiting = [...pending].filter(([, owner]) => traceId === undefined || owner === traceId).map(([work]) => work)
+  await Promise.all(waiting)
 }
 
 /** Resolves once the work handed off so far settled, or after `timeoutMs`, whichever is first. */
@@ -23,6 +30,6 @@ export async function settleHandedOff(timeoutMs: number): Promise<void> {
     timer = setTimeout(resolve, timeoutMs)
     timer.unref()
   })
-  await Promise.race([Promise.all(pending).then(() => undefined), bound])
+  await Promise.race([handedOffSettled(undefined), bound])
   clearTimeout(timer)
 }

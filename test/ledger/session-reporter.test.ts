@@ -1,8 +1,10 @@
 import { writeFileSync } from 'node:fs'
+import { request as httpRequest, createServer as createHttpServer } from 'node:http'
 import { createServer, type Server } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest'
 import { loadTrace, session } from '../../src/entries/index.js'
+import { ledgerSent } from '../../src/entries/ledger.js'
 import { readTokenFile } from '../../src/ledger/tokens.js'
 import { settleHandedOff } from '../../src/session/handed-off.js'
 import { captureWarnings } from '../helpers/warnings.js'
@@ -32,7 +34,52 @@ async function silentUrl(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`
 }
 
+/** A proxy to `target` that holds run.complete and trace.put for `delayMs` before passing them on. */
+async function slowUrl(target: string, delayMs: number): Promise<string> {
+  const server = createHttpServer((incoming, outgoing) => {
+    const slow = incoming.url === '/v1/run.complete' || incoming.url === '/v1/trace.put'
+    setTimeout(
+      () => {
+        const forward = httpRequest(`${target}${incoming.url}`, { method: incoming.method, headers: incoming.headers }, (answer) => {
+          outgoing.writeHead(answer.statusCode ?? 502, answer.headers)
+          answer.pipe(outgoing)
+        })
+        forward.on('error', () => outgoing.destroy())
+        incoming.pipe(forward)
+      },
+      slow ? delayMs : 0,
+    )
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  onTestFinished(() => void server.close())
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`
+}
+
 describe('session() reporting to a ledger', () => {
+  it('resolves before its run is completed in the ledger, and ledgerSent(s) waits for that one session only', async () => {
+    const ledger = await startDirectoryLedger()
+    const traceDir = tempDir()
+    const stuck = await session('stuck-agent', { traceDir, ledger: { url: await silentUrl(), timeoutMs: 60_000 } }, async () => 'ok')
+    const s = await session('refund-agent', { traceDir, ledger: await slowUrl(ledger.url, 400) }, async (s) => {
+      s.logLlmCall({ model: 'gpt-4o', responseText: 'Refunded.' })
+    })
+    // Not yet completed: its run.begin may not even have landed (sent, never waited for), its run.complete is held 400 ms.
+    const early = (await ledger.call<{ run: { status: string } | null }>('run.get', { run_id: s.traceId })).body.run
+    expect(early?.status ?? 'not there yet').toMatch(/^(active|not there yet)$/)
+
+    const started = Date.now()
+    await ledgerSent(s) // not held by the stuck session's sends, which wait a minute for an answer
+    expect(Date.now() - started).toBeLessThan(30_000)
+    expect((await ledger.call('run.get', { run_id: s.traceId })).body).toMatchObject({ run: { status: 'completed', final_response: 'Refunded.' } })
+    expect((await ledger.call('trace.get', { run_id: s.traceId })).body).toMatchObject({ trace: { trace_id: s.traceId } })
+    await ledgerSent(stuck.traceId.replace(/./g, 'x')) // a trace id with nothing handed off resolves at once
+  })
+
+  it('ledgerSent of a session without a ledger resolves at once', async () => {
+    const s = await session('offline', { traceDir: tempDir(), ledger: false }, async () => 'ok')
+    await expect(ledgerSent(s)).resolves.toBeUndefined()
+  })
+
   it('completes the run in the ledger even when its golden cannot be compared (a bad REAGENT_UPDATE)', async () => {
     const ledger = await startDirectoryLedger()
     vi.stubEnv('REAGENT_UPDATE', 'sometimes')

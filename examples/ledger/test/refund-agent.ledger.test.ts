@@ -2,7 +2,7 @@
 import OpenAI from 'openai'
 import { expect, inject } from 'vitest'
 import { scriptedFetch } from 'reagent-flow/fake'
-import { createLedgerClient, LedgerError } from 'reagent-flow/ledger'
+import { createLedgerClient, LedgerError, ledgerSent } from 'reagent-flow/ledger'
 import { instrumentOpenAI } from 'reagent-flow/openai'
 import { test } from 'reagent-flow/vitest'
 
@@ -18,6 +18,7 @@ test('the session reports its run to the ledger, which prices it', async ({ agen
     return completion.choices[0]!.message.content
   })
 
+  await ledgerSent(s) // session() never waits for the ledger; this does, before reading the run back
   const { run, turns, cost_usd, over_budget } = await ledger.get(s.trace.trace_id) // run_id is the trace_id
   expect(run).toMatchObject({ goal: 'Refund order 42', status: 'completed', final_response: 'Refunded $19.99.', budget_usd: 0.05 })
   expect(run?.agent).toBe('the session reports its run to the ledger, which prices it > refund-agent') // in a test, the session's name is the test's > yours
