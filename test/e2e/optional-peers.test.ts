@@ -56,7 +56,9 @@ describe("a cold import('reagent-flow')", () => {
     // 21 since reagent-flow/simulate (issue 26) shares the judge's code with the root entry: esbuild gives that code a chunk of its own;
     // 22 since the tool-contract engine (issue 27) is shared by the root entry, reagent-flow/vitest and the command line: a chunk too;
     // 23 since the tool sets' module (trace/tool-sets.ts) is shared by the adapters, the session and the contracts: one more.
-    expect(ours.length).toBeLessThanOrEqual(23)
+    // 24 since the work a session hands off as it closes (session/handed-off.ts, issue 28) is shared by the root entry, reagent-flow/vitest
+    // and reagent-flow/ledger's ledgerSent: a chunk of 40 lines.
+    expect(ours.length).toBeLessThanOrEqual(24)
     const sources = ours.flatMap(sourcesOf)
     expect(sources).toContain('src/session/session.ts')
     expect(
