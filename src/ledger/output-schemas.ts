@@ -74,6 +74,7 @@ export const RUN_LIST_OUTPUT = output('run.list result', {
   // Rows are projected to `fields` when given, so no field is required of an item.
   runs: { type: 'array', items: { type: 'object', properties: RUN_ROW_SCHEMA.properties } },
   total: { type: ['integer', 'null'] },
+  next_cursor: { type: ['string', 'null'] },
 })
 
 export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
@@ -182,6 +183,8 @@ export interface RunGradeResult extends Ignored {
 export interface RunListResult extends Ignored {
   runs: Array<Partial<RunRow>>
   total: number | null
+  /** Pass as `cursor` for the page after this one (same order_by); null on the last page. */
+  next_cursor: string | null
 }
 
 export interface TracePutResult extends Ignored {

@@ -74,7 +74,7 @@ describe('reagent-flow serve', () => {
     expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
     const url = server.url.replace('0.0.0.0', '127.0.0.1')
     expect((await post(url, 'run.list', {})).status).toBe(401)
-    expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0 } })
+    expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0, next_cursor: null } })
     server.child.kill('SIGTERM')
     await server.exited
     const lines = server

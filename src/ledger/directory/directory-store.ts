@@ -329,7 +329,7 @@ export class DirectoryStore implements LedgerStore {
 
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
     const runs = this.#namespaces.get(keyOf(query.org, query.namespace))
-    if (runs === undefined) return { runs: [], total: 0 }
+    if (runs === undefined) return { runs: [], total: query.after === undefined ? 0 : null, more: false }
     const narrowed = scope.agent !== undefined || scope.session_id !== undefined
     return runs.query(query, narrowed ? (entry) => isVisible(scope, entry.run) : undefined)
   }
