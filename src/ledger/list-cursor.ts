@@ -60,7 +60,15 @@ export function decodeCursor(order: ListOrder, text: string): ListPosition {
   const parts: unknown[] = key === 'started' ? [after[0], ...after] : after
   const [primary, startedAt, runId] = parts
   const primaryFits = key === 'started' ? isTime(primary) : isCount(primary)
-  if (parts.length !== 3 || typeof primary !== 'number' || !primaryFits || !isTime(startedAt) || typeof runId !== 'string' || runId === '' || runId.length > MAX_ID) {
+  if (
+    parts.length !== 3 ||
+    typeof primary !== 'number' ||
+    !primaryFits ||
+    !isTime(startedAt) ||
+    typeof runId !== 'string' ||
+    runId === '' ||
+    runId.length > MAX_ID
+  ) {
     refuse('does not decode to a cursor of run.list')
   }
   return { primary, started_at: startedAt, run_id: runId }

@@ -144,8 +144,6 @@ export function compareRuns(key: OrderKey): (a: RunRecord, b: RunRecord) => numb
 /** Where `run` is against `position` in the ascending order by `key`: negative before it, 0 at it, positive after it. */
 export function compareToPosition(run: RunRecord, key: OrderKey, position: ListPosition): number {
   return (
-    primaryOf(run, key) - position.primary ||
-    run.started_at - position.started_at ||
-    (run.run_id < position.run_id ? -1 : run.run_id > position.run_id ? 1 : 0)
+    primaryOf(run, key) - position.primary || run.started_at - position.started_at || (run.run_id < position.run_id ? -1 : run.run_id > position.run_id ? 1 : 0)
   )
 }

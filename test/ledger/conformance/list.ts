@@ -50,7 +50,11 @@ async function page(ledger: TestLedger, query: Record<string, unknown>): Promise
 }
 
 /** Every page of `query` by cursor, `between(n)` called after the n-th page: the pages' ids, and the totals they answered. */
-async function walk(ledger: TestLedger, query: Record<string, unknown>, between?: (n: number) => Promise<void>): Promise<{ pages: string[][]; totals: unknown[] }> {
+async function walk(
+  ledger: TestLedger,
+  query: Record<string, unknown>,
+  between?: (n: number) => Promise<void>,
+): Promise<{ pages: string[][]; totals: unknown[] }> {
   const pages: string[][] = []
   const totals: unknown[] = []
   let cursor: string | null = ''
@@ -137,22 +141,30 @@ export function listConformance(start: StartLedger): void {
         pages: [whole.slice(0, 2), whole.slice(2, 4), whole.slice(4, 6)],
         totals: [6, null, null],
       })
-      expect({ order, ...(await walk(ledger, { order_by: order, limit: 4 })) }).toEqual({ order, pages: [whole.slice(0, 4), whole.slice(4)], totals: [6, null] })
+      expect({ order, ...(await walk(ledger, { order_by: order, limit: 4 })) }).toEqual({
+        order,
+        pages: [whole.slice(0, 4), whole.slice(4)],
+        totals: [6, null],
+      })
       expect({ order, ...(await walk(ledger, { order_by: order, limit: 6 })) }).toEqual({ order, pages: [whole], totals: [6] })
     }
     // Filters apply past the cursor as on the first page.
     expect(await walk(ledger, { status: 'completed', limit: 1 })).toEqual({ pages: [['run-5'], ['run-0'], ['run-1']], totals: [3, null, null] })
     expect(await walk(ledger, { q: 'refund order', order_by: 'duration_asc', limit: 2 })).toEqual({
-      pages: [
-        ['run-3', 'run-0'],
-        ['run-2', 'run-1'],
-        ['run-4'],
-      ],
+      pages: [['run-3', 'run-0'], ['run-2', 'run-1'], ['run-4']],
       totals: [5, null, null],
     })
     // A cursor names a place, not a run: the page after a run since gone from the filter starts where it was.
-    expect(await page(ledger, { cursor: cursorOf('started_desc', [T0 + 3, 'run-4']), status: 'completed' })).toEqual({ ids: ['run-1'], total: null, next: null })
-    expect(await page(ledger, { order_by: 'duration_asc', cursor: cursorOf('duration_asc', [300, T0 + 4, 'run-0']) })).toEqual({ ids: ['run-5', 'run-2', 'run-1', 'run-4'], total: null, next: null })
+    expect(await page(ledger, { cursor: cursorOf('started_desc', [T0 + 3, 'run-4']), status: 'completed' })).toEqual({
+      ids: ['run-1'],
+      total: null,
+      next: null,
+    })
+    expect(await page(ledger, { order_by: 'duration_asc', cursor: cursorOf('duration_asc', [300, T0 + 4, 'run-0']) })).toEqual({
+      ids: ['run-5', 'run-2', 'run-1', 'run-4'],
+      total: null,
+      next: null,
+    })
   })
 
   it('run.list by cursor neither repeats nor skips a run when newer runs begin and end between pages', async () => {
@@ -194,7 +206,9 @@ export function listConformance(start: StartLedger): void {
     })
     expect(await ledger.call('run.list', { cursor: 'not a cursor!' })).toEqual(refused('is not base64url text'))
     expect(await ledger.call('run.list', { cursor: 'e30' })).toEqual(refused('does not decode to a cursor of run.list'))
-    expect(await ledger.call('run.list', { cursor: Buffer.from('{"order":').toString('base64url') })).toEqual(refused('does not decode to a cursor of run.list'))
+    expect(await ledger.call('run.list', { cursor: Buffer.from('{"order":').toString('base64url') })).toEqual(
+      refused('does not decode to a cursor of run.list'),
+    )
     const tampered: unknown[][] = [
       ['started_desc', [T0]],
       ['started_desc', ['T0', 'run-1']],
