@@ -21,7 +21,7 @@
 import type pg from 'pg'
 
 /** The advisory lock of adding a month (the migrations have their own). */
-const ADD_MONTH_LOCK = 0x7265_6167_6d6f_6e
+const ADD_MONTH_LOCK = 0x7265_616d_6f6e
 
 /** Migration 4: the runs and traces moved into tables partitioned by month, the key table, and the function that adds a month. */
 export const PARTITIONING_MIGRATION = `ALTER TABLE reagent_ledger_runs RENAME TO reagent_ledger_runs_unpartitioned;
