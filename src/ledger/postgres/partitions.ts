@@ -80,9 +80,9 @@ export const PARTITIONING_MIGRATION = `ALTER TABLE reagent_ledger_runs RENAME TO
    CREATE INDEX reagent_ledger_runs_duration ON reagent_ledger_runs (org, namespace, duration_ms, started_at, run_id COLLATE "C");
    CREATE INDEX reagent_ledger_runs_relied_on ON reagent_ledger_runs (org, namespace, relied_on, started_at, run_id COLLATE "C");
    CREATE INDEX reagent_ledger_runs_agent ON reagent_ledger_runs (org, namespace, agent, started_at, run_id COLLATE "C");
-   CREATE INDEX reagent_ledger_runs_session ON reagent_ledger_runs (org, namespace, session_id);
-   CREATE INDEX reagent_ledger_runs_status ON reagent_ledger_runs (org, namespace, status);
-   CREATE INDEX reagent_ledger_runs_grade ON reagent_ledger_runs (org, namespace, grade);
+   CREATE INDEX reagent_ledger_runs_session ON reagent_ledger_runs (org, namespace, session_id, started_at, run_id COLLATE "C");
+   CREATE INDEX reagent_ledger_runs_status ON reagent_ledger_runs (org, namespace, status, started_at, run_id COLLATE "C");
+   CREATE INDEX reagent_ledger_runs_grade ON reagent_ledger_runs (org, namespace, grade, started_at, run_id COLLATE "C");
    ALTER TABLE reagent_ledger_traces ADD PRIMARY KEY (org, namespace, run_id, started_at);
    CREATE INDEX reagent_ledger_run_keys_started ON reagent_ledger_run_keys (started_at);`
 
