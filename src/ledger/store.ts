@@ -35,6 +35,26 @@ export interface GradeOutcome {
   runNotFound: boolean
 }
 
+/** H3 owns. Cut-off and rules of a prune; every run older than `before` is removed unless a rule keeps it. */
+export interface PrunePolicy {
+  /** Epoch seconds: runs that started before it are candidates. */
+  before: number
+  /** Keep runs that ended failed or were graded fail. */
+  keepFailed: boolean
+  /** Keep the newest N runs of each agent, whatever their age. */
+  keepLastPerAgent: number
+  /** Count only, remove nothing. */
+  dryRun: boolean
+}
+
+export interface PruneOutcome {
+  removed: number
+  /** Why candidates were kept. `last`: the newest run(s) of an agent (always at least 1). `baseline`: referenced by a results file the ledger keeps as a branch's latest results. */
+  kept: { failed: number; last: number; baseline: number; active: number }
+  /** PostgreSQL: whole partitions dropped (0 on the directory store). */
+  partitionsDropped: number
+}
+
 /** A store's connection pool, for the metrics: connections open, idle among them, and calls waiting for one. */
 export interface StorePool {
   total: number

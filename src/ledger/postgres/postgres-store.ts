@@ -25,12 +25,13 @@ import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js
 import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
 import { statsSql } from './stats-sql.js'
 import { migrate } from './migrations.js'
 import { MonthPartitions } from './partitions.js'
+import { prunePostgres } from './prune-sql.js'
 import { recordOf, valuesOf, type RunRow } from './run-columns.js'
 import { INSERT_RUN, SELECT_RUN, SELECT_RUN_FOR_UPDATE, UPDATE_RUN } from './run-sql.js'
 
@@ -325,6 +326,19 @@ export class PostgresStore implements LedgerStore {
       [scope.org, scope.namespace, branch ?? null, limit],
     )
     return rows.map((row) => JSON.parse(row.results_json) as RunResults)
+  }
+
+  /**
+   * Removes the scope's runs that started before `policy.before` unless a
+   * rule keeps them (prune-rules.ts): whole months by dropping their
+   * partitions where every run of the month goes, the rest by DELETE, in
+   * one transaction (prune-sql.ts). A dry run counts, and counts the months
+   * it would drop.
+   */
+  async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
+    const { outcome, dropped } = await this.#transaction((client) => prunePostgres(client, scope, policy))
+    if (!policy.dryRun) for (const month of dropped) this.#months.forget(month)
+    return outcome
   }
 
   /** `SELECT 1` on the probe's connection (opened again after a failure), within `timeoutMs` for the connection and the query alike. */
