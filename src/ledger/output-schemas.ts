@@ -77,7 +77,7 @@ export const RUN_LIST_OUTPUT = output('run.list result', {
   next_cursor: { type: ['string', 'null'] },
 })
 
-export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
+export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int, stored_bytes: int })
 
 export const TRACE_GET_OUTPUT = output('trace.get result', { run_id: str, trace: { type: ['object', 'null'] } })
 
@@ -192,6 +192,8 @@ export interface TracePutResult extends Ignored {
   turns: number
   /** The size of the trace as stored (redacted JSON text). */
   bytes: number
+  /** The bytes the ledger keeps for it: gzip-compressed on PostgreSQL, the run's trace file on the directory store. */
+  stored_bytes: number
 }
 
 export interface TraceGetResult extends Ignored {

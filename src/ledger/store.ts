@@ -55,6 +55,13 @@ export interface PruneOutcome {
   partitionsDropped: number
 }
 
+/** What trace.put kept: the trace's turns, its size as JSON text, and the bytes the store keeps for it (gzip on PostgreSQL, the run's file on the directory store). */
+export interface TraceStored {
+  turns: number
+  bytes: number
+  stored_bytes: number
+}
+
 /** A store's connection pool, for the metrics: connections open, idle among them, and calls waiting for one. */
 export interface StorePool {
   total: number
@@ -77,7 +84,7 @@ export interface LedgerStore {
   /** run.stats: the cells of the runs in `query`'s window and the scope, ordered by key (byte order), then bucket (see stats-query.ts). */
   stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]>
   /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
-  putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
+  putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined>
   /** The run's trace (null when it has none), or undefined when the run is not in the scope. */
   getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined>
   /** Keeps `results` (already checked) under `resultsId` in the scope's namespace; false when they were kept already (nothing changes). */

@@ -54,7 +54,7 @@ describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL runs partitioned by mont
     checkedInput('run.begin', { org: 'acme', namespace: 'ci', agent: 'refund-agent', goal: `Refund ${runId}`, run_id: runId, metadata: { at } })
   const scope = { org: 'acme', namespace: 'ci' }
 
-  it('adds this month and the next at open, and a month a begin meets without one; its run and trace live there, none in the default partition', async () => {
+  it('adds this month and the next at open, and a month a begin meets without one; its run and its trace (gzip, its stored size reported) live there', async () => {
     const now = Date.now() / 1000
     const store = await PostgresStore.open({ url: database.url })
     try {
@@ -62,7 +62,13 @@ describe.skipIf(POSTGRES_URL === undefined)('PostgreSQL runs partitioned by mont
       const nextMonth = `reagent_ledger_runs_p${monthOf(monthBounds(monthOf(now)).upper)}`
       expect(await partitions()).toEqual([thisMonth, nextMonth, 'reagent_ledger_runs_pdefault'].sort())
       await store.begin(begin(MAY_2031, 'may-1'), 'may-1', MAY_2031)
-      await store.putTrace(scope, 'may-1', { trace_format: '1', trace_id: 'may-1', turns: [] } as never)
+      const trace = { trace_format: '1', trace_id: 'may-1', turns: [], metadata: { note: 'the same words again '.repeat(500) } }
+      const stored = await store.putTrace(scope, 'may-1', trace as never)
+      const kept = await client.query<{ size: number }>("SELECT octet_length(trace_gzip) AS size FROM reagent_ledger_traces WHERE run_id = 'may-1'")
+      // stored_bytes is the gzip kept, a fraction of the JSON text; the trace comes back as it went in.
+      expect(stored).toEqual({ turns: 0, bytes: JSON.stringify(trace).length, stored_bytes: kept.rows[0]!.size })
+      expect(stored!.stored_bytes).toBeLessThan(stored!.bytes / 20)
+      expect(await store.getTrace(scope, 'may-1')).toEqual(trace)
       expect(await partitions()).toEqual([thisMonth, nextMonth, 'reagent_ledger_runs_p203105', 'reagent_ledger_runs_pdefault'].sort())
       expect(await placeOf('may-1')).toEqual(['reagent_ledger_runs_p203105', 'reagent_ledger_traces_p203105'])
       expect((await store.get(scope, 'may-1'))?.started_at).toBe(MAY_2031)

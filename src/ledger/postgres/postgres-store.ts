@@ -25,7 +25,7 @@ import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js
 import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
 import { statsSql } from './stats-sql.js'
@@ -284,15 +284,18 @@ export class PostgresStore implements LedgerStore {
   async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
     const run = await this.get(scope, runId)
     if (run === undefined) return undefined
-    const { rows } = await this.#query<{ trace_gzip: Buffer }>(
-      'SELECT trace_gzip FROM reagent_ledger_traces WHERE org = $1 AND namespace = $2 AND run_id = $3 AND started_at = $4',
+    // As base64, a third more than the gzip bytes on the wire where bytea's text form (hex) is twice as many
+    // (node-postgres reads every value as text: its binary mode would garble bytes that are not UTF-8).
+    const { rows } = await this.#query<{ trace_gzip: string }>(
+      "SELECT encode(trace_gzip, 'base64') AS trace_gzip FROM reagent_ledger_traces WHERE org = $1 AND namespace = $2 AND run_id = $3 AND started_at = $4",
       [scope.org, scope.namespace, runId, run.started_at],
     )
     const stored = rows[0]
-    return stored === undefined ? null : (JSON.parse((await gunzipAsync(stored.trace_gzip)).toString('utf8')) as Trace)
+    return stored === undefined ? null : (JSON.parse((await gunzipAsync(Buffer.from(stored.trace_gzip, 'base64'))).toString('utf8')) as Trace)
   }
 
-  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined> {
+    // The text once, compressed once (off the event loop), sent as a binary parameter (not as hex text).
     const text = JSON.stringify(trace)
     const compressed = await gzipAsync(text)
     return this.#transaction(async (client) => {
@@ -305,7 +308,7 @@ export class PostgresStore implements LedgerStore {
         [run.org, run.namespace, run.run_id, run.started_at, compressed, bytes, Date.now() / 1000],
       )
       await client.query(UPDATE_RUN, valuesOf({ ...run, usage: summarizeUsage(trace) }))
-      return { turns: trace.turns.length, bytes }
+      return { turns: trace.turns.length, bytes, stored_bytes: compressed.length }
     })
   }
 
