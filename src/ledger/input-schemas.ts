@@ -11,7 +11,7 @@ import { CLOSED_STATUSES, RUN_STATUSES, VERDICTS } from './run-fields.js'
 import { STATS_BUCKETS, STATS_GROUPS } from './stats-query.js'
 
 /** Ids and names become file names and index keys: long ones are refused before they reach a store. */
-const MAX_ID = 256
+export const MAX_ID = 256
 /** Integers both stores keep exactly (a PostgreSQL bigint holds more; a JavaScript number no more). */
 const MAX_INTEGER = Number.MAX_SAFE_INTEGER
 
@@ -116,7 +116,14 @@ export const RUN_LIST_INPUT = operation(
     session_id: strOr('Only this session\'s runs; "", "*" or "-" = every session.', ''),
     status: { enum: ['', ...RUN_STATUSES], default: '', description: 'Only runs in this status; "" = every status.' },
     limit: { type: 'integer', minimum: 0, default: 50, description: `At most this many runs; capped at ${MAX_LIST_LIMIT}.` },
-    offset: { type: 'integer', minimum: 0, maximum: MAX_LIST_OFFSET, default: 0, description: 'Runs to skip before the page.' },
+    offset: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_LIST_OFFSET,
+      default: 0,
+      description: 'Runs to skip before the page (reads every run it skips: a cursor pages at the cost of the first page).',
+    },
+    cursor: strOr('The next_cursor of the page before: the page after it, in the same order_by; "" = the first page. Not with offset.', ''),
     order_by: { enum: [...LIST_ORDERS], default: 'started_desc', description: 'Start time, duration (0 while active) or memories relied on.' },
     q: strOr('Only runs whose goal, run id or agent holds this text, in any case.', ''),
     memory_activity: { enum: ['', 'with', 'without'], default: '', description: 'Runs that relied on or wrote a memory, or neither.' },

@@ -71,8 +71,10 @@ export interface RunListInput extends Identity {
   status?: '' | RunStatus
   /** Default 50, at most 200. */
   limit?: number
-  /** 0 to 100,000. */
+  /** 0 to 100,000; reads every run it skips (a cursor does not). */
   offset?: number
+  /** The `next_cursor` of the page before (same `order_by`): the page after it. Not with `offset`. */
+  cursor?: string
   order_by?: (typeof LIST_ORDERS)[number]
   q?: string
   memory_activity?: '' | 'with' | 'without'

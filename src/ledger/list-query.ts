@@ -11,6 +11,7 @@
 import type { ListInput } from './checked-input.js'
 import { LedgerRequestError } from './errors.js'
 import { isAny } from './identity.js'
+import { decodeCursor } from './list-cursor.js'
 import { MAX_LIST_LIMIT, type LIST_ORDERS } from './input-schemas.js'
 import { RUN_ROW_FIELDS, type RunRecord, type RunRowField, type RunStatus } from './run-row.js'
 import { searchTextOf } from './run-rules.js'
@@ -30,9 +31,18 @@ export interface ListQuery {
   orderBy: ListOrder
   limit: number
   offset: number
+  /** From a cursor: the page is the runs after this position in the order (list-cursor.ts). */
+  after?: ListPosition
 }
 
-/** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200. */
+/** A place in an order: the order's key of a run (started_at itself for the started order), its started_at and run_id. */
+export interface ListPosition {
+  primary: number
+  started_at: number
+  run_id: string
+}
+
+/** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200, the cursor decoded (a 422 when it is not one, or comes with an offset). */
 export function listQueryOf(input: ListInput): ListQuery {
   const query: ListQuery = {
     org: input.org,
@@ -47,6 +57,16 @@ export function listQueryOf(input: ListInput): ListQuery {
   if (input.q !== '') query.q = input.q.toLowerCase()
   if (input.memory_activity !== '') query.memoryActivity = input.memory_activity
   if (input.grade !== '') query.grade = input.grade
+  if (input.cursor !== '') {
+    if (input.offset > 0) {
+      throw new LedgerRequestError(
+        'invalid_input',
+        'run.list: cursor and offset go one or the other: a cursor continues after the page it came with, an offset counts from the first run; send offset 0 with a cursor (rule: cursor_or_offset)',
+        { field: 'cursor', rule: 'cursor_or_offset' },
+      )
+    }
+    query.after = decodeCursor(input.order_by, input.cursor)
+  }
   return query
 }
 
@@ -68,15 +88,16 @@ export function checkFields(fields: readonly string[]): RunRowField[] {
   return [...new Set(fields)] as RunRowField[]
 }
 
-/** What both stores answer: the page, and the match count unless the page is full and not the first. */
+/** What both stores answer: the page, the match count unless skipsTotal, and whether a run matches after the page. */
 export interface ListPage {
   runs: RunRecord[]
   total: number | null
+  more: boolean
 }
 
-/** Whether `total` is left out: a full page after the first (counting every match is what makes deep pages slow). */
-export function skipsTotal(query: Pick<ListQuery, 'offset' | 'limit'>, pageLength: number): boolean {
-  return query.offset > 0 && pageLength === query.limit
+/** Whether `total` is left out: a page reached with a cursor, or a full page after the first (counting every match is what makes deep pages slow). */
+export function skipsTotal(query: Pick<ListQuery, 'offset' | 'limit' | 'after'>, pageLength: number): boolean {
+  return query.after !== undefined || (query.offset > 0 && pageLength === query.limit)
 }
 
 /** Whether any filter narrows the runs. */
@@ -102,19 +123,27 @@ export function matches(run: RunRecord, query: ListQuery, searchText?: string): 
   return query.q === undefined || (searchText ?? searchTextOf(run)).includes(query.q)
 }
 
-type OrderKey = 'started' | 'duration' | 'relied_on'
+export type OrderKey = 'started' | 'duration' | 'relied_on'
 
 export function orderKeyOf(order: ListOrder): { key: OrderKey; descending: boolean } {
   const descending = order.endsWith('_desc')
   return { key: order.slice(0, order.lastIndexOf('_')) as OrderKey, descending }
 }
 
-function primary(run: RunRecord, key: OrderKey): number {
+/** A run's key in the order by `key`. */
+export function primaryOf(run: RunRecord, key: OrderKey): number {
   if (key === 'started') return run.started_at
   return key === 'duration' ? run.duration_ms : run.memories_used.length
 }
 
 /** Ascending order by `key`, then started_at, then run_id (UTF-16 code units: byte order for the ASCII of ids). */
 export function compareRuns(key: OrderKey): (a: RunRecord, b: RunRecord) => number {
-  return (a, b) => primary(a, key) - primary(b, key) || a.started_at - b.started_at || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0)
+  return (a, b) => primaryOf(a, key) - primaryOf(b, key) || a.started_at - b.started_at || (a.run_id < b.run_id ? -1 : a.run_id > b.run_id ? 1 : 0)
+}
+
+/** Where `run` is against `position` in the ascending order by `key`: negative before it, 0 at it, positive after it. */
+export function compareToPosition(run: RunRecord, key: OrderKey, position: ListPosition): number {
+  return (
+    primaryOf(run, key) - position.primary || run.started_at - position.started_at || (run.run_id < position.run_id ? -1 : run.run_id > position.run_id ? 1 : 0)
+  )
 }

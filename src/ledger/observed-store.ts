@@ -14,7 +14,7 @@ import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js
 import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
 import { StoreUnavailableError } from './errors.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from './store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool, TraceStored } from './store.js'
 
 export type StoreErrorKind = 'unavailable' | 'internal'
 
@@ -84,7 +84,7 @@ export class ObservedStore implements LedgerStore {
     return this.#call('stats', () => this.#store.stats(query, scope))
   }
 
-  putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+  putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined> {
     return this.#call('put_trace', () => this.#store.putTrace(scope, runId, trace))
   }
 

@@ -74,9 +74,10 @@ export const RUN_LIST_OUTPUT = output('run.list result', {
   // Rows are projected to `fields` when given, so no field is required of an item.
   runs: { type: 'array', items: { type: 'object', properties: RUN_ROW_SCHEMA.properties } },
   total: { type: ['integer', 'null'] },
+  next_cursor: { type: ['string', 'null'] },
 })
 
-export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int })
+export const TRACE_PUT_OUTPUT = output('trace.put result', { run_id: str, turns: int, bytes: int, stored_bytes: int })
 
 export const TRACE_GET_OUTPUT = output('trace.get result', { run_id: str, trace: { type: ['object', 'null'] } })
 
@@ -182,6 +183,8 @@ export interface RunGradeResult extends Ignored {
 export interface RunListResult extends Ignored {
   runs: Array<Partial<RunRow>>
   total: number | null
+  /** Pass as `cursor` for the page after this one (same order_by); null on the last page. */
+  next_cursor: string | null
 }
 
 export interface TracePutResult extends Ignored {
@@ -189,6 +192,8 @@ export interface TracePutResult extends Ignored {
   turns: number
   /** The size of the trace as stored (redacted JSON text). */
   bytes: number
+  /** The bytes the ledger keeps for it: gzip-compressed on PostgreSQL, the run's trace file on the directory store. */
+  stored_bytes: number
 }
 
 export interface TraceGetResult extends Ignored {

@@ -13,6 +13,7 @@ import type { Caller } from '../server/caller.js'
 import { fillIdentity, isAny, scopeOf, type IdentityUse } from './identity.js'
 import { MAX_RESULTS_LIMIT, OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkValues } from './input-values.js'
+import { encodeCursor } from './list-cursor.js'
 import { checkFields, listQueryOf, skipsTotal } from './list-query.js'
 import type {
   ResultsListResult,
@@ -211,9 +212,11 @@ export class LedgerService {
     const fields = input.fields === null ? undefined : checkFields(input.fields)
     const query = listQueryOf(input)
     const page = await this.store.list(query, scopeOf(caller, input))
+    const last = page.runs.at(-1)
     return {
       runs: page.runs.map((run) => projectRow(toRunRow(run), fields)),
       total: skipsTotal(query, page.runs.length) ? null : page.total,
+      next_cursor: page.more && last !== undefined ? encodeCursor(query.orderBy, last) : null,
     }
   }
 

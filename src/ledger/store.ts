@@ -35,6 +35,33 @@ export interface GradeOutcome {
   runNotFound: boolean
 }
 
+/** H3 owns. Cut-off and rules of a prune; every run older than `before` is removed unless a rule keeps it. */
+export interface PrunePolicy {
+  /** Epoch seconds: runs that started before it are candidates. */
+  before: number
+  /** Keep runs that ended failed or were graded fail. */
+  keepFailed: boolean
+  /** Keep the newest N runs of each agent, whatever their age. */
+  keepLastPerAgent: number
+  /** Count only, remove nothing. */
+  dryRun: boolean
+}
+
+export interface PruneOutcome {
+  removed: number
+  /** Why candidates were kept. `last`: the newest run(s) of an agent (always at least 1). `baseline`: referenced by a results file the ledger keeps as a branch's latest results. */
+  kept: { failed: number; last: number; baseline: number; active: number }
+  /** PostgreSQL: whole partitions dropped (0 on the directory store). */
+  partitionsDropped: number
+}
+
+/** What trace.put kept: the trace's turns, its size as JSON text, and the bytes the store keeps for it (gzip on PostgreSQL, the run's file on the directory store). */
+export interface TraceStored {
+  turns: number
+  bytes: number
+  stored_bytes: number
+}
+
 /** A store's connection pool, for the metrics: connections open, idle among them, and calls waiting for one. */
 export interface StorePool {
   total: number
@@ -57,7 +84,7 @@ export interface LedgerStore {
   /** run.stats: the cells of the runs in `query`'s window and the scope, ordered by key (byte order), then bucket (see stats-query.ts). */
   stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]>
   /** Keeps `trace` (already checked and redacted) as the run's trace; undefined when the run is not in the scope. */
-  putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined>
+  putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined>
   /** The run's trace (null when it has none), or undefined when the run is not in the scope. */
   getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined>
   /** Keeps `results` (already checked) under `resultsId` in the scope's namespace; false when they were kept already (nothing changes). */

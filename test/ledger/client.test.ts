@@ -17,7 +17,7 @@ describe('createLedgerClient(url, { token })', () => {
     expect(await client.grade({ session_id: 'conv-1', grade: 'pass' })).toMatchObject({ graded: 1, run_ids: [begun.run_id] })
     const got = await client.get(begun.run_id)
     expect([got.found, got.run?.grade, got.turns, got.cost_usd]).toEqual([true, 'pass', 1, 0.0025])
-    expect(await client.list({ fields: ['run_id'] })).toEqual({ runs: [{ run_id: begun.run_id }], total: 1 })
+    expect(await client.list({ fields: ['run_id'] })).toEqual({ runs: [{ run_id: begun.run_id }], total: 1, next_cursor: null })
     const trends = await client.stats({ by: 'agent', bucket: 'week', since: '1w' })
     expect(trends.rows.map(({ key, runs, pass_rate, input_tokens, cost_usd }) => ({ key, runs, pass_rate, input_tokens, cost_usd }))).toEqual([
       { key: 'refund-agent', runs: 1, pass_rate: 1, input_tokens: 1000, cost_usd: 0.0025 },

@@ -94,6 +94,7 @@ describe('the MCP tools', () => {
     expect((await callTool(client, 'loom_run_list', { fields: ['run_id', 'status'] })).structuredContent).toEqual({
       runs: [{ run_id: 'r1', status: 'completed' }],
       total: 1,
+      next_cursor: null,
     })
   })
 
@@ -122,10 +123,14 @@ describe('the MCP tools', () => {
     expect((await client.listTools()).tools).toHaveLength(6)
     const begun = await callTool(client, 'loom_run_begin', { agent: 'coder', goal: 'Refactor the parser' })
     expect(begun.structuredContent).toMatchObject({ status: 'active' })
-    expect((await callTool(client, 'loom_run_list', { fields: ['goal'] })).structuredContent).toEqual({ runs: [{ goal: 'Refactor the parser' }], total: 1 })
+    expect((await callTool(client, 'loom_run_list', { fields: ['goal'] })).structuredContent).toEqual({
+      runs: [{ goal: 'Refactor the parser' }],
+      total: 1,
+      next_cursor: null,
+    })
     const trends = (await callTool(client, 'loom_run_stats', { bucket: 'week' })).structuredContent as { rows: Array<Record<string, unknown>> }
     expect(trends.rows.map((row) => [row.key, row.runs, row.closed, row.pass_rate])).toEqual([['coder', 1, 0, null]])
-    expect((await callTool(client, 'loom_run_list', { org: 'other' })).structuredContent).toEqual({ runs: [], total: 0 })
+    expect((await callTool(client, 'loom_run_list', { org: 'other' })).structuredContent).toEqual({ runs: [], total: 0, next_cursor: null })
   })
 
   it("run over streamable HTTP at /mcp, behind the server's tokens", async () => {

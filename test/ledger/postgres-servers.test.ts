@@ -52,9 +52,9 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
       for (const pair of grades) expect(pair[0]!.body.graded + pair[1]!.body.graded).toBe(20)
       for (const pair of grades) expect(pair[0]!.body.graded + pair[0]!.body.unchanged).toBe(20)
       for (const url of urls) {
-        expect((await post(url, 'run.list', { limit: 0 })).body).toEqual({ runs: [], total: RUNS })
-        expect((await post(url, 'run.list', { limit: 0, status: 'active' })).body).toEqual({ runs: [], total: 0 })
-        expect((await post(url, 'run.list', { limit: 0, grade: 'pass' })).body).toEqual({ runs: [], total: RUNS })
+        expect((await post(url, 'run.list', { limit: 0 })).body).toEqual({ runs: [], total: RUNS, next_cursor: null })
+        expect((await post(url, 'run.list', { limit: 0, status: 'active' })).body).toEqual({ runs: [], total: 0, next_cursor: null })
+        expect((await post(url, 'run.list', { limit: 0, grade: 'pass' })).body).toEqual({ runs: [], total: RUNS, next_cursor: null })
       }
       const client = new pg.Client({ connectionString: database.url })
       client.on('error', () => {}) // dropped with the database when the test ends
@@ -89,6 +89,8 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
+        { version: 5 },
       ])
       await client.end()
       second.child.kill('SIGTERM')

@@ -50,7 +50,7 @@ describe('reagent-flow serve', () => {
       const runId = (await post<{ run_id: string }>(server.url, 'run.begin', { agent: 'slow', goal: 'g' })).body.run_id
       const inFlight = slowTracePut(server.url, runId, () => server.child.kill(signal))
       const response = await inFlight
-      expect([response.status, await response.json()]).toEqual([200, { run_id: runId, turns: 1, bytes: expect.any(Number) }])
+      expect([response.status, await response.json()]).toEqual([200, { run_id: runId, turns: 1, bytes: expect.any(Number), stored_bytes: expect.any(Number) }])
       expect(await server.exited).toEqual({ code: 0, signal: null })
       await expect(fetch(`${server.url}/v1/run.list`, { method: 'POST', body: '{}' })).rejects.toThrow()
       expect(loadTrace(join(cwd, '.reagent', 'ledger', 'local', 'default', `${runId}.trace.json`)).turns).toHaveLength(1)
@@ -74,7 +74,7 @@ describe('reagent-flow serve', () => {
     expect(server.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/)
     const url = server.url.replace('0.0.0.0', '127.0.0.1')
     expect((await post(url, 'run.list', {})).status).toBe(401)
-    expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0 } })
+    expect(await post(url, 'run.list', {}, 'ci-0123456789abcdef')).toEqual({ status: 200, body: { runs: [], total: 0, next_cursor: null } })
     server.child.kill('SIGTERM')
     await server.exited
     const lines = server

@@ -202,7 +202,7 @@ describe('session() reporting to a ledger', () => {
     const quiet = await session('quiet-agent', { traceDir: tempDir(), ledger: false }, () => 'ok')
     await settleHandedOff(10_000)
     const list = await ledger.call<{ runs: Array<{ run_id: string }> }>('run.list', { fields: ['run_id'] }, { token: 'ci-token-0123456789' })
-    expect(list.body).toEqual({ runs: [{ run_id: reported.traceId }], total: 1 })
+    expect(list.body).toEqual({ runs: [{ run_id: reported.traceId }], total: 1, next_cursor: null })
     expect(quiet.traceId).not.toBe(reported.traceId)
   })
 

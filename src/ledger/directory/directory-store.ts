@@ -36,7 +36,7 @@ import type { RunRecord } from '../run-row.js'
 import type { StatsCell, StatsQuery } from '../stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, TraceStored } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
 import { readDirectoryRuns } from './read-directory.js'
@@ -329,7 +329,7 @@ export class DirectoryStore implements LedgerStore {
 
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
     const runs = this.#namespaces.get(keyOf(query.org, query.namespace))
-    if (runs === undefined) return { runs: [], total: 0 }
+    if (runs === undefined) return { runs: [], total: query.after === undefined ? 0 : null, more: false }
     const narrowed = scope.agent !== undefined || scope.session_id !== undefined
     return runs.query(query, narrowed ? (entry) => isVisible(scope, entry.run) : undefined)
   }
@@ -339,11 +339,12 @@ export class DirectoryStore implements LedgerStore {
     return runs === undefined ? [] : runs.stats(query, scope)
   }
 
-  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined> {
     const entry = this.#visible(scope, runId)
     if (entry === undefined) return undefined
     const bytes = this.#writeLedger({ ...entry.run, usage: summarizeUsage(trace) }, trace)
-    return { turns: trace.turns.length, bytes }
+    // The run's file is the trace as text, with the run row: what it keeps is what it holds.
+    return { turns: trace.turns.length, bytes, stored_bytes: bytes }
   }
 
   async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {

@@ -5,7 +5,7 @@
  * call. A change moves one entry (binary search and a splice); loading a
  * directory sorts once.
  */
-import { compareRuns, hasFilter, matches, orderKeyOf, type ListPage, type ListQuery } from '../list-query.js'
+import { compareRuns, compareToPosition, hasFilter, matches, orderKeyOf, type ListPage, type ListPosition, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import { searchTextOf } from '../run-rules.js'
 import type { Scope } from '../identity.js'
@@ -120,32 +120,58 @@ export class NamespaceRuns {
     return statsOf(inWindow(), query, scope)
   }
 
+  /** How many runs of the order by `key` sort before `position` (`orAt`: or at it): a binary search. */
+  #countBefore(key: Key, position: ListPosition, orAt: boolean): number {
+    const list = this.#sorted[key]
+    let low = 0
+    let high = list.length
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      const side = compareToPosition(list[middle]!.run, key, position)
+      if (side < 0 || (orAt && side === 0)) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
   /**
-   * The page of `query` in its order, and the match count (left out, null,
-   * on a full page after the first: see skipsTotal). `visible` is undefined
-   * when the caller may see every run of the namespace.
+   * The page of `query` in its order, the match count (left out, null, on a
+   * full page after the first and after a cursor: see skipsTotal), and
+   * whether a match follows the page. `visible` is undefined when the caller
+   * may see every run of the namespace. A cursor's page starts at the first
+   * run past its position, found by binary search: no run before it is read.
    */
   query(query: ListQuery, visible: ((entry: IndexEntry) => boolean) | undefined): ListPage {
     const { key, descending } = orderKeyOf(query.orderBy)
     const list = this.#sorted[key]
     const at = (n: number): IndexEntry => list[descending ? list.length - 1 - n : n]!
+    let start = 0
+    if (query.after !== undefined) {
+      start = descending ? list.length - this.#countBefore(key, query.after, false) : this.#countBefore(key, query.after, true)
+    }
     const end = query.offset + query.limit
     if (visible === undefined && !hasFilter(query)) {
       // Nothing to filter: the page is a slice of the order, the count its length.
       const runs: RunRecord[] = []
-      for (let n = query.offset; n < Math.min(end, list.length); n++) runs.push(at(n).run)
-      return { runs, total: list.length }
+      const last = Math.min(start + end, list.length)
+      for (let n = start + query.offset; n < last; n++) runs.push(at(n).run)
+      return { runs, total: query.after === undefined ? list.length : null, more: start + end < list.length }
     }
+    // The first page counts every match; past it, the walk stops at the first match after the page.
+    const counts = query.offset === 0 && query.after === undefined
     const runs: RunRecord[] = []
     let total = 0
-    for (let n = 0; n < list.length; n++) {
+    for (let n = start; n < list.length; n++) {
       const entry = at(n)
       if ((visible !== undefined && !visible(entry)) || !matches(entry.run, query, entry.searchText)) continue
-      if (total >= query.offset && total < end) runs.push(entry.run)
+      if (total >= end) {
+        if (!counts) return { runs, total: null, more: true }
+        total += 1
+        continue
+      }
+      if (total >= query.offset) runs.push(entry.run)
       total += 1
-      // Past a full page that is not the first, the count is not reported: stop walking.
-      if (total >= end && query.offset > 0) return { runs, total: null }
     }
-    return { runs, total }
+    return { runs, total: query.after === undefined ? total : null, more: total > end }
   }
 }

@@ -13,9 +13,12 @@
  * fields (run-fields.ts, through run-columns.ts); it is released, so what it
  * yields is pinned byte for byte (test/ledger/run-fields.test.ts). A column
  * added or changed later is a migration of its own (ALTER TABLE), and
- * migration 1 keeps declaring only the columns it created.
+ * migration 1 keeps declaring only the columns it created. Migration 4
+ * made the runs a partitioned table created LIKE the one before it, so it
+ * declares no column of its own.
  */
 import type { PoolClient } from 'pg'
+import { PARTITIONING_MIGRATION } from './partitions.js'
 import { columnDefinitions } from './run-columns.js'
 
 interface Migration {
@@ -71,6 +74,15 @@ ${columnDefinitions('     ')}
    );
    CREATE INDEX reagent_ledger_results_branch ON reagent_ledger_results (org, namespace, branch, started_at, results_id COLLATE "C");
    CREATE INDEX reagent_ledger_results_started ON reagent_ledger_results (org, namespace, started_at, results_id COLLATE "C");`,
+  },
+  // Runs and traces partitioned by month, with the key table of run ids (partitions.ts, decision 082). The runs a
+  // database holds move in this migration's transaction; the search index of migration 2 goes with the old table.
+  { sql: PARTITIONING_MIGRATION },
+  {
+    // Migration 2's search index, on the partitioned runs.
+    sql: `CREATE EXTENSION IF NOT EXISTS pg_trgm;
+          CREATE INDEX reagent_ledger_runs_search ON reagent_ledger_runs USING gin (search_text gin_trgm_ops);`,
+    optional: true,
   },
 ]
 

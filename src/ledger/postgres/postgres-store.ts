@@ -25,19 +25,18 @@ import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js
 import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
 import { statsSql } from './stats-sql.js'
 import { migrate } from './migrations.js'
-import { placeholders, RUN_COLUMNS, recordOf, valuesOf, type RunRow } from './run-columns.js'
+import { MonthPartitions } from './partitions.js'
+import { prunePostgres } from './prune-sql.js'
+import { recordOf, valuesOf, type RunRow } from './run-columns.js'
+import { INSERT_RUN, SELECT_RUN, SELECT_RUN_FOR_UPDATE, UPDATE_RUN } from './run-sql.js'
 
 const gzipAsync = promisify(gzip)
 const gunzipAsync = promisify(gunzip)
-
-const INSERT = `INSERT INTO reagent_ledger_runs (${RUN_COLUMNS.join(', ')}) VALUES (${placeholders()}) ON CONFLICT (org, namespace, run_id) DO NOTHING RETURNING *`
-const UPDATE = `UPDATE reagent_ledger_runs SET (${RUN_COLUMNS.join(', ')}) = ROW(${placeholders()}) WHERE org = $1 AND namespace = $2 AND run_id = $3`
-const SELECT_FOR_UPDATE = 'SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3 FOR UPDATE'
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
@@ -81,6 +80,8 @@ export class PostgresStore implements LedgerStore {
   readonly #url: string
   /** A connection of its own for ping(): a probe must not wait behind the calls queued for the pool, nor take one of its connections. */
   #probe: pg.Client | undefined
+  /** The months known to have partitions (partitions.ts). */
+  readonly #months = new MonthPartitions()
 
   private constructor(pool: pg.Pool, url: string) {
     this.#pool = pool
@@ -100,6 +101,7 @@ export class PostgresStore implements LedgerStore {
     pool.on('connect', (client) => {
       client.on('error', () => {})
     })
+    let store: PostgresStore
     try {
       const client = await pool.connect()
       try {
@@ -107,11 +109,16 @@ export class PostgresStore implements LedgerStore {
       } finally {
         client.release()
       }
+      store = new PostgresStore(pool, options.url)
+      // This month's partitions and the next one's, ahead of the runs that go in them.
+      const now = Date.now() / 1000
+      await store.#months.ensure(pool, now)
+      await store.#months.ensure(pool, now + 32 * 86_400)
     } catch (error) {
       await pool.end()
       throw error
     }
-    return new PostgresStore(pool, options.url)
+    return store
   }
 
   /** `work`, with a failure of PostgreSQL thrown as StoreUnavailableError. */
@@ -157,20 +164,21 @@ export class PostgresStore implements LedgerStore {
   }
 
   async #locked(client: pg.PoolClient, org: string, namespace: string, runId: string): Promise<RunRecord | undefined> {
-    const { rows } = await client.query<RunRow>(SELECT_FOR_UPDATE, [org, namespace, runId])
+    const { rows } = await client.query<RunRow>(SELECT_RUN_FOR_UPDATE, [org, namespace, runId])
     return rows[0] === undefined ? undefined : recordOf(rows[0])
   }
 
   async begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
     const opened = openedRun(input, runId, now)
-    const { rows } = await this.#query<RunRow>(INSERT, valuesOf(opened))
+    await this.#guard(() => this.#months.ensure(this.#pool, now))
+    const { rows } = await this.#query<RunRow>(INSERT_RUN, valuesOf(opened))
     if (rows[0] !== undefined) return { kind: 'opened', run: recordOf(rows[0]) }
     return this.#transaction(async (client) => {
       const run = (await this.#locked(client, input.org, input.namespace, runId))!
       const next = rebegin(run, input)
       if (next.kind === 'conflict') return { kind: 'conflict', run, field: next.field }
       if (next.kind === 'unchanged') return { kind: 'existing', run }
-      await client.query(UPDATE, valuesOf(next.run))
+      await client.query(UPDATE_RUN, valuesOf(next.run))
       return { kind: 'existing', run: next.run }
     })
   }
@@ -184,17 +192,13 @@ export class PostgresStore implements LedgerStore {
       }
       if (run.status !== 'active') return { kind: 'closed', run }
       const done = completedRun(run, input, now)
-      await client.query(UPDATE, valuesOf(done))
+      await client.query(UPDATE_RUN, valuesOf(done))
       return { kind: 'completed', run: done }
     })
   }
 
   async get(scope: Scope, runId: string): Promise<RunRecord | undefined> {
-    const { rows } = await this.#query<RunRow>('SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = $3', [
-      scope.org,
-      scope.namespace,
-      runId,
-    ])
+    const { rows } = await this.#query<RunRow>(SELECT_RUN, [scope.org, scope.namespace, runId])
     const run = rows[0] === undefined ? undefined : recordOf(rows[0])
     return run !== undefined && isVisible(scope, run) ? run : undefined
   }
@@ -202,11 +206,15 @@ export class PostgresStore implements LedgerStore {
   grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome> {
     return this.#transaction(async (client) => {
       // Locked oldest first, the order every grade takes its rows in: two grades of one session cannot deadlock.
-      const { rows } = await client.query<RunRow>(
-        `SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND (run_id = $3 OR session_id = $4)
-         ORDER BY started_at, run_id COLLATE "C" FOR UPDATE`,
-        [scope.org, scope.namespace, target.run_id ?? null, target.session_id ?? null],
-      )
+      // One run by its key (its month's partition alone), or a session's runs (every month's session index).
+      const { rows } =
+        target.session_id === undefined
+          ? await client.query<RunRow>(SELECT_RUN_FOR_UPDATE, [scope.org, scope.namespace, target.run_id])
+          : await client.query<RunRow>(
+              `SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND (run_id = $3 OR session_id = $4)
+               ORDER BY started_at, run_id COLLATE "C" FOR UPDATE`,
+              [scope.org, scope.namespace, target.run_id ?? null, target.session_id],
+            )
       const runs = rows.map(recordOf).filter((run) => isVisible(scope, run))
       if (target.run_id !== undefined && !runs.some((run) => run.run_id === target.run_id)) {
         return { graded: [], skippedActive: 0, unchanged: 0, runNotFound: true }
@@ -218,7 +226,7 @@ export class PostgresStore implements LedgerStore {
         else if (action === 'unchanged') outcome.unchanged += 1
         else {
           const graded = gradedRun(run, verdict, now)
-          await client.query(UPDATE, valuesOf(graded))
+          await client.query(UPDATE_RUN, valuesOf(graded))
           outcome.graded.push(graded)
         }
       }
@@ -229,11 +237,12 @@ export class PostgresStore implements LedgerStore {
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
     const sql = listSql(query, scope)
     const { rows } = await this.#query<RunRow>(sql.page.text, sql.page.values)
-    const runs = rows.map(recordOf)
-    if (skipsTotal(query, runs.length)) return { runs, total: null }
-    if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length }
+    const more = rows.length > query.limit
+    const runs = rows.slice(0, query.limit).map(recordOf)
+    if (skipsTotal(query, runs.length)) return { runs, total: null, more }
+    if (query.offset === 0 && runs.length < query.limit) return { runs, total: runs.length, more }
     const { rows: counted } = await this.#query<{ total: number }>(sql.count.text, sql.count.values)
-    return { runs, total: counted[0]!.total }
+    return { runs, total: counted[0]!.total, more }
   }
 
   async stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
@@ -273,16 +282,20 @@ export class PostgresStore implements LedgerStore {
   }
 
   async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
-    if ((await this.get(scope, runId)) === undefined) return undefined
-    const { rows } = await this.#query<{ trace_gzip: Buffer }>(
-      'SELECT trace_gzip FROM reagent_ledger_traces WHERE org = $1 AND namespace = $2 AND run_id = $3',
-      [scope.org, scope.namespace, runId],
+    const run = await this.get(scope, runId)
+    if (run === undefined) return undefined
+    // As base64, a third more than the gzip bytes on the wire where bytea's text form (hex) is twice as many
+    // (node-postgres reads every value as text: its binary mode would garble bytes that are not UTF-8).
+    const { rows } = await this.#query<{ trace_gzip: string }>(
+      "SELECT encode(trace_gzip, 'base64') AS trace_gzip FROM reagent_ledger_traces WHERE org = $1 AND namespace = $2 AND run_id = $3 AND started_at = $4",
+      [scope.org, scope.namespace, runId, run.started_at],
     )
     const stored = rows[0]
-    return stored === undefined ? null : (JSON.parse((await gunzipAsync(stored.trace_gzip)).toString('utf8')) as Trace)
+    return stored === undefined ? null : (JSON.parse((await gunzipAsync(Buffer.from(stored.trace_gzip, 'base64'))).toString('utf8')) as Trace)
   }
 
-  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<TraceStored | undefined> {
+    // The text once, compressed once (off the event loop), sent as a binary parameter (not as hex text).
     const text = JSON.stringify(trace)
     const compressed = await gzipAsync(text)
     return this.#transaction(async (client) => {
@@ -290,12 +303,12 @@ export class PostgresStore implements LedgerStore {
       if (run === undefined || !isVisible(scope, run)) return undefined
       const bytes = Buffer.byteLength(text)
       await client.query(
-        `INSERT INTO reagent_ledger_traces (org, namespace, run_id, trace_gzip, bytes, stored_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (org, namespace, run_id) DO UPDATE SET trace_gzip = EXCLUDED.trace_gzip, bytes = EXCLUDED.bytes, stored_at = EXCLUDED.stored_at`,
-        [run.org, run.namespace, run.run_id, compressed, bytes, Date.now() / 1000],
+        `INSERT INTO reagent_ledger_traces (org, namespace, run_id, started_at, trace_gzip, bytes, stored_at) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (org, namespace, run_id, started_at) DO UPDATE SET trace_gzip = EXCLUDED.trace_gzip, bytes = EXCLUDED.bytes, stored_at = EXCLUDED.stored_at`,
+        [run.org, run.namespace, run.run_id, run.started_at, compressed, bytes, Date.now() / 1000],
       )
-      await client.query(UPDATE, valuesOf({ ...run, usage: summarizeUsage(trace) }))
-      return { turns: trace.turns.length, bytes }
+      await client.query(UPDATE_RUN, valuesOf({ ...run, usage: summarizeUsage(trace) }))
+      return { turns: trace.turns.length, bytes, stored_bytes: compressed.length }
     })
   }
 
@@ -316,6 +329,19 @@ export class PostgresStore implements LedgerStore {
       [scope.org, scope.namespace, branch ?? null, limit],
     )
     return rows.map((row) => JSON.parse(row.results_json) as RunResults)
+  }
+
+  /**
+   * Removes the scope's runs that started before `policy.before` unless a
+   * rule keeps them (prune-rules.ts): whole months by dropping their
+   * partitions where every run of the month goes, the rest by DELETE, in
+   * one transaction (prune-sql.ts). A dry run counts, and counts the months
+   * it would drop.
+   */
+  async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
+    const { outcome, dropped } = await this.#transaction((client) => prunePostgres(client, scope, policy))
+    if (!policy.dryRun) for (const month of dropped) this.#months.forget(month)
+    return outcome
   }
 
   /** `SELECT 1` on the probe's connection (opened again after a failure), within `timeoutMs` for the connection and the query alike. */

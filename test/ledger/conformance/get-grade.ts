@@ -72,7 +72,10 @@ export function getConformance(start: StartLedger): void {
     expect((await ledger.call('run.get', { run_id: runId })).body).toMatchObject({ turns: 0, cost_usd: 0, unpriced_turns: 0, over_budget: [] })
     const put = await ledger.call('trace.put', { run_id: runId, trace: pricedTrace() }, { gzip: true })
     expect(put.status).toBe(200)
-    expect(put.body).toEqual({ run_id: runId, turns: 4, bytes: expect.any(Number) })
+    expect(put.body).toEqual({ run_id: runId, turns: 4, bytes: expect.any(Number), stored_bytes: expect.any(Number) })
+    // What the store keeps for it: compressed (PostgreSQL) or the run's file (the directory store), never more than that file.
+    const { bytes, stored_bytes: stored } = put.body as { bytes: number; stored_bytes: number }
+    expect([stored > 0, stored <= bytes]).toEqual([true, true])
     const reply = await ledger.call<Record<string, unknown>>('run.get', { run_id: runId })
     expect(reply.body).toEqual({
       found: true,

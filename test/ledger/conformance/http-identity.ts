@@ -104,7 +104,7 @@ export function httpConformance(start: StartLedger): void {
     await ledger.call('run.begin', { org: ledger.org, namespace: 'team', agent: 'a', goal: 'g', run_id: 'r2' })
     await ledger.call('run.begin', { org: 'other', namespace: 'team', agent: 'a', goal: 'g', run_id: 'r3' })
     const list = await ledger.call<{ runs: Array<{ run_id: string }> }>('run.list', { order_by: 'started_asc', fields: ['run_id'] })
-    expect(list.body).toEqual({ runs: [{ run_id: 'r1' }, { run_id: 'r2' }], total: 2 })
+    expect(list.body).toEqual({ runs: [{ run_id: 'r1' }, { run_id: 'r2' }], total: 2, next_cursor: null })
     expect((await ledger.call('run.list', { org: 'other', namespace: 'team' })).body).toMatchObject({ total: 1 })
   })
 }
@@ -139,7 +139,7 @@ export function tokenConformance(start: StartLedger): void {
     })
     expect((await ledger.call('run.get', { org: 'other' }, { token: TOKENS.ci })).body).toMatchObject({ error: 'forbidden', field: 'org' })
     expect((await ledger.call('run.get', { run_id: runId }, { token: TOKENS.prod })).body).toMatchObject({ found: false })
-    expect((await ledger.call('run.list', {}, { token: TOKENS.prod })).body).toEqual({ runs: [], total: 0 })
+    expect((await ledger.call('run.list', {}, { token: TOKENS.prod })).body).toEqual({ runs: [], total: 0, next_cursor: null })
     expect((await ledger.call('run.complete', { run_id: runId, status: 'completed' }, { token: TOKENS.prod })).status).toBe(404)
     expect((await ledger.call('run.list', {}, { token: TOKENS.ci })).body).toMatchObject({ total: 1 })
   })
@@ -158,7 +158,7 @@ export function tokenConformance(start: StartLedger): void {
       },
     })
     const seen = await ledger.call<{ runs: Array<{ run_id: string; agent: string }> }>('run.list', { fields: ['run_id', 'agent'] }, { token: TOKENS.refundBot })
-    expect(seen.body).toEqual({ runs: [{ run_id: mine.body.run_id, agent: 'refund-agent' }], total: 1 })
+    expect(seen.body).toEqual({ runs: [{ run_id: mine.body.run_id, agent: 'refund-agent' }], total: 1, next_cursor: null })
     expect((await ledger.call('run.get', { run_id: 'search-1' }, { token: TOKENS.refundBot })).body).toMatchObject({ found: false })
     expect((await ledger.call('run.list', { agent: 'search-agent' }, { token: TOKENS.refundBot })).status).toBe(403)
     expect((await ledger.call('run.list', {}, { token: TOKENS.prod })).body).toMatchObject({ total: 2 })

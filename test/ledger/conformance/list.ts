@@ -37,6 +37,40 @@ async function sixRuns(ledger: TestLedger): Promise<void> {
   await ledger.call('run.grade', { run_id: 'run-2', grade: 'fail' })
 }
 
+interface Page {
+  ids: string[]
+  total: unknown
+  next: string | null
+}
+
+async function page(ledger: TestLedger, query: Record<string, unknown>): Promise<Page> {
+  const reply = await ledger.call<{ runs: Array<{ run_id: string }>; total: unknown; next_cursor: string | null }>('run.list', query)
+  expect(reply.status).toBe(200)
+  return { ids: reply.body.runs.map((run) => run.run_id), total: reply.body.total, next: reply.body.next_cursor }
+}
+
+/** Every page of `query` by cursor, `between(n)` called after the n-th page: the pages' ids, and the totals they answered. */
+async function walk(
+  ledger: TestLedger,
+  query: Record<string, unknown>,
+  between?: (n: number) => Promise<void>,
+): Promise<{ pages: string[][]; totals: unknown[] }> {
+  const pages: string[][] = []
+  const totals: unknown[] = []
+  let cursor: string | null = ''
+  while (cursor !== null) {
+    const next: Page = await page(ledger, cursor === '' ? query : { ...query, cursor })
+    pages.push(next.ids)
+    totals.push(next.total)
+    cursor = next.next
+    await between?.(pages.length)
+    expect(pages.length).toBeLessThan(50)
+  }
+  return { pages, totals }
+}
+
+const cursorOf = (order: string, after: unknown[]): string => Buffer.from(JSON.stringify({ order, after })).toString('base64url')
+
 async function ids(ledger: TestLedger, query: Record<string, unknown>): Promise<{ ids: string[]; total: unknown }> {
   const reply = await ledger.call<{ runs: Array<{ run_id: string }>; total: unknown }>('run.list', query)
   expect(reply.status).toBe(200)
@@ -96,6 +130,122 @@ export function listConformance(start: StartLedger): void {
     expect(await ids(ledger, { limit: 0 })).toEqual({ ids: [], total: 6 })
   })
 
+  it('run.list pages by cursor through each of the six orders: every run once, in order; total on the first page only; next_cursor null on the last', async () => {
+    const ledger = await start()
+    await sixRuns(ledger)
+    const orders = ['started_desc', 'started_asc', 'duration_desc', 'duration_asc', 'relied_on_desc', 'relied_on_asc']
+    for (const order of orders) {
+      const whole = (await ids(ledger, { order_by: order })).ids
+      expect({ order, ...(await walk(ledger, { order_by: order, limit: 2 })) }).toEqual({
+        order,
+        pages: [whole.slice(0, 2), whole.slice(2, 4), whole.slice(4, 6)],
+        totals: [6, null, null],
+      })
+      expect({ order, ...(await walk(ledger, { order_by: order, limit: 4 })) }).toEqual({
+        order,
+        pages: [whole.slice(0, 4), whole.slice(4)],
+        totals: [6, null],
+      })
+      expect({ order, ...(await walk(ledger, { order_by: order, limit: 6 })) }).toEqual({ order, pages: [whole], totals: [6] })
+    }
+    // Filters apply past the cursor as on the first page.
+    expect(await walk(ledger, { status: 'completed', limit: 1 })).toEqual({ pages: [['run-5'], ['run-0'], ['run-1']], totals: [3, null, null] })
+    expect(await walk(ledger, { q: 'refund order', order_by: 'duration_asc', limit: 2 })).toEqual({
+      pages: [['run-3', 'run-0'], ['run-2', 'run-1'], ['run-4']],
+      totals: [5, null, null],
+    })
+    // A cursor names a place, not a run: the page after a run since gone from the filter starts where it was.
+    expect(await page(ledger, { cursor: cursorOf('started_desc', [T0 + 3, 'run-4']), status: 'completed' })).toEqual({
+      ids: ['run-1'],
+      total: null,
+      next: null,
+    })
+    expect(await page(ledger, { order_by: 'duration_asc', cursor: cursorOf('duration_asc', [300, T0 + 4, 'run-0']) })).toEqual({
+      ids: ['run-5', 'run-2', 'run-1', 'run-4'],
+      total: null,
+      next: null,
+    })
+  })
+
+  it('run.list by cursor neither repeats nor skips a run when newer runs begin and end between pages', async () => {
+    const ledger = await start()
+    for (let i = 0; i < 6; i++) {
+      ledger.clock.seconds = T0 + i
+      await ledger.call('run.begin', { run_id: `old-${i}`, agent: 'a', goal: 'g' })
+      expect((await ledger.call('run.complete', { run_id: `old-${i}`, status: 'completed', duration_ms: 1000 * (i % 3) })).status).toBe(200)
+    }
+    for (const order of ['started_desc', 'started_asc', 'duration_desc', 'duration_asc', 'relied_on_desc', 'relied_on_asc']) {
+      const before = (await ids(ledger, { order_by: order })).ids
+      let added = 0
+      const { pages } = await walk(ledger, { order_by: order, limit: 2 }, async (n) => {
+        // Newer runs, one active (duration 0, first in duration_asc) and one done, begin after the first two pages.
+        if (n > 2) return
+        ledger.clock.seconds = T0 + 100 + added
+        await ledger.call('run.begin', { run_id: `${order}-new-${++added}`, agent: 'a', goal: 'g' })
+        await ledger.call('run.begin', { run_id: `${order}-new-${++added}`, agent: 'a', goal: 'g' })
+        await ledger.call('run.complete', { run_id: `${order}-new-${added}`, status: 'completed', duration_ms: 1500 })
+      })
+      const seen = pages.flat()
+      expect({ order, repeated: seen.filter((id, i) => seen.indexOf(id) !== i) }).toEqual({ order, repeated: [] })
+      // Every run there before the walk is seen, in its order; the walk ends.
+      expect({ order, old: seen.filter((id) => id.startsWith('old-')) }).toEqual({ order, old: before.filter((id) => id.startsWith('old-')) })
+    }
+  })
+
+  it('run.list refuses a cursor that is not one, one made for another order, and a cursor with an offset (422 naming cursor)', async () => {
+    const ledger = await start()
+    await sixRuns(ledger)
+    const refused = (why: string) => ({
+      status: 422,
+      body: {
+        error: 'invalid_input',
+        message: `run.list: cursor ${why}; pass the next_cursor of the page before as it came (and the same order_by), or no cursor for the first page (rule: cursor)`,
+        field: 'cursor',
+        rule: 'cursor',
+      },
+    })
+    expect(await ledger.call('run.list', { cursor: 'not a cursor!' })).toEqual(refused('is not base64url text'))
+    expect(await ledger.call('run.list', { cursor: 'e30' })).toEqual(refused('does not decode to a cursor of run.list'))
+    expect(await ledger.call('run.list', { cursor: Buffer.from('{"order":').toString('base64url') })).toEqual(
+      refused('does not decode to a cursor of run.list'),
+    )
+    const tampered: unknown[][] = [
+      ['started_desc', [T0]],
+      ['started_desc', ['T0', 'run-1']],
+      ['started_desc', [T0, '']],
+      ['started_desc', [T0, 7]],
+      ['started_desc', [T0, 'x'.repeat(257)]],
+      ['duration_asc', [T0, 'run-1']],
+      ['duration_asc', [-1, T0, 'run-1']],
+      ['duration_asc', [1.5, T0, 'run-1']],
+    ]
+    for (const [order, after] of tampered) {
+      expect(await ledger.call('run.list', { order_by: order, cursor: cursorOf(order as string, after as unknown[]) })).toEqual(
+        refused('does not decode to a cursor of run.list'),
+      )
+    }
+    const extra = Buffer.from(JSON.stringify({ order: 'started_desc', after: [T0, 'run-1'], admin: true })).toString('base64url')
+    expect(await ledger.call('run.list', { cursor: extra })).toEqual(refused('does not decode to a cursor of run.list'))
+    const first = await page(ledger, { order_by: 'duration_asc', limit: 2 })
+    expect(await ledger.call('run.list', { cursor: first.next })).toEqual(refused('was made for order_by "duration_asc", not "started_desc"'))
+    expect(await ledger.call('run.list', { order_by: 'duration_asc', cursor: first.next, offset: 2 })).toEqual({
+      status: 422,
+      body: {
+        error: 'invalid_input',
+        message:
+          'run.list: cursor and offset go one or the other: a cursor continues after the page it came with, an offset counts from the first run; send offset 0 with a cursor (rule: cursor_or_offset)',
+        field: 'cursor',
+        rule: 'cursor_or_offset',
+      },
+    })
+    expect(await page(ledger, { order_by: 'duration_asc', cursor: first.next, offset: 0, limit: 2 })).toEqual({
+      ids: ['run-5', 'run-2'],
+      total: null,
+      next: cursorOf('duration_asc', [1000, T0 + 1, 'run-2']),
+    })
+    expect((await ledger.call('run.list', { cursor: 7 })).body).toMatchObject({ field: 'cursor', rule: 'type' })
+  })
+
   it('run.list caps limit at 200 and refuses an offset past 100,000 or a negative limit (422)', async () => {
     const ledger = await start()
     for (let i = 0; i < 201; i++) await ledger.call('run.begin', { agent: 'a', goal: 'g' })
@@ -105,7 +255,7 @@ export function listConformance(start: StartLedger): void {
       status: 422,
       body: { error: 'invalid_input', message: 'run.list: offset must be <= 100000 (rule: maximum)', field: 'offset', rule: 'maximum' },
     })
-    expect((await ledger.call('run.list', { offset: 100_000 })).body).toEqual({ runs: [], total: 201 })
+    expect((await ledger.call('run.list', { offset: 100_000 })).body).toEqual({ runs: [], total: 201, next_cursor: null })
     expect((await ledger.call('run.list', { limit: -1 })).body).toMatchObject({ field: 'limit', rule: 'minimum' })
     expect((await ledger.call('run.list', { order_by: 'newest' })).body).toEqual({
       error: 'invalid_input',
@@ -126,6 +276,8 @@ export function listConformance(start: StartLedger): void {
         { status: 'failed', run_id: 'run-2', grade: 'fail' },
       ],
       total: 6,
+      // The cursor names the page's last run by its place in the order, whatever fields the page shows.
+      next_cursor: Buffer.from(JSON.stringify({ order: 'started_asc', after: [T0 + 1, 'run-2'] })).toString('base64url'),
     })
     expect(Object.keys(reply.body.runs[0]!)).toEqual(['status', 'run_id', 'grade'])
     expect(await ledger.call('run.list', { fields: ['run_id', 'cost'] })).toEqual({
@@ -143,7 +295,7 @@ export function listConformance(start: StartLedger): void {
   it('run.list of a namespace with no runs is empty, and never shows another namespace', async () => {
     const ledger = await start()
     await sixRuns(ledger)
-    expect((await ledger.call('run.list', { namespace: 'elsewhere' })).body).toEqual({ runs: [], total: 0 })
+    expect((await ledger.call('run.list', { namespace: 'elsewhere' })).body).toEqual({ runs: [], total: 0, next_cursor: null })
     await ledger.call('run.begin', { namespace: 'elsewhere', agent: 'x', goal: 'g', run_id: 'run-9' })
     expect(await ids(ledger, { namespace: 'elsewhere' })).toEqual({ ids: ['run-9'], total: 1 })
     expect((await ids(ledger, {})).total).toBe(6)
