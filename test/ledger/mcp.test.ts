@@ -139,7 +139,6 @@ describe('the MCP tools', () => {
     expect([...first.runs, ...next.runs].map((run) => run.goal).sort()).toEqual(['Refactor the parser', 'Write the tests'])
     expect([first.total, next.total, next.next_cursor]).toEqual([2, null, null])
   })
-  })
 
   it("run over streamable HTTP at /mcp, behind the server's tokens", async () => {
     const file = join(tempDir(), 'tokens.json')
