@@ -15,6 +15,7 @@
  * that does not decode to a position of the call's order is a 422 naming
  * `cursor`.
  */
+import type { ListInput } from './checked-input.js'
 import { LedgerRequestError } from './errors.js'
 import { MAX_ID } from './input-schemas.js'
 import { orderKeyOf, primaryOf, type ListOrder, type ListPosition } from './list-query.js'
@@ -50,7 +51,7 @@ const isCount = (value: unknown): value is number => typeof value === 'number' &
 const isTime = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value)
 
 /** The position `text` names in `order`; a 422 naming `cursor` when it names none. */
-export function decodeCursor(order: ListOrder, text: string): ListPosition {
+function decodeCursor(order: ListOrder, text: string): ListPosition {
   const value = parse(text)
   if (value === null || typeof value !== 'object' || Array.isArray(value)) refuse('does not decode to a cursor of run.list')
   const { order: madeFor, after, ...rest } = value as { order?: unknown; after?: unknown }
@@ -72,4 +73,17 @@ export function decodeCursor(order: ListOrder, text: string): ListPosition {
     refuse('does not decode to a cursor of run.list')
   }
   return { primary, started_at: startedAt, run_id: runId }
+}
+
+/** The place the call's `cursor` names (undefined without one); a 422 naming `cursor` when it names none, or comes with an offset. */
+export function positionOf(input: Pick<ListInput, 'cursor' | 'offset' | 'order_by'>): ListPosition | undefined {
+  if (input.cursor === '') return undefined
+  if (input.offset > 0) {
+    throw new LedgerRequestError(
+      'invalid_input',
+      'run.list: cursor and offset go one or the other: a cursor continues after the page it came with, an offset counts from the first run; send offset 0 with a cursor (rule: cursor_or_offset)',
+      { field: 'cursor', rule: 'cursor_or_offset' },
+    )
+  }
+  return decodeCursor(input.order_by, input.cursor)
 }

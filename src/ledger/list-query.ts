@@ -11,7 +11,6 @@
 import type { ListInput } from './checked-input.js'
 import { LedgerRequestError } from './errors.js'
 import { isAny } from './identity.js'
-import { decodeCursor } from './list-cursor.js'
 import { MAX_LIST_LIMIT, type LIST_ORDERS } from './input-schemas.js'
 import { RUN_ROW_FIELDS, type RunRecord, type RunRowField, type RunStatus } from './run-row.js'
 import { searchTextOf } from './run-rules.js'
@@ -42,7 +41,7 @@ export interface ListPosition {
   run_id: string
 }
 
-/** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200, the cursor decoded (a 422 when it is not one, or comes with an offset). */
+/** The query `input` asks for: "any" filters dropped, `q` lower-cased, `limit` capped at 200 (its cursor: list-cursor.ts). */
 export function listQueryOf(input: ListInput): ListQuery {
   const query: ListQuery = {
     org: input.org,
@@ -57,16 +56,6 @@ export function listQueryOf(input: ListInput): ListQuery {
   if (input.q !== '') query.q = input.q.toLowerCase()
   if (input.memory_activity !== '') query.memoryActivity = input.memory_activity
   if (input.grade !== '') query.grade = input.grade
-  if (input.cursor !== '') {
-    if (input.offset > 0) {
-      throw new LedgerRequestError(
-        'invalid_input',
-        'run.list: cursor and offset go one or the other: a cursor continues after the page it came with, an offset counts from the first run; send offset 0 with a cursor (rule: cursor_or_offset)',
-        { field: 'cursor', rule: 'cursor_or_offset' },
-      )
-    }
-    query.after = decodeCursor(input.order_by, input.cursor)
-  }
   return query
 }
 

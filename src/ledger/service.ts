@@ -13,7 +13,7 @@ import type { Caller } from '../server/caller.js'
 import { fillIdentity, isAny, scopeOf, type IdentityUse } from './identity.js'
 import { MAX_RESULTS_LIMIT, OPERATION_INPUTS, type OperationName } from './input-schemas.js'
 import { checkValues } from './input-values.js'
-import { encodeCursor } from './list-cursor.js'
+import { encodeCursor, positionOf } from './list-cursor.js'
 import { checkFields, listQueryOf, skipsTotal } from './list-query.js'
 import type {
   ResultsListResult,
@@ -210,7 +210,8 @@ export class LedgerService {
 
   async #list(caller: Caller, input: ListInput): Promise<RunListResult> {
     const fields = input.fields === null ? undefined : checkFields(input.fields)
-    const query = listQueryOf(input)
+    const after = positionOf(input)
+    const query = after === undefined ? listQueryOf(input) : { ...listQueryOf(input), after }
     const page = await this.store.list(query, scopeOf(caller, input))
     const last = page.runs.at(-1)
     return {

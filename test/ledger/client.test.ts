@@ -22,6 +22,16 @@ describe('createLedgerClient(url, { token })', () => {
     expect(trends.rows.map(({ key, runs, pass_rate, input_tokens, cost_usd }) => ({ key, runs, pass_rate, input_tokens, cost_usd }))).toEqual([
       { key: 'refund-agent', runs: 1, pass_rate: 1, input_tokens: 1000, cost_usd: 0.0025 },
     ])
+    // run.list by cursor: the page after the first.
+    ledger.clock.advance(1)
+    const second = await client.begin({ agent: 'refund-agent', goal: 'Refund order 43' })
+    const first = await client.list({ fields: ['run_id'], limit: 1, order_by: 'started_asc' })
+    expect([first.runs, typeof first.next_cursor]).toEqual([[{ run_id: begun.run_id }], 'string'])
+    expect(await client.list({ fields: ['run_id'], limit: 1, order_by: 'started_asc', cursor: first.next_cursor! })).toEqual({
+      runs: [{ run_id: second.run_id }],
+      total: null,
+      next_cursor: null,
+    })
   })
 
   it('throws LedgerError with the status and error body of a refused call', async () => {

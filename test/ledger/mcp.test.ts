@@ -131,6 +131,13 @@ describe('the MCP tools', () => {
     const trends = (await callTool(client, 'loom_run_stats', { bucket: 'week' })).structuredContent as { rows: Array<Record<string, unknown>> }
     expect(trends.rows.map((row) => [row.key, row.runs, row.closed, row.pass_rate])).toEqual([['coder', 1, 0, null]])
     expect((await callTool(client, 'loom_run_list', { org: 'other' })).structuredContent).toEqual({ runs: [], total: 0, next_cursor: null })
+    // Paged by cursor as over HTTP.
+    await callTool(client, 'loom_run_begin', { agent: 'coder', goal: 'Write the tests' })
+    type Page = { runs: Array<{ goal: string }>; total: number | null; next_cursor: string | null }
+    const first = (await callTool(client, 'loom_run_list', { fields: ['goal'], limit: 1 })).structuredContent as Page
+    const next = (await callTool(client, 'loom_run_list', { fields: ['goal'], limit: 1, cursor: first.next_cursor })).structuredContent as Page
+    expect([...first.runs, ...next.runs].map((run) => run.goal).sort()).toEqual(['Refactor the parser', 'Write the tests'])
+    expect([first.total, next.total, next.next_cursor]).toEqual([2, null, null])
   })
 
   it("run over streamable HTTP at /mcp, behind the server's tokens", async () => {

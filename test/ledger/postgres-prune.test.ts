@@ -113,4 +113,41 @@ describe.skipIf(POSTGRES_URL === undefined)('prune on PostgreSQL', () => {
     expect((await state()).months).toEqual(everyMonth)
     expect((await store.get(scope, 'jan-9'))?.started_at).toBe(at(1, 9))
   })
+
+  it('prunes a month by DELETE when its tables stay busy past the wait, and drops it, emptied, once they are not', async () => {
+    const busy = { org: 'busy', namespace: 'ci' }
+    for (const [runId, started] of [
+      ['aug-1', at(8, 1)],
+      ['aug-2', at(8, 2)],
+      ['oct-1', at(10, 1)],
+    ] as const) {
+      await store.begin(checkedInput('run.begin', { ...busy, agent: 'A', goal: 'g', run_id: runId }), runId, started)
+      await store.complete(busy, checkedInput('run.complete', { ...busy, run_id: runId, status: 'completed' }), started + 1)
+    }
+    // A long read of August holds a lock its DETACH waits for.
+    const reader = new pg.Client({ connectionString: database.url })
+    await reader.connect()
+    try {
+      await reader.query('BEGIN')
+      await reader.query('SELECT count(*) FROM reagent_ledger_runs_p201908')
+      const started = Date.now()
+      expect(await store.prune(busy, policy({ before: at(9, 1) }))).toEqual({
+        removed: 2,
+        kept: { active: 0, last: 0, baseline: 0, failed: 0 },
+        partitionsDropped: 0,
+      })
+      expect(Date.now() - started).toBeGreaterThanOrEqual(2000)
+      await reader.query('COMMIT')
+    } finally {
+      await reader.end()
+    }
+    expect(await rows("SELECT run_id AS v FROM reagent_ledger_runs WHERE org = 'busy' ORDER BY run_id")).toEqual(['oct-1'])
+    expect(await rows("SELECT relname AS v FROM pg_class WHERE relname = 'reagent_ledger_runs_p201908'")).toEqual(['reagent_ledger_runs_p201908'])
+    expect(await store.prune(busy, policy({ before: at(9, 1) }))).toEqual({
+      removed: 0,
+      kept: { active: 0, last: 0, baseline: 0, failed: 0 },
+      partitionsDropped: 1,
+    })
+    expect(await rows("SELECT relname AS v FROM pg_class WHERE relname ~ '^reagent_ledger_(runs|traces)_p201908$'")).toEqual([])
+  })
 })
