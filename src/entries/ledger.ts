@@ -33,6 +33,7 @@ export type {
   TracePutInput,
   ResultsPutInput,
   ResultsListInput,
+  RunPruneInput,
   RunStatsInput,
 } from '../ledger/input-types.js'
 export type {
@@ -40,6 +41,7 @@ export type {
   RunCompleteResult,
   RunGetResult,
   RunGradeResult,
+  RunPruneResult,
   RunStatsResult,
   RunStatsRow,
   RunListResult,

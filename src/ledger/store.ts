@@ -35,6 +35,26 @@ export interface GradeOutcome {
   runNotFound: boolean
 }
 
+/** H3 owns. Cut-off and rules of a prune; every run older than `before` is removed unless a rule keeps it. */
+export interface PrunePolicy {
+  /** Epoch seconds: runs that started before it are candidates. */
+  before: number
+  /** Keep runs that ended failed or were graded fail. */
+  keepFailed: boolean
+  /** Keep the newest N runs of each agent, whatever their age. */
+  keepLastPerAgent: number
+  /** Count only, remove nothing. */
+  dryRun: boolean
+}
+
+export interface PruneOutcome {
+  removed: number
+  /** Why candidates were kept. `last`: the newest run(s) of an agent (always at least 1). `baseline`: referenced by a results file the ledger keeps as a branch's latest results. */
+  kept: { failed: number; last: number; baseline: number; active: number }
+  /** PostgreSQL: whole partitions dropped (0 on the directory store). */
+  partitionsDropped: number
+}
+
 /** A store's connection pool, for the metrics: connections open, idle among them, and calls waiting for one. */
 export interface StorePool {
   total: number
@@ -64,6 +84,13 @@ export interface LedgerStore {
   putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean>
   /** The namespace's results of `branch` (every branch when undefined), newest first by started_at (then results id, descending), at most `limit`. */
   listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]>
+  /**
+   * Removes the scope's runs (with their traces) that started before
+   * `policy.before`, except active runs and those a rule keeps (see
+   * prune-plan.ts); `now` is the server's clock, for the log. Counts only when
+   * `policy.dryRun`.
+   */
+  prune(scope: Scope, policy: PrunePolicy, now: number): Promise<PruneOutcome>
   /** Resolves when the store can be reached (within `timeoutMs`), throws StoreUnavailableError when not: `/readyz`. Cheap: probes call it every few seconds. */
   ping(timeoutMs: number): Promise<void>
   /** The connection pool's use, for a store that has one. */

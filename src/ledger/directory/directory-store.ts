@@ -36,10 +36,12 @@ import type { RunRecord } from '../run-row.js'
 import type { StatsCell, StatsQuery } from '../stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy } from '../store.js'
+import { baselineTests, selectPrune } from '../prune-rules.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
 import { readDirectoryRuns } from './read-directory.js'
+import { type PrunedRun, pruneJournalPath, readPruneJournal, removePruneJournal, removeRunFiles, renderPruneJournal } from './prune-journal.js'
 import { readResultsFolder, resultsPath } from './results-files.js'
 import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
 import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
@@ -89,6 +91,7 @@ export class DirectoryStore implements LedgerStore {
     const store = new DirectoryStore(options)
     store.#release = lockDirectory(options.dir)
     try {
+      store.#finishPrune(false)
       store.#load()
     } catch (error) {
       store.#release()
@@ -366,6 +369,62 @@ export class DirectoryStore implements LedgerStore {
 
   async listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
     return readResultsFolder(this.#options.dir, scope, branch, limit)
+  }
+
+  /**
+   * One synchronous step, as every operation here: the runs to remove are
+   * chosen from the index (prune-rules.ts), written to the prune journal,
+   * then removed run by run, each leaving the index as its files go
+   * (prune-journal.ts). A disk refusing midway is a 503; the index holds
+   * exactly the runs whose files are still there, and the next prune (or
+   * open) finishes the journal.
+   */
+  async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
+    this.#finishPrune(true)
+    const runs = this.#namespaces.get(keyOf(scope.org, scope.namespace))
+    const inScope = runs === undefined ? [] : [...runs.values()].map((entry) => entry.run).filter((run) => isVisible(scope, run))
+    const results = readResultsFolder(this.#options.dir, scope, undefined, Number.POSITIVE_INFINITY)
+    const { remove, kept } = selectPrune(inScope, policy, baselineTests(results))
+    const outcome: PruneOutcome = { removed: remove.length, kept, partitionsDropped: 0 }
+    if (policy.dryRun || remove.length === 0) return outcome
+    this.#write(pruneJournalPath(this.#options.dir), renderPruneJournal(remove.map((run) => this.#filesOf(run))))
+    this.#finishPrune(true, true)
+    return outcome
+  }
+
+  /** The files of `run`, relative to the directory: the traces session() wrote of it first, its ledger file (or its only file) last. */
+  #filesOf(run: RunRecord): PrunedRun {
+    const { dir } = this.#options
+    const key = keyOf(run.org, run.namespace)
+    const own = relative(dir, this.#runs(run.org, run.namespace).get(run.run_id)!.path).split(sep).join('/')
+    const roots = [...this.#rootFiles].filter(([name, held]) => held.key === key && held.runId === run.run_id && name !== own).map(([name]) => name)
+    return { org: run.org, namespace: run.namespace, run_id: run.run_id, files: [...roots, own] }
+  }
+
+  /**
+   * Removes the runs of an unfinished prune journal, then the journal.
+   * `indexed`: the index is loaded, and each run leaves it as its files go.
+   * Files are checked to still hold their run only when finishing a journal
+   * another process (or an earlier failure) left: a prune just planned knows them.
+   */
+  #finishPrune(indexed: boolean, planned = false): void {
+    const { dir } = this.#options
+    const journal = readPruneJournal(dir)
+    if (journal === undefined) return
+    try {
+      for (const run of journal) {
+        removeRunFiles(dir, run, !planned, (file) => {
+          this.#rootFiles.delete(file)
+          this.#openJournals.delete(file)
+        })
+        if (!indexed) continue
+        const runs = this.#namespaces.get(keyOf(run.org, run.namespace))
+        if (runs?.get(run.run_id) !== undefined && !isFile(runs.get(run.run_id)!.path)) runs.delete(run.run_id)
+      }
+      removePruneJournal(dir)
+    } catch (error) {
+      throw new StoreUnavailableError(this.kind, error, 'cannot remove its files')
+    }
   }
 
   /** The directory is there and this process may read and write it (a disk that is full still passes: its writes answer 503). */

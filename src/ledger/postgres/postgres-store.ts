@@ -25,7 +25,8 @@ import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js
 import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool } from '../store.js'
+import { baselineTests, keptReason, lastPerAgent } from '../prune-rules.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
 import { statsSql } from './stats-sql.js'
@@ -70,6 +71,9 @@ export function isConnectionFailure(error: unknown): boolean {
   if (typeof code === 'string') return UNAVAILABLE_STATE.test(code) || UNAVAILABLE_SOCKET.has(code)
   return UNAVAILABLE_MESSAGE.test(error.message)
 }
+
+/** Runs removed per DELETE: each is a transaction of its own, short enough not to hold locks long. */
+const PRUNE_BATCH = 5000
 
 /** How long a call waits for a free connection before it is answered as unavailable. */
 const CONNECT_TIMEOUT_MS = 10_000
@@ -316,6 +320,55 @@ export class PostgresStore implements LedgerStore {
       [scope.org, scope.namespace, branch ?? null, limit],
     )
     return rows.map((row) => JSON.parse(row.results_json) as RunResults)
+  }
+
+  /**
+   * A prune by DELETE: the candidates (started before the cut-off) with
+   * their rank among their agent's runs, sorted into kept and removed by
+   * prune-rules.ts, then removed in batches (their traces go with them: ON
+   * DELETE CASCADE). Each DELETE checks status and grade again, so a run
+   * that turned failed or active since it was chosen is kept.
+   */
+  async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
+    const { rows: results } = await this.#query<{ results_json: string }>(
+      `WITH newest AS (
+         SELECT DISTINCT ON (branch) branch, commit_sha FROM reagent_ledger_results WHERE org = $1 AND namespace = $2
+         ORDER BY branch, started_at DESC, results_id COLLATE "C" DESC)
+       SELECT r.results_json FROM reagent_ledger_results r JOIN newest n ON r.branch IS NOT DISTINCT FROM n.branch AND r.commit_sha = n.commit_sha
+       WHERE r.org = $1 AND r.namespace = $2`,
+      [scope.org, scope.namespace],
+    )
+    const baseline = baselineTests(results.map((row) => JSON.parse(row.results_json) as RunResults))
+    type Candidate = Pick<RunRecord, 'run_id' | 'status' | 'grade' | 'metadata'> & { rank: string }
+    const { rows } = await this.#query<Candidate>(
+      `SELECT run_id, status, grade, metadata, rank FROM (
+         SELECT run_id, status, grade, started_at,
+           jsonb_build_object('git_commit', metadata->'git_commit', 'test_file', metadata->'test_file', 'test_name', metadata->'test_name') AS metadata,
+           row_number() OVER (PARTITION BY agent ORDER BY started_at DESC, run_id COLLATE "C" DESC) AS rank
+         FROM reagent_ledger_runs
+         WHERE org = $1 AND namespace = $2 AND ($3::text IS NULL OR agent = $3) AND ($4::text IS NULL OR session_id = $4)) ranked
+       WHERE started_at < $5`,
+      [scope.org, scope.namespace, scope.agent ?? null, scope.session_id ?? null, policy.before],
+    )
+    const kept = { failed: 0, last: 0, baseline: 0, active: 0 }
+    const remove: string[] = []
+    const last = lastPerAgent(policy)
+    for (const row of rows) {
+      const reason = keptReason(row, Number(row.rank) <= last, policy, baseline)
+      if (reason === undefined) remove.push(row.run_id)
+      else kept[reason] += 1
+    }
+    if (policy.dryRun) return { removed: remove.length, kept, partitionsDropped: 0 }
+    let removed = 0
+    for (let at = 0; at < remove.length; at += PRUNE_BATCH) {
+      const { rowCount } = await this.#query(
+        `DELETE FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND run_id = ANY($3::text[]) AND status <> 'active'
+         AND NOT ($4 AND (status = 'failed' OR grade IS NOT DISTINCT FROM 'fail'))`,
+        [scope.org, scope.namespace, remove.slice(at, at + PRUNE_BATCH), policy.keepFailed],
+      )
+      removed += rowCount ?? 0
+    }
+    return { removed, kept, partitionsDropped: 0 }
   }
 
   /** `SELECT 1` on the probe's connection (opened again after a failure), within `timeoutMs` for the connection and the query alike. */
