@@ -10,6 +10,7 @@ import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
+import { projectsConformance } from './projects.js'
 import { pruneConformance } from './prune.js'
 import { resultsConformance } from './results.js'
 import { statsConformance } from './stats.js'
@@ -26,4 +27,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: results.put and results.list`, () => resultsConformance(start))
   describe(`${name}: run.stats`, () => statsConformance(start))
   describe(`${name}: run.prune`, () => pruneConformance(start))
+  describe(`${name}: projects and roles`, () => projectsConformance(start))
 }
