@@ -91,7 +91,7 @@ export class DirectoryStore implements LedgerStore {
     const store = new DirectoryStore(options)
     store.#release = lockDirectory(options.dir)
     try {
-      store.#finishPrune(false)
+      store.#finishPrune()
       store.#load()
     } catch (error) {
       store.#release()
@@ -380,15 +380,16 @@ export class DirectoryStore implements LedgerStore {
    * open) finishes the journal.
    */
   async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
-    this.#finishPrune(true)
+    // A dry run only counts: an unfinished prune's runs are counted again, and go at the next prune.
+    const finished = policy.dryRun ? 0 : this.#finishPrune()
     const runs = this.#namespaces.get(keyOf(scope.org, scope.namespace))
     const inScope = runs === undefined ? [] : [...runs.values()].map((entry) => entry.run).filter((run) => isVisible(scope, run))
     const results = readResultsFolder(this.#options.dir, scope, undefined, Number.POSITIVE_INFINITY)
     const { remove, kept } = selectPrune(inScope, policy, baselineTests(results))
-    const outcome: PruneOutcome = { removed: remove.length, kept, partitionsDropped: 0 }
+    const outcome: PruneOutcome = { removed: finished + remove.length, kept, partitionsDropped: 0 }
     if (policy.dryRun || remove.length === 0) return outcome
     this.#write(pruneJournalPath(this.#options.dir), renderPruneJournal(remove.map((run) => this.#filesOf(run))))
-    this.#finishPrune(true, true)
+    this.#finishPrune(true)
     return outcome
   }
 
@@ -402,26 +403,32 @@ export class DirectoryStore implements LedgerStore {
   }
 
   /**
-   * Removes the runs of an unfinished prune journal, then the journal.
-   * `indexed`: the index is loaded, and each run leaves it as its files go.
+   * Removes the runs of an unfinished prune journal, then the journal;
+   * returns how many left the index (each leaves it as its files go; none
+   * before the index is loaded, at open).
    * Files are checked to still hold their run only when finishing a journal
    * another process (or an earlier failure) left: a prune just planned knows them.
    */
-  #finishPrune(indexed: boolean, planned = false): void {
+  #finishPrune(planned = false): number {
     const { dir } = this.#options
     const journal = readPruneJournal(dir)
-    if (journal === undefined) return
+    if (journal === undefined) return 0
+    let removed = 0
     try {
       for (const run of journal) {
         removeRunFiles(dir, run, !planned, (file) => {
           this.#rootFiles.delete(file)
           this.#openJournals.delete(file)
         })
-        if (!indexed) continue
         const runs = this.#namespaces.get(keyOf(run.org, run.namespace))
-        if (runs?.get(run.run_id) !== undefined && !isFile(runs.get(run.run_id)!.path)) runs.delete(run.run_id)
+        const entry = runs?.get(run.run_id)
+        if (entry !== undefined && !isFile(entry.path)) {
+          runs!.delete(run.run_id)
+          removed += 1
+        }
       }
       removePruneJournal(dir)
+      return removed
     } catch (error) {
       throw new StoreUnavailableError(this.kind, error, 'cannot remove its files')
     }

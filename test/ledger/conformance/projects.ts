@@ -191,10 +191,10 @@ export function projectsConformance(start: StartLedger): void {
       content: Array<{ text: string }>
     }
     expect([refused.isError, JSON.parse(refused.content[0]!.text)]).toEqual([true, forbidden('run.begin', 'a-reader', 'read', 'write').body])
-    const seen = (await reader.callTool({ name: 'loom_run_list', arguments: {} })) as { structuredContent: { total: number } }
+    const seen = (await reader.callTool({ name: 'loom_run_list', arguments: {} })) as unknown as { structuredContent: { total: number } }
     expect(seen.structuredContent.total).toBe(2)
     const other = await mcp(TOKENS.bWriter)
-    const none = (await other.callTool({ name: 'loom_run_get', arguments: { run_id: 'old' } })) as { structuredContent: { found: boolean } }
+    const none = (await other.callTool({ name: 'loom_run_get', arguments: { run_id: 'old' } })) as unknown as { structuredContent: { found: boolean } }
     expect(none.structuredContent.found).toBe(false)
   })
 }
