@@ -100,6 +100,7 @@ export function readTokenFile(file: string): TokenRegistry {
 function tokenRegistry(entries: readonly TokenEntry[]): TokenRegistry {
   return {
     size: entries.length,
+    callers: () => entries.map((entry) => entry.caller),
     lookup(token) {
       const presented = sha256(token)
       let found: Caller | undefined

@@ -30,4 +30,6 @@ export interface TokenRegistry {
   /** The caller a bearer token stands for, or undefined when no entry holds it. */
   lookup(token: string): Caller | undefined
   readonly size: number
+  /** Every entry's caller, in the file's order (the projects the server serves, for its retention). */
+  callers(): readonly Caller[]
 }
