@@ -45,6 +45,12 @@ export function projectsOf(callers: Iterable<Pick<Caller, 'org' | 'namespace'>>)
   return [...seen.values()]
 }
 
+/** A span as the log says it: `24 h`, `90 s`, `10 ms`. */
+function spanOf(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 360_000) / 10} h`
+  return ms >= 1000 ? `${Math.round(ms / 100) / 10} s` : `${ms} ms`
+}
+
 function summary(out: RunPruneResult): string {
   const { active, last, baseline, failed } = out.kept
   return `removed ${out.removed} run(s) started before ${out.before}; kept ${active} active, ${last} newest of their agent, ${baseline} of a branch's latest results, ${failed} failed`
@@ -80,7 +86,7 @@ export function startRetention(options: RetentionOptions): Retention {
           partitions_dropped: out.partitions_dropped,
         })
       } catch (error) {
-        log.event('error', 'retention_failed', `retention (${where}) failed, tried again in ${intervalMs / 3_600_000} h: ${(error as Error).message}`, {
+        log.event('error', 'retention_failed', `retention (${where}) failed, tried again in ${spanOf(intervalMs)}: ${(error as Error).message}`, {
           org: project.org,
           namespace: project.namespace,
         })

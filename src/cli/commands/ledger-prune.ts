@@ -51,7 +51,7 @@ export const ledgerPruneCommand: Command = {
     `The ledger is --ledger or ${LEDGER_URL_ENV}, with an admin token in ${LEDGER_TOKEN_ENV}; without one, the store is opened here (--store, default the trace directory).`,
     "Never removed: an active run, the newest --keep-last runs of each agent (at least 1), a run of a test in a branch's latest results (at their commit).",
     '--keep-failed also keeps the runs that failed or were graded fail. --dry-run counts and removes nothing.',
-    'A directory store removes trace files session() wrote as well as the ledger\'s own; an interrupted prune is finished at the next prune or start.',
+    "A directory store removes trace files session() wrote as well as the ledger's own; an interrupted prune is finished at the next prune or start.",
     'reagent-flow serve --retention <age> prunes the same way daily.',
   ],
   options: {

@@ -32,7 +32,7 @@ export const serveCommand: Command = {
     'GET /healthz answers 200 while it runs; GET /readyz 200 when the store answers, 503 naming what is not ready (the store, a shutdown).',
     'GET /metrics: Prometheus metrics; open without --token-file, otherwise only with the token of --metrics-token-file.',
     'The log goes to stderr: one line per request and one per server event, as JSON (text on a terminal; --log-format).',
-    '--retention prunes as reagent-flow ledger prune does (never an active run, the newest run of an agent, nor a run of a branch\'s latest results), logging each project\'s outcome.',
+    "--retention prunes as reagent-flow ledger prune does (never an active run, the newest run of an agent, nor a run of a branch's latest results), logging each project's outcome.",
     'SIGINT or SIGTERM: /readyz answers 503, the requests in flight finish (--drain-timeout), the store is closed, exit 0; a second signal stops at once.',
     `Needs optional peer dependencies of reagent-flow: ${installCommand(SERVE_PACKAGES)} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
   ],
@@ -62,7 +62,12 @@ export const serveCommand: Command = {
       description: 'prune runs started longer ago than this (90d, 12w, 36h) in every project it serves: a minute after start, then daily',
     },
     'retention-keep-failed': { type: 'boolean', description: 'with --retention: keep the runs that failed or were graded fail' },
-    'retention-keep-last': { type: 'string', value: '<N>', default: '1', description: 'with --retention: keep the newest N runs of each agent, whatever their age' },
+    'retention-keep-last': {
+      type: 'string',
+      value: '<N>',
+      default: '1',
+      description: 'with --retention: keep the newest N runs of each agent, whatever their age',
+    },
   },
   positionals: { min: 0, max: 0, names: '' },
   examples: [
@@ -96,8 +101,7 @@ export const serveCommand: Command = {
         logLevel: (stringOption(input, 'log-level') as LogLevel | undefined) ?? 'info',
         drainMs: intOption(input, 'drain-timeout', DEFAULT_DRAIN_SECONDS, 0, 3600) * 1000,
         metricsTokenFile: stringOption(input, 'metrics-token-file'),
-        retention:
-          retention === undefined ? undefined : { olderThan: retention, keepFailed: input.options['retention-keep-failed'] === true, keepLast },
+        retention: retention === undefined ? undefined : { olderThan: retention, keepFailed: input.options['retention-keep-failed'] === true, keepLast },
       },
       ctx,
     )
