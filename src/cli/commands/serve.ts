@@ -29,6 +29,7 @@ export const serveCommand: Command = {
     "Without --token-file the server is a single user's: loopback only, org and namespace from --org/--namespace.",
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
+    'An entry\'s "role" is read (look only), write (the default: record runs and results) or admin (also run.prune); a token sees only its org and namespace.',
     'GET /healthz answers 200 while it runs; GET /readyz 200 when the store answers, 503 naming what is not ready (the store, a shutdown).',
     'GET /metrics: Prometheus metrics; open without --token-file, otherwise only with the token of --metrics-token-file.',
     'The log goes to stderr: one line per request and one per server event, as JSON (text on a terminal; --log-format).',
