@@ -6,7 +6,7 @@
  * next open), and a file session() has since written a new run into stays.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
@@ -26,6 +26,12 @@ function sessionTrace(dir: string, folder: string, traceId: string, age: number)
   const start = T0 - age * DAY
   return saveTrace(buildTrace('refund', [], { trace_id: traceId, started_at: start, ended_at: start + 2 }), { traceDir: join(dir, folder) })
 }
+
+/** What a prune of `old` and `reported` (threeRuns) writes before it removes a file. */
+const CRASHED_JOURNAL = [
+  { ...scope, run_id: 'old', files: ['a/refund.trace.json'] },
+  { ...scope, run_id: 'reported', files: ['b/refund.trace.json', 'ledger/acme/default/reported.trace.json'] },
+]
 
 const ids = async (ledger: TestLedger): Promise<string[]> =>
   (await ledger.call<{ runs: Array<{ run_id: string }> }>('run.list', { order_by: 'started_asc' })).body.runs.map((run) => run.run_id)
@@ -76,11 +82,7 @@ describe('the directory store prune', () => {
       const { ledger, files } = await threeRuns(dir)
       await ledger.server.close()
       // The journal a prune of `old` and `reported` writes, and the files it had removed when the process died.
-      const journal = [
-        { ...scope, run_id: 'old', files: ['a/refund.trace.json'] },
-        { ...scope, run_id: 'reported', files: ['b/refund.trace.json', 'ledger/acme/default/reported.trace.json'] },
-      ]
-      writeFileSync(pruneJournalPath(dir), renderPruneJournal(journal))
+      writeFileSync(pruneJournalPath(dir), renderPruneJournal(CRASHED_JOURNAL))
       for (const path of [files.old, files.reportedTrace, files.reportedLedger].slice(0, crashedAfter)) rmSync(path)
       // Since the crash, session() wrote a new run over the file of `old`.
       if (crashedAfter === 0) sessionTrace(dir, 'a', 'newer', 1)
@@ -134,6 +136,8 @@ describe.skipIf(!canFreezeFolders())('the directory store prune when the disk re
       true,
       true,
     ])
+    // The journal names each run's files, the ledger's file last: the one the crash test above starts from.
+    expect(JSON.parse(readFileSync(pruneJournalPath(dir), 'utf8'))).toEqual({ prune_version: 1, runs: CRASHED_JOURNAL })
     expect(await ids(ledger)).toEqual(['reported', 'new'])
     expect((await ledger.call('run.get', { run_id: 'reported' })).body).toMatchObject({ found: true, run: { status: 'completed' } })
     // A dry run counts what is left, and removes nothing.
