@@ -110,6 +110,21 @@ describe('reagent-flow serve', () => {
     )
   })
 
+  it('checks --retention and its options before it starts', () => {
+    const cwd = tempDir()
+    expect(runCli(['serve', '--retention', '90'], cwd)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'reagent-flow serve: --retention must be a count of hours, days or weeks (36h, 90d, 12w); got "90"\n',
+    })
+    expect(runCli(['serve', '--retention-keep-last', '3'], cwd).stderr).toBe(
+      'reagent-flow serve: --retention-keep-failed and --retention-keep-last go with --retention <age> (how old a run must be to be pruned)\n',
+    )
+    expect(runCli(['serve', '--retention', '90d', '--retention-keep-last', '0'], cwd).stderr).toBe(
+      'reagent-flow serve: --retention-keep-last must be a whole number from 1 to 1000000; got "0"\n',
+    )
+  })
+
   it('says which port is taken', async () => {
     const cwd = tempDir()
     const first = await spawnServe(['--store', join(cwd, 'a')], cwd)
