@@ -388,18 +388,29 @@ export class DirectoryStore implements LedgerStore {
     const { remove, kept } = selectPrune(inScope, policy, baselineTests(results))
     const outcome: PruneOutcome = { removed: finished + remove.length, kept, partitionsDropped: 0 }
     if (policy.dryRun || remove.length === 0) return outcome
-    this.#write(pruneJournalPath(this.#options.dir), renderPruneJournal(remove.map((run) => this.#filesOf(run))))
+    const roots = this.#rootFilesByRun(keyOf(scope.org, scope.namespace))
+    this.#write(pruneJournalPath(this.#options.dir), renderPruneJournal(remove.map((run) => this.#filesOf(run, roots))))
     this.#finishPrune(true)
     return outcome
   }
 
+  /** The trace files session() wrote (and journals) of the namespace `key`, by the run they hold. */
+  #rootFilesByRun(key: string): Map<string, string[]> {
+    const byRun = new Map<string, string[]>()
+    for (const [name, held] of this.#rootFiles) {
+      if (held.key !== key) continue
+      const names = byRun.get(held.runId)
+      if (names === undefined) byRun.set(held.runId, [name])
+      else names.push(name)
+    }
+    return byRun
+  }
+
   /** The files of `run`, relative to the directory: the traces session() wrote of it first, its ledger file (or its only file) last. */
-  #filesOf(run: RunRecord): PrunedRun {
-    const { dir } = this.#options
-    const key = keyOf(run.org, run.namespace)
-    const own = relative(dir, this.#runs(run.org, run.namespace).get(run.run_id)!.path).split(sep).join('/')
-    const roots = [...this.#rootFiles].filter(([name, held]) => held.key === key && held.runId === run.run_id && name !== own).map(([name]) => name)
-    return { org: run.org, namespace: run.namespace, run_id: run.run_id, files: [...roots, own] }
+  #filesOf(run: RunRecord, roots: ReadonlyMap<string, readonly string[]>): PrunedRun {
+    const own = relative(this.#options.dir, this.#runs(run.org, run.namespace).get(run.run_id)!.path).split(sep).join('/')
+    const others = (roots.get(run.run_id) ?? []).filter((name) => name !== own)
+    return { org: run.org, namespace: run.namespace, run_id: run.run_id, files: [...others, own] }
   }
 
   /**
