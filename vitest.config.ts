@@ -14,6 +14,7 @@ const E2E = [
   'test/cli/**/*.test.ts',
   'test/ledger/serve-command.test.ts',
   'test/ledger/ledger-prune-command.test.ts',
+  'test/ledger/directory-prune.test.ts',
   'test/viewer/view-command.test.ts',
   // Writers in child processes, and Python reading what we write.
   'test/storage/concurrent-writes.test.ts',

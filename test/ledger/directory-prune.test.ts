@@ -3,17 +3,21 @@
  * ledger's own and go the same way, a run held by two files loses both, and
  * the index and the files never disagree: not when the disk refuses midway,
  * not after a crash at any point of a prune (its journal is finished at the
- * next open), and a file session() has since written a new run into stays.
+ * next open, also after a SIGKILL of `reagent-flow ledger prune`), and a file
+ * session() has since written a new run into stays.
  */
-import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { saveTrace } from '../../src/entries/files.js'
 import { DirectoryStore } from '../../src/ledger/directory/directory-store.js'
 import { pruneJournalPath, renderPruneJournal } from '../../src/ledger/directory/prune-journal.js'
-import { ledgerPath } from '../../src/ledger/directory/run-files.js'
+import { ledgerFileOf, ledgerFolder, ledgerPath } from '../../src/ledger/directory/run-files.js'
+import { blankRun } from '../../src/ledger/run-fields.js'
+import { renderTrace } from '../../src/storage/index.js'
+import { CLI } from '../cli/run-cli.js'
 import { buildTrace } from '../helpers/trace-builder.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { startDirectoryLedger, T0, type TestLedger } from './harness.js'
@@ -96,6 +100,43 @@ describe('the directory store prune', () => {
 })
 
 const allRuns = { limit: 200, offset: 0, orderBy: 'started_asc' } as const
+
+/** `count` completed ledger runs of `refund` in `dir`, 200 days old and a second apart, and one from yesterday (`newest`), written as the store writes them. */
+function manyOldRuns(dir: string, count: number): void {
+  mkdirSync(ledgerFolder(dir, 'local', 'default'), { recursive: true })
+  const now = Date.now() / 1000
+  for (let n = 0; n <= count; n++) {
+    const started = n === count ? now - DAY : now - 200 * DAY + n
+    const run = { ...blankRun(), org: 'local', namespace: 'default', run_id: n === count ? 'newest' : `r${n}`, agent: 'refund', goal: 'g' }
+    Object.assign(run, { status: 'completed', started_at: started, completed_at: started + 1, duration_ms: 1000 })
+    writeFileSync(ledgerPath(dir, run), renderTrace(ledgerFileOf(run, undefined), { redact: false }))
+  }
+}
+
+describe('the directory store prune killed midway (SIGKILL)', () => {
+  it('leaves files that the next open finishes pruning: every run there whole or gone, never half', async () => {
+    for (const count of [4000, 12000]) {
+      const cwd = tempDir()
+      const dir = join(cwd, 'store')
+      manyOldRuns(dir, count)
+      const child = spawn(process.execPath, [CLI, 'ledger', 'prune', '--store', dir, '--older-than', '90d'], { cwd, stdio: 'ignore' })
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      // Killed the moment its journal is there: it is removing files.
+      while (!existsSync(pruneJournalPath(dir)) && child.exitCode === null) await new Promise((resolve) => setImmediate(resolve))
+      child.kill('SIGKILL')
+      await exited
+      const left = readdirSync(ledgerFolder(dir, 'local', 'default')).length
+      if (left <= 1 || !existsSync(pruneJournalPath(dir))) continue // It finished first: try again with more runs.
+      const reopened = DirectoryStore.open({ dir, org: 'local', namespace: 'default', watch: false })
+      onTestFinished(() => reopened.close())
+      const scoped = { org: 'local', namespace: 'default' }
+      expect([left > 1, (await reopened.list({ ...scoped, ...allRuns }, scoped)).runs.map((run) => run.run_id)]).toEqual([true, ['newest']])
+      expect([existsSync(pruneJournalPath(dir)), readdirSync(ledgerFolder(dir, 'local', 'default'))]).toEqual([false, ['newest.trace.json']])
+      return
+    }
+    throw new Error('every prune finished before it could be killed')
+  }, 120_000)
+})
 
 /** Whether `chattr +i` makes a folder refuse new files here (root on ext4 and alike). */
 function canFreezeFolders(): boolean {
