@@ -91,7 +91,7 @@ export class DirectoryStore implements LedgerStore {
     const store = new DirectoryStore(options)
     store.#release = lockDirectory(options.dir)
     try {
-      store.#finishPrune()
+      store.#finishUnfinishedPrune()
       store.#load()
     } catch (error) {
       store.#release()
@@ -441,7 +441,18 @@ export class DirectoryStore implements LedgerStore {
       removePruneJournal(dir)
       return removed
     } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error
       throw new StoreUnavailableError(this.kind, error, 'cannot remove its files')
+    }
+  }
+
+  /** At open: a prune a crash cut short is finished; a disk that refuses does not keep the store closed (each run left is whole, its ledger file removed last), and the next prune tries again. */
+  #finishUnfinishedPrune(): void {
+    try {
+      this.#finishPrune()
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error
+      warn('REAGENT_WRITE', `run ledger: an interrupted prune of ${this.#options.dir} could not be finished (${error.message}); the next prune finishes it`)
     }
   }
 
