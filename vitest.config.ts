@@ -13,6 +13,8 @@ const E2E = [
   // The built CLI run as a child process (test/cli/run-cli.ts): one Node start per command.
   'test/cli/**/*.test.ts',
   'test/ledger/serve-command.test.ts',
+  'test/ledger/ledger-prune-command.test.ts',
+  'test/ledger/directory-prune.test.ts',
   'test/viewer/view-command.test.ts',
   // Writers in child processes, and Python reading what we write.
   'test/storage/concurrent-writes.test.ts',

@@ -21,6 +21,7 @@ import { exportCommand } from './commands/export.js'
 import { getCommand } from './commands/get.js'
 import { gradeCommand } from './commands/grade.js'
 import { importCommand } from './commands/import.js'
+import { ledgerPruneCommand } from './commands/ledger-prune.js'
 import { listCommand } from './commands/list.js'
 import { recordingsCommand } from './commands/recordings.js'
 import { mcpCommand } from './commands/mcp.js'
@@ -64,6 +65,7 @@ export const COMMANDS: readonly Command[] = [
   ciCommentCommand,
   ciUploadCommand,
   ledgerPushCommand,
+  ledgerPruneCommand,
   compareCommand,
   statsCommand,
   demoCommand,

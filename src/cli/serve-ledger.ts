@@ -12,6 +12,7 @@ import { MIN_TOKEN_LENGTH, readTokenFile } from '../ledger/tokens.js'
 import { UsageError } from '../errors/index.js'
 import { readTextOrNull } from '../storage/index.js'
 import { singleUser } from '../ledger/identity.js'
+import type { RetentionSettings } from '../ledger/retention.js'
 import type { RouteGroup } from '../server/route-group.js'
 import type { LogFormat, LogLevel } from '../server/server-log.js'
 import { EXIT_OK } from './command.js'
@@ -30,6 +31,8 @@ export interface ServeSettings extends LedgerSettings {
   drainMs: number
   /** A file holding the bearer token of /metrics. */
   metricsTokenFile: string | undefined
+  /** `--retention`: prune daily. */
+  retention?: RetentionSettings | undefined
 }
 
 /** The token in `file` (its first line, trimmed), or undefined without the option. Throws UsageError naming the file. */
@@ -92,6 +95,7 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
       logLevel: settings.logLevel,
       graceMs: settings.drainMs,
       metricsToken,
+      retention: settings.retention,
     })
   } catch (error) {
     await viewer?.group.close?.()
@@ -113,6 +117,7 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
     location: store.location,
     tokens: tokens?.size ?? null,
     metrics: metricsToken === undefined ? (tokens === undefined ? 'open' : 'closed') : 'token',
+    retention: settings.retention?.olderThan ?? null,
   })
   if (ctx.json)
     ctx.printJson({

@@ -34,6 +34,7 @@ export type {
   TracePutInput,
   ResultsPutInput,
   ResultsListInput,
+  RunPruneInput,
   RunStatsInput,
 } from '../ledger/input-types.js'
 export type {
@@ -41,6 +42,7 @@ export type {
   RunCompleteResult,
   RunGetResult,
   RunGradeResult,
+  RunPruneResult,
   RunStatsResult,
   RunStatsRow,
   RunListResult,

@@ -23,6 +23,7 @@ import type {
   RESULTS_PUT_INPUT,
   RESULTS_LIST_INPUT,
   RUN_STATS_INPUT,
+  RUN_PRUNE_INPUT,
 } from './input-schemas.js'
 
 /** Without the `[x: string]: unknown` that FromSchema adds for the fields a schema allows but does not name (they are `ignored_args`). */
@@ -51,6 +52,7 @@ export interface CheckedInputs {
   'results.put': Checked<typeof RESULTS_PUT_INPUT>
   'results.list': Checked<typeof RESULTS_LIST_INPUT>
   'run.stats': Checked<typeof RUN_STATS_INPUT>
+  'run.prune': Checked<typeof RUN_PRUNE_INPUT>
 }
 
 /** What a grade sets on a run: run.grade's verdict fields. */

@@ -17,6 +17,7 @@ import type {
   RunGetInput,
   RunGradeInput,
   RunListInput,
+  RunPruneInput,
   RunStatsInput,
   TraceGetInput,
   TracePutInput,
@@ -29,6 +30,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  RunPruneResult,
   RunStatsResult,
   TraceGetResult,
   TracePutResult,
@@ -55,6 +57,13 @@ export interface LedgerClient {
   list(input?: RunListInput): Promise<RunListResult>
   /** Trends (our extension, run.stats): runs, pass rate, tokens, cost, duration p50/p95 and turns per group and time bucket: `{ by: 'agent', bucket: 'day', since: '30d' }`. */
   stats(input?: RunStatsInput): Promise<RunStatsResult>
+  /**
+   * Retention (our extension, run.prune; an admin token): removes the runs
+   * started more than `older_than` ago, keeping active runs, each agent's
+   * newest `keep_last`, runs of a branch's latest results and, with
+   * `keep_failed`, failed ones: `{ older_than: '90d', dry_run: true }`.
+   */
+  prune(input: RunPruneInput): Promise<RunPruneResult>
   /**
    * Uploads a run's trace (our extension of the operations, trace.put):
    * `traceJson` is the trace file's text (as `renderTrace` makes it), sent
@@ -121,6 +130,8 @@ export function createLedgerClient(url: string, options: LedgerClientOptions = {
     grade: (input) => json('run.grade', input),
     list: (input = {}) => json('run.list', input),
     stats: (input = {}) => json('run.stats', input),
+    // A prune of a large ledger takes a while: a minute, as an upload.
+    prune: (input) => call<RunPruneResult>('run.prune', JSON.stringify(input), {}, options.timeoutMs ?? 60_000),
     async putResults(results, input = {}) {
       return call<ResultsPutResult>(
         'results.put',

@@ -9,7 +9,7 @@ import { ReagentError, isReagentErrorNamed } from '../errors/reagent-error.js'
 export type LedgerErrorCode =
   | 'bad_json' // 400: the body is not JSON, or not a JSON object
   | 'unauthorized' // 401: no bearer token, or one the token file does not hold
-  | 'forbidden' // 403: the call names an org, namespace, agent or session outside its token's scope
+  | 'forbidden' // 403: the call names an org, namespace, agent or session outside its token's scope, or needs a role its token lacks
   | 'unknown_operation' // 404: no such operation
   | 'run_not_found' // 404: no run with this id in the namespace (or in the token's scope)
   | 'method_not_allowed' // 405: operations are POST

@@ -14,7 +14,7 @@ export const DEFAULT_NAMESPACE = 'default'
 
 /** The caller of a server without tokens. */
 export function singleUser(org: string = DEFAULT_ORG, namespace: string = DEFAULT_NAMESPACE): Caller {
-  return { org, namespace, bound: false, label: 'local' }
+  return { org, namespace, bound: false, label: 'local', role: 'admin' }
 }
 
 /** The runs a call may see: its namespace, and its token's agent and session when narrowed. */

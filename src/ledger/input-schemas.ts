@@ -192,6 +192,31 @@ export const RUN_STATS_INPUT = operation(
   ['org', 'namespace'],
 )
 
+/** Our extension (not in Loom's specification): retention, for admin tokens only (decision 084). */
+export const RUN_PRUNE_INPUT = operation(
+  'run.prune',
+  "Remove the namespace's runs (and their traces) that started before older_than, except active runs, each agent's newest keep_last runs, runs of a branch's latest results and, with keep_failed, failed ones.",
+  {
+    org,
+    namespace,
+    older_than: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,5}[hdw]$',
+      description: 'Runs started more than this long before now are removed: a count of hours, days or weeks ("36h", "90d", "12w").',
+    },
+    keep_failed: { type: 'boolean', default: false, description: 'Keep runs that ended failed or were graded fail.' },
+    keep_last: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 1_000_000,
+      default: 1,
+      description: 'Keep the newest this many runs of each agent, whatever their age.',
+    },
+    dry_run: { type: 'boolean', default: false, description: 'Count what would be removed; remove nothing.' },
+  },
+  ['org', 'namespace', 'older_than'],
+)
+
 export const OPERATION_INPUTS = {
   'run.begin': RUN_BEGIN_INPUT,
   'run.complete': RUN_COMPLETE_INPUT,
@@ -203,6 +228,7 @@ export const OPERATION_INPUTS = {
   'results.put': RESULTS_PUT_INPUT,
   'results.list': RESULTS_LIST_INPUT,
   'run.stats': RUN_STATS_INPUT,
+  'run.prune': RUN_PRUNE_INPUT,
 } as const
 
 export type OperationName = keyof typeof OPERATION_INPUTS

@@ -110,3 +110,14 @@ export interface RunStatsInput extends Identity {
   /** Only this agent's runs; default '' (every agent). */
   agent?: string
 }
+
+export interface RunPruneInput extends Identity {
+  /** Runs started more than this long ago are removed: '36h', '90d', '12w'. */
+  older_than: string
+  /** Keep runs that ended failed or were graded fail. Default false. */
+  keep_failed?: boolean
+  /** Keep the newest this many runs of each agent, whatever their age. Default 1 (at least 1). */
+  keep_last?: number
+  /** Count only. Default false. */
+  dry_run?: boolean
+}

@@ -16,6 +16,7 @@ import { ledgerRoutes } from './http-routes.js'
 import { singleUser } from './identity.js'
 import { mcpRoutes } from './mcp-routes.js'
 import { ObservedStore } from './observed-store.js'
+import { projectsOf, startRetention, type Retention, type RetentionOptions, type RetentionSettings } from './retention.js'
 import { LedgerService } from './service.js'
 import type { LedgerStore } from './store.js'
 import type { TokenRegistry } from '../server/caller.js'
@@ -43,6 +44,8 @@ export interface LedgerServerOptions {
   now?: () => number
   graceMs?: number
   timeouts?: Partial<ServerTimeouts>
+  /** Prune every project the server serves, a while after start and then daily (`serve --retention`). */
+  retention?: (RetentionSettings & Pick<RetentionOptions, 'firstDelayMs' | 'intervalMs'>) | undefined
 }
 
 export interface LedgerServer extends RunningServer {
@@ -76,6 +79,13 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
     }
   }
   const routes = ledgerRoutes(service, { request: () => {}, event: (...args) => events.log?.event(...args) })
+  let retention: Retention | undefined
+  // The store closes once a prune in flight has finished.
+  const closeStore = routes.close
+  routes.close = async () => {
+    await retention?.stop()
+    await closeStore?.()
+  }
   const server = await startHttpServer({
     port: options.port,
     ...(options.host === undefined ? {} : { host: options.host }),
@@ -92,5 +102,15 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
     timeouts: options.timeouts,
   })
   events.log = server.log
+  if (options.retention !== undefined) {
+    const projects = projectsOf([singleUser(options.org, options.namespace), ...(options.tokens?.callers() ?? [])])
+    retention = startRetention({ ...options.retention, service, projects, log: server.log })
+  }
+  const close = server.close
+  // A shutdown starts no prune: the schedule stops at once, and the store closes after a prune in flight.
+  server.close = () => {
+    void retention?.stop()
+    return close()
+  }
   return Object.assign(server, { service })
 }

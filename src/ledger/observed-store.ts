@@ -14,7 +14,7 @@ import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js
 import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
 import { StoreUnavailableError } from './errors.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool, TraceStored } from './store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from './store.js'
 
 export type StoreErrorKind = 'unavailable' | 'internal'
 
@@ -98,6 +98,10 @@ export class ObservedStore implements LedgerStore {
 
   listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
     return this.#call('list_results', () => this.#store.listResults(scope, branch, limit))
+  }
+
+  prune(scope: Scope, policy: PrunePolicy, now: number): Promise<PruneOutcome> {
+    return this.#call('prune', () => this.#store.prune(scope, policy, now))
   }
 
   ping(timeoutMs: number): Promise<void> {

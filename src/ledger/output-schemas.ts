@@ -114,6 +114,14 @@ export const RUN_STATS_OUTPUT = output('run.stats result', {
   },
 })
 
+export const RUN_PRUNE_OUTPUT = output('run.prune result', {
+  before: str,
+  dry_run: { type: 'boolean' },
+  removed: int,
+  kept: { type: 'object', properties: { active: int, last: int, baseline: int, failed: int } },
+  partitions_dropped: int,
+})
+
 export const OPERATION_OUTPUTS = {
   'run.begin': RUN_BEGIN_OUTPUT,
   'run.complete': RUN_COMPLETE_OUTPUT,
@@ -125,6 +133,7 @@ export const OPERATION_OUTPUTS = {
   'results.put': RESULTS_PUT_OUTPUT,
   'results.list': RESULTS_LIST_OUTPUT,
   'run.stats': RUN_STATS_OUTPUT,
+  'run.prune': RUN_PRUNE_OUTPUT,
 } as const
 
 interface Ignored {
@@ -244,4 +253,16 @@ export interface RunStatsResult extends Ignored {
   since: string
   /** By key (byte order), then bucket, oldest first. */
   rows: RunStatsRow[]
+}
+
+export interface RunPruneResult extends Ignored {
+  /** The cut-off: runs that started before it were candidates, ISO 8601 UTC. */
+  before: string
+  dry_run: boolean
+  /** Runs removed (with dry_run: that would be). */
+  removed: number
+  /** Candidates kept, by the first rule that kept each: still active, among their agent's newest, in a branch's latest results, failed (keep_failed). */
+  kept: { active: number; last: number; baseline: number; failed: number }
+  /** PostgreSQL: whole monthly partitions dropped; 0 on a directory store. */
+  partitions_dropped: number
 }

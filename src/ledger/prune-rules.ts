@@ -13,7 +13,10 @@
  * - `failed` (with `keepFailed`): a run that ended failed or was graded fail.
  */
 import type { RunResults } from '../results/types.js'
-import type { PrunePolicy } from './store.js'
+import type { RunRecord } from './run-row.js'
+import type { PruneOutcome, PrunePolicy } from './store.js'
+
+export type KeptReason = keyof PruneOutcome['kept']
 
 /** The newest runs kept per agent: the policy's count, never less than 1. */
 export function lastPerAgent(policy: PrunePolicy): number {
@@ -41,4 +44,60 @@ export function baselineTests(results: Iterable<RunResults>): Set<string> {
     for (const test of file.tests) keys.add(testKey(file.commit, test.file, test.name))
   }
   return keys
+}
+
+/** Whether `run` is a run of a test in `tests` (see baselineTests), at its commit. */
+export function isBaselineRun(run: Pick<RunRecord, 'metadata'>, tests: ReadonlySet<string>): boolean {
+  const { git_commit: commit, test_file: file, test_name: name } = run.metadata
+  return typeof commit === 'string' && typeof file === 'string' && typeof name === 'string' && tests.has(testKey(commit, file, name))
+}
+
+export const isFailedRun = (run: Pick<RunRecord, 'status' | 'grade'>): boolean => run.status === 'failed' || run.grade === 'fail'
+
+/** Why a candidate (a run that started before the cut-off) is kept, or undefined when it goes; `isLast`: among its agent's newest. */
+export function keptReason(
+  run: Pick<RunRecord, 'status' | 'grade' | 'metadata'>,
+  isLast: boolean,
+  policy: PrunePolicy,
+  baseline: ReadonlySet<string>,
+): KeptReason | undefined {
+  if (run.status === 'active') return 'active'
+  if (isLast) return 'last'
+  if (isBaselineRun(run, baseline)) return 'baseline'
+  if (policy.keepFailed && isFailedRun(run)) return 'failed'
+  return undefined
+}
+
+/** Newest first: started_at, then run_id (byte order), as run.list's started_desc. */
+const newestFirst = (a: RunRecord, b: RunRecord): number => b.started_at - a.started_at || (a.run_id < b.run_id ? 1 : a.run_id > b.run_id ? -1 : 0)
+
+/** The run ids among each agent's `count` newest runs of `runs`. */
+export function newestOfEachAgent(runs: Iterable<RunRecord>, count: number): Set<string> {
+  const byAgent = new Map<string, RunRecord[]>()
+  for (const run of runs) {
+    const list = byAgent.get(run.agent)
+    if (list === undefined) byAgent.set(run.agent, [run])
+    else list.push(run)
+  }
+  const ids = new Set<string>()
+  for (const list of byAgent.values()) for (const run of list.sort(newestFirst).slice(0, count)) ids.add(run.run_id)
+  return ids
+}
+
+/** The runs of `runs` (every run of the scope) that a prune removes, and the count of candidates kept by each rule. */
+export function selectPrune(
+  runs: readonly RunRecord[],
+  policy: PrunePolicy,
+  baseline: ReadonlySet<string>,
+): { remove: RunRecord[]; kept: PruneOutcome['kept'] } {
+  const last = newestOfEachAgent(runs, lastPerAgent(policy))
+  const kept = { failed: 0, last: 0, baseline: 0, active: 0 }
+  const remove: RunRecord[] = []
+  for (const run of runs) {
+    if (run.started_at >= policy.before) continue
+    const reason = keptReason(run, last.has(run.run_id), policy, baseline)
+    if (reason === undefined) remove.push(run)
+    else kept[reason] += 1
+  }
+  return { remove, kept }
 }

@@ -23,6 +23,7 @@ import type {
   RunGetResult,
   RunGradeResult,
   RunListResult,
+  RunPruneResult,
   RunStatsResult,
   TraceGetResult,
   TracePutResult,
@@ -31,6 +32,8 @@ import { checkedResults, resultsIdOf } from './results-upload.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
 import type { LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
+import { requireRole } from './roles.js'
+import { sinceOf } from './stats-query.js'
 import { statsQueryOf, statsRowOf } from './stats-result.js'
 import { priceUsage } from './usage-summary.js'
 import { checkedInput, ignoredArgs, requireObject } from './validate-input.js'
@@ -55,6 +58,8 @@ const IDENTITY_USE: Record<OperationName, { agent?: IdentityUse; session_id?: Id
   'results.put': {},
   'results.list': {},
   'run.stats': { agent: 'filter' },
+  // Retention applies to the namespace; a narrowed admin token prunes only what it sees (the store bounds it by the scope).
+  'run.prune': {},
 }
 
 /** What a run.begin conflict names: the kind of owner, never the owner (it may be outside the caller's scope). */
@@ -76,6 +81,7 @@ export class LedgerService {
 
   /** Runs `operation` for `caller` on a parsed body; throws LedgerRequestError. */
   async call(operation: OperationName, caller: Caller, rawBody: unknown): Promise<object> {
+    requireRole(operation, caller)
     const schema = OPERATION_INPUTS[operation]
     const raw = requireObject(operation, rawBody)
     checkValues(operation, raw)
@@ -116,6 +122,8 @@ export class LedgerService {
         return this.#listResults(caller, checkedInput(operation, body))
       case 'run.stats':
         return this.#stats(caller, checkedInput(operation, body))
+      case 'run.prune':
+        return this.#prune(caller, checkedInput(operation, body))
     }
   }
 
@@ -250,6 +258,14 @@ export class LedgerService {
     const query = statsQueryOf(input, this.#now())
     const cells = await this.store.stats(query, scopeOf(caller, input))
     return { by: query.by, bucket: query.bucket, since: isoTimeOf(query.since), rows: cells.map((cell) => statsRowOf(cell, this.#prices)) }
+  }
+
+  async #prune(caller: Caller, input: CheckedInputs['run.prune']): Promise<RunPruneResult> {
+    const now = this.#now()
+    const before = sinceOf(input.older_than, now) ?? now
+    const policy = { before, keepFailed: input.keep_failed, keepLastPerAgent: input.keep_last, dryRun: input.dry_run }
+    const outcome = await this.store.prune(scopeOf(caller, input), policy, now)
+    return { before: isoTimeOf(before), dry_run: input.dry_run, removed: outcome.removed, kept: outcome.kept, partitions_dropped: outcome.partitionsDropped }
   }
 }
 

@@ -91,6 +91,13 @@ export interface LedgerStore {
   putResults(scope: Scope, resultsId: string, results: RunResults, now: number): Promise<boolean>
   /** The namespace's results of `branch` (every branch when undefined), newest first by started_at (then results id, descending), at most `limit`. */
   listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]>
+  /**
+   * Removes the scope's runs (with their traces) that started before
+   * `policy.before`, except active runs and those a rule keeps (see
+   * prune-plan.ts); `now` is the server's clock, for the log. Counts only when
+   * `policy.dryRun`.
+   */
+  prune(scope: Scope, policy: PrunePolicy, now: number): Promise<PruneOutcome>
   /** Resolves when the store can be reached (within `timeoutMs`), throws StoreUnavailableError when not: `/readyz`. Cheap: probes call it every few seconds. */
   ping(timeoutMs: number): Promise<void>
   /** The connection pool's use, for a store that has one. */

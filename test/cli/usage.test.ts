@@ -18,6 +18,7 @@ describe('reagent-flow usage', () => {
       'validate [paths...]',
       'tree <run>',
       'stats',
+      'ledger prune',
       'demo',
     ]) {
       expect(stdout).toMatch(new RegExp(`^  ${command.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} +\\S`, 'm'))
@@ -42,7 +43,7 @@ describe('reagent-flow usage', () => {
     expect(code).toBe(2)
     expect(stdout).toBe('')
     expect(stderr).toBe(
-      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, stats, demo. Run "reagent-flow --help" for details.\n',
+      'reagent-flow: unknown command "lsit". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, ledger prune, compare, stats, demo. Run "reagent-flow --help" for details.\n',
     )
   })
 
@@ -50,7 +51,7 @@ describe('reagent-flow usage', () => {
     const { code, stderr } = runCli(['ci', 'marge', 'a.json'], tempDir())
     expect(code).toBe(2)
     expect(stderr).toMatch(
-      /^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, stats, demo\. /,
+      /^reagent-flow: unknown command "ci marge"\. Commands: .*ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, ledger prune, compare, stats, demo\. /,
     )
   })
 

@@ -137,7 +137,7 @@ describe('npm run demo (reagent-flow demo, built)', () => {
     }
     expect(error?.status).toBe(2)
     expect(error?.stderr).toBe(
-      'reagent-flow: unknown command "dmeo". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, compare, stats, demo. Run "reagent-flow --help" for details.\n',
+      'reagent-flow: unknown command "dmeo". Commands: list, show, get, diff, approve, tools diff, grade, validate, tree, view, report, recordings, serve, mcp, export, import, scaffold, ci merge, ci gate, ci summary, ci comment, ci upload, ledger push, ledger prune, compare, stats, demo. Run "reagent-flow --help" for details.\n',
     )
   })
 })

@@ -5,7 +5,7 @@ import { buildTrace } from '../helpers/trace-builder.js'
 import { startDirectoryLedger } from './harness.js'
 
 describe('createLedgerClient(url, { token })', () => {
-  it('calls the five operations, run.stats and trace.put with typed inputs and outputs', async () => {
+  it('calls the five operations, run.stats, run.prune and trace.put with typed inputs and outputs', async () => {
     const ledger = await startDirectoryLedger()
     const client = createLedgerClient(`${ledger.url}/`)
     expect(client.url).toBe(ledger.url)
@@ -22,6 +22,15 @@ describe('createLedgerClient(url, { token })', () => {
     expect(trends.rows.map(({ key, runs, pass_rate, input_tokens, cost_usd }) => ({ key, runs, pass_rate, input_tokens, cost_usd }))).toEqual([
       { key: 'refund-agent', runs: 1, pass_rate: 1, input_tokens: 1000, cost_usd: 0.0025 },
     ])
+    // The run is its agent's newest: kept, whatever its age.
+    ledger.clock.advance(400 * 86_400)
+    expect(await client.prune({ older_than: '90d', dry_run: true })).toEqual({
+      before: new Date((ledger.clock.seconds - 90 * 86_400) * 1000).toISOString(),
+      dry_run: true,
+      removed: 0,
+      kept: { active: 0, last: 1, baseline: 0, failed: 0 },
+      partitions_dropped: 0,
+    })
     // run.list by cursor: the page after the first.
     ledger.clock.advance(1)
     const second = await client.begin({ agent: 'refund-agent', goal: 'Refund order 43' })

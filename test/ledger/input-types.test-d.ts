@@ -17,6 +17,7 @@ import type {
   RUN_GET_INPUT,
   RUN_GRADE_INPUT,
   RUN_LIST_INPUT,
+  RUN_PRUNE_INPUT,
   RUN_STATS_INPUT,
   TRACE_PUT_INPUT,
 } from '../../src/ledger/input-schemas.js'
@@ -28,6 +29,7 @@ import type {
   RunGetInput,
   RunGradeInput,
   RunListInput,
+  RunPruneInput,
   RunStatsInput,
   TracePutInput,
 } from '../../src/ledger/input-types.js'
@@ -69,6 +71,11 @@ type Stats = Sendable<typeof RUN_STATS_INPUT>
 expectTypeOf<keyof RunStatsInput>().toEqualTypeOf<keyof Stats>()
 expectTypeOf<OptionalKeys<RunStatsInput>>().toEqualTypeOf<OptionalKeys<Stats>>()
 expectTypeOf<RunStatsInput>().toExtend<Stats>()
+
+type Prune = Sendable<typeof RUN_PRUNE_INPUT>
+expectTypeOf<keyof RunPruneInput>().toEqualTypeOf<keyof Prune>()
+expectTypeOf<OptionalKeys<RunPruneInput>>().toEqualTypeOf<OptionalKeys<Prune>>()
+expectTypeOf<RunPruneInput>().toExtend<Prune>()
 
 // The client takes the trace itself, as putTrace's second argument.
 type Put = Omit<Sendable<typeof TRACE_PUT_INPUT>, 'trace'>

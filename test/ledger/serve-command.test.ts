@@ -101,7 +101,27 @@ describe('reagent-flow serve', () => {
     writeFileSync(join(cwd, 'tokens.json'), JSON.stringify({ tokens: [{ token: 'short', org: 'a', namespace: 'b' }] }))
     expect(runCli(['serve', '--token-file', 'tokens.json'], cwd).stderr).toBe(
       'reagent-flow serve: --token-file tokens.json: at tokens[0].token: must NOT have fewer than 16 characters (rule: minLength) (tokens need 16+ characters: openssl rand -hex 32). ' +
-        'Each entry: { "name", "token" or "sha256", "org", "namespace", "agent"?, "session_id"? }\n',
+        'Each entry: { "name", "token" or "sha256", "org", "namespace", "role"? (read, write or admin; default write), "agent"?, "session_id"? }\n',
+    )
+    writeFileSync(join(cwd, 'tokens.json'), JSON.stringify({ tokens: [{ token: 'x'.repeat(16), org: 'a', namespace: 'b', role: 'owner' }] }))
+    expect(runCli(['serve', '--token-file', 'tokens.json'], cwd).stderr).toBe(
+      'reagent-flow serve: --token-file tokens.json: at tokens[0].role: must be equal to one of the allowed values (rule: enum) (a role is "read", "write" or "admin"). ' +
+        'Each entry: { "name", "token" or "sha256", "org", "namespace", "role"? (read, write or admin; default write), "agent"?, "session_id"? }\n',
+    )
+  })
+
+  it('checks --retention and its options before it starts', () => {
+    const cwd = tempDir()
+    expect(runCli(['serve', '--retention', '90'], cwd)).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'reagent-flow serve: --retention must be a count of hours, days or weeks (36h, 90d, 12w); got "90"\n',
+    })
+    expect(runCli(['serve', '--retention-keep-last', '3'], cwd).stderr).toBe(
+      'reagent-flow serve: --retention-keep-failed and --retention-keep-last go with --retention <age> (how old a run must be to be pruned)\n',
+    )
+    expect(runCli(['serve', '--retention', '90d', '--retention-keep-last', '0'], cwd).stderr).toBe(
+      'reagent-flow serve: --retention-keep-last must be a whole number from 1 to 1000000; got "0"\n',
     )
   })
 

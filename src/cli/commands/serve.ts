@@ -11,6 +11,8 @@ import {
 import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
 import { defaultLogFormat, LOG_LEVELS, type LogFormat, type LogLevel } from '../../server/server-log.js'
+import { UsageError } from '../../errors/index.js'
+import { ageOption } from '../age-option.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
 
 export const DEFAULT_PORT = 4319
@@ -27,9 +29,11 @@ export const serveCommand: Command = {
     "Without --token-file the server is a single user's: loopback only, org and namespace from --org/--namespace.",
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
+    'An entry\'s "role" is read (look only), write (the default: record runs and results) or admin (also run.prune); a token sees only its org and namespace.',
     'GET /healthz answers 200 while it runs; GET /readyz 200 when the store answers, 503 naming what is not ready (the store, a shutdown).',
     'GET /metrics: Prometheus metrics; open without --token-file, otherwise only with the token of --metrics-token-file.',
     'The log goes to stderr: one line per request and one per server event, as JSON (text on a terminal; --log-format).',
+    "--retention prunes as reagent-flow ledger prune does (never an active run, the newest run of an agent, nor a run of a branch's latest results), logging each project's outcome.",
     'SIGINT or SIGTERM: /readyz answers 503, the requests in flight finish (--drain-timeout), the store is closed, exit 0; a second signal stops at once.',
     `Needs optional peer dependencies of reagent-flow: ${installCommand(SERVE_PACKAGES)} (and ${packageSpecs(POSTGRES_PACKAGES)} for PostgreSQL)`,
   ],
@@ -53,6 +57,18 @@ export const serveCommand: Command = {
       description: 'how long a shutdown waits for the requests in flight before closing their connections',
     },
     'metrics-token-file': { type: 'string', value: '<file>', description: 'a file holding the bearer token that GET /metrics needs (16+ characters)' },
+    retention: {
+      type: 'string',
+      value: '<age>',
+      description: 'prune runs started longer ago than this (90d, 12w, 36h) in every project it serves: a minute after start, then daily',
+    },
+    'retention-keep-failed': { type: 'boolean', description: 'with --retention: keep the runs that failed or were graded fail' },
+    'retention-keep-last': {
+      type: 'string',
+      value: '<N>',
+      default: '1',
+      description: 'with --retention: keep the newest N runs of each agent, whatever their age',
+    },
   },
   positionals: { min: 0, max: 0, names: '' },
   examples: [
@@ -61,12 +77,18 @@ export const serveCommand: Command = {
     'reagent-flow serve --store postgres://ledger@db.internal/ledger --host 0.0.0.0 --token-file tokens.json',
     'curl -s localhost:4319/v1/run.list -d \'{"status": "failed"}\'',
     'reagent-flow serve --store postgres://... --host 0.0.0.0 --token-file tokens.json --metrics-token-file metrics.token --drain-timeout 30',
+    'reagent-flow serve --store postgres://... --token-file tokens.json --retention 90d --retention-keep-failed',
   ],
   async run(input, ctx) {
     await requirePackages('the run ledger server', SERVE_PACKAGES)
     const settings = ledgerSettings(input, ctx)
     const port = intOption(input, 'port', DEFAULT_PORT, 0, 65_535)
     const tokenFile = stringOption(input, 'token-file')
+    const retention = ageOption(input, 'retention')
+    const keepLast = intOption(input, 'retention-keep-last', 1, 1, 1_000_000)
+    if (retention === undefined && (input.options['retention-keep-failed'] === true || input.options['retention-keep-last'] !== undefined)) {
+      throw new UsageError('--retention-keep-failed and --retention-keep-last go with --retention <age> (how old a run must be to be pruned)')
+    }
     const { serveLedger } = await import('../serve-ledger.js')
     const viewDir = input.options.view === true ? ctx.dir : undefined
     return serveLedger(
@@ -80,6 +102,7 @@ export const serveCommand: Command = {
         logLevel: (stringOption(input, 'log-level') as LogLevel | undefined) ?? 'info',
         drainMs: intOption(input, 'drain-timeout', DEFAULT_DRAIN_SECONDS, 0, 3600) * 1000,
         metricsTokenFile: stringOption(input, 'metrics-token-file'),
+        retention: retention === undefined ? undefined : { olderThan: retention, keepFailed: input.options['retention-keep-failed'] === true, keepLast },
       },
       ctx,
     )

@@ -36,10 +36,12 @@ import type { RunRecord } from '../run-row.js'
 import type { StatsCell, StatsQuery } from '../stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
-import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, TraceStored } from '../store.js'
+import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, TraceStored } from '../store.js'
+import { baselineTests, selectPrune } from '../prune-rules.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
 import { readDirectoryRuns } from './read-directory.js'
+import { type PrunedRun, pruneJournalPath, readPruneJournal, removePruneJournal, removeRunFiles, renderPruneJournal } from './prune-journal.js'
 import { readResultsFolder, resultsPath } from './results-files.js'
 import { ledgerFileOf, ledgerPath, recordedRun } from './run-files.js'
 import { indexEntry, NamespaceRuns, type IndexEntry } from './run-index.js'
@@ -89,6 +91,7 @@ export class DirectoryStore implements LedgerStore {
     const store = new DirectoryStore(options)
     store.#release = lockDirectory(options.dir)
     try {
+      store.#finishUnfinishedPrune()
       store.#load()
     } catch (error) {
       store.#release()
@@ -367,6 +370,91 @@ export class DirectoryStore implements LedgerStore {
 
   async listResults(scope: Scope, branch: string | undefined, limit: number): Promise<RunResults[]> {
     return readResultsFolder(this.#options.dir, scope, branch, limit)
+  }
+
+  /**
+   * One synchronous step, as every operation here: the runs to remove are
+   * chosen from the index (prune-rules.ts), written to the prune journal,
+   * then removed run by run, each leaving the index as its files go
+   * (prune-journal.ts). A disk refusing midway is a 503; the index holds
+   * exactly the runs whose files are still there, and the next prune (or
+   * open) finishes the journal.
+   */
+  async prune(scope: Scope, policy: PrunePolicy): Promise<PruneOutcome> {
+    // A dry run only counts: an unfinished prune's runs are counted again, and go at the next prune.
+    const finished = policy.dryRun ? 0 : this.#finishPrune()
+    const runs = this.#namespaces.get(keyOf(scope.org, scope.namespace))
+    const inScope = runs === undefined ? [] : [...runs.values()].map((entry) => entry.run).filter((run) => isVisible(scope, run))
+    const results = readResultsFolder(this.#options.dir, scope, undefined, Number.POSITIVE_INFINITY)
+    const { remove, kept } = selectPrune(inScope, policy, baselineTests(results))
+    const outcome: PruneOutcome = { removed: finished + remove.length, kept, partitionsDropped: 0 }
+    if (policy.dryRun || remove.length === 0) return outcome
+    const roots = this.#rootFilesByRun(keyOf(scope.org, scope.namespace))
+    this.#write(pruneJournalPath(this.#options.dir), renderPruneJournal(remove.map((run) => this.#filesOf(run, roots))))
+    this.#finishPrune(true)
+    return outcome
+  }
+
+  /** The trace files session() wrote (and journals) of the namespace `key`, by the run they hold. */
+  #rootFilesByRun(key: string): Map<string, string[]> {
+    const byRun = new Map<string, string[]>()
+    for (const [name, held] of this.#rootFiles) {
+      if (held.key !== key) continue
+      const names = byRun.get(held.runId)
+      if (names === undefined) byRun.set(held.runId, [name])
+      else names.push(name)
+    }
+    return byRun
+  }
+
+  /** The files of `run`, relative to the directory: the traces session() wrote of it first, its ledger file (or its only file) last. */
+  #filesOf(run: RunRecord, roots: ReadonlyMap<string, readonly string[]>): PrunedRun {
+    const own = relative(this.#options.dir, this.#runs(run.org, run.namespace).get(run.run_id)!.path).split(sep).join('/')
+    const others = (roots.get(run.run_id) ?? []).filter((name) => name !== own)
+    return { org: run.org, namespace: run.namespace, run_id: run.run_id, files: [...others, own] }
+  }
+
+  /**
+   * Removes the runs of an unfinished prune journal, then the journal;
+   * returns how many left the index (each leaves it as its files go; none
+   * before the index is loaded, at open).
+   * Files are checked to still hold their run only when finishing a journal
+   * another process (or an earlier failure) left: a prune just planned knows them.
+   */
+  #finishPrune(planned = false): number {
+    const { dir } = this.#options
+    const journal = readPruneJournal(dir)
+    if (journal === undefined) return 0
+    let removed = 0
+    try {
+      for (const run of journal) {
+        removeRunFiles(dir, run, !planned, (file) => {
+          this.#rootFiles.delete(file)
+          this.#openJournals.delete(file)
+        })
+        const runs = this.#namespaces.get(keyOf(run.org, run.namespace))
+        const entry = runs?.get(run.run_id)
+        if (entry !== undefined && !isFile(entry.path)) {
+          runs!.delete(run.run_id)
+          removed += 1
+        }
+      }
+      removePruneJournal(dir)
+      return removed
+    } catch (error) {
+      if (typeof (error as NodeJS.ErrnoException).code !== 'string') throw error
+      throw new StoreUnavailableError(this.kind, error, 'cannot remove its files')
+    }
+  }
+
+  /** At open: a prune a crash cut short is finished; a disk that refuses does not keep the store closed (each run left is whole, its ledger file removed last), and the next prune tries again. */
+  #finishUnfinishedPrune(): void {
+    try {
+      this.#finishPrune()
+    } catch (error) {
+      if (!(error instanceof StoreUnavailableError)) throw error
+      warn('REAGENT_WRITE', `run ledger: an interrupted prune of ${this.#options.dir} could not be finished (${error.message}); the next prune finishes it`)
+    }
   }
 
   /** The directory is there and this process may read and write it (a disk that is full still passes: its writes answer 503). */

@@ -45,7 +45,7 @@ export function httpConformance(start: StartLedger): void {
       body: {
         error: 'unknown_operation',
         message:
-          'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put, trace.get, results.put, results.list, run.stats',
+          'no operation "run.delete"; the operations are run.begin, run.complete, run.get, run.grade, run.list, trace.put, trace.get, results.put, results.list, run.stats, run.prune',
       },
       allow: null,
     })

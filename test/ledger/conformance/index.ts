@@ -1,6 +1,6 @@
 /**
  * The conformance suite both stores pass, over real HTTP: every field of the
- * five operations, trace.put, results.put and results.list, every error status with its exact body,
+ * five operations, trace.put, results.put and results.list, run.stats, run.prune, every error status with its exact body,
  * tokens and namespaces, the limits of what a store keeps.
  */
 import { describe } from 'vitest'
@@ -10,6 +10,8 @@ import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
+import { projectsConformance } from './projects.js'
+import { pruneConformance } from './prune.js'
 import { resultsConformance } from './results.js'
 import { statsConformance } from './stats.js'
 
@@ -24,4 +26,6 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: limits and storage keys`, () => limitsConformance(start))
   describe(`${name}: results.put and results.list`, () => resultsConformance(start))
   describe(`${name}: run.stats`, () => statsConformance(start))
+  describe(`${name}: run.prune`, () => pruneConformance(start))
+  describe(`${name}: projects and roles`, () => projectsConformance(start))
 }
