@@ -31,7 +31,9 @@ export function viewerAssets(bundle: ViewerBundle = 'viewer'): ViewerAssets {
   if (held !== undefined) return held
   const folder = CANDIDATES.find((candidate) => existsSync(join(candidate, `${bundle}.js`)))
   if (folder === undefined) {
-    throw new ReagentError(`The viewer's page is not built: ${join(CANDIDATES[1]!, `${bundle}.js`)} is missing. Run "npm run build" in the reagent-flow checkout.`)
+    throw new ReagentError(
+      `The viewer's page is not built: ${join(CANDIDATES[1]!, `${bundle}.js`)} is missing. Run "npm run build" in the reagent-flow checkout.`,
+    )
   }
   const assets = { script: readFileSync(join(folder, `${bundle}.js`), 'utf8'), styles: readFileSync(join(folder, `${bundle}.css`), 'utf8') }
   cached.set(bundle, assets)

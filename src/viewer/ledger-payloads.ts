@@ -53,14 +53,16 @@ function requireId(id: string | undefined, what: string): string {
 
 async function requireRun(reads: LedgerReads, runId: string): Promise<RunGetResult & { run: NonNullable<RunGetResult['run']> }> {
   const got = await reads.get(runId)
-  if (!got.found || got.run === null) throw new ViewerRequestError('not_found', `there is no run ${JSON.stringify(runId)} in this ledger that your token may see; the Runs page lists them`)
+  if (!got.found || got.run === null)
+    throw new ViewerRequestError('not_found', `there is no run ${JSON.stringify(runId)} in this ledger that your token may see; the Runs page lists them`)
   return got as RunGetResult & { run: NonNullable<RunGetResult['run']> }
 }
 
 async function requireTrace(reads: LedgerReads, runId: string): Promise<Trace> {
   await requireRun(reads, runId)
   const trace = await reads.trace(runId)
-  if (trace === null) throw new ViewerRequestError('not_found', `run ${JSON.stringify(runId)} has no trace in the ledger: its client never sent one with trace.put`)
+  if (trace === null)
+    throw new ViewerRequestError('not_found', `run ${JSON.stringify(runId)} has no trace in the ledger: its client never sent one with trace.put`)
   return trace
 }
 

@@ -23,7 +23,10 @@ function refundTrace(amount: number, tokens: { input: number; output: number }, 
   return buildTrace(
     'refund-agent',
     [
-      { calls: [{ name: 'issue_refund', args: { order_id: '42', amount }, result: { ok: true } }], tokens: { input_tokens: tokens.input, output_tokens: tokens.output } },
+      {
+        calls: [{ name: 'issue_refund', args: { order_id: '42', amount }, result: { ok: true } }],
+        tokens: { input_tokens: tokens.input, output_tokens: tokens.output },
+      },
       { text: 'Refunded.', tokens: null, model: null },
     ],
     { trace_id: `trace-${runId}` },
@@ -54,7 +57,14 @@ const RUNS: SeedRun[] = [
     status: 'completed',
     trace: buildTrace('triage-agent', [{ text: 'billing', tokens: { input_tokens: 2000, output_tokens: 1000 } }], { trace_id: 'trace-r-triage-1' }),
   },
-  { run_id: 'r-refund-3', agent: 'refund-agent', commit: NEW, day: 1, status: 'completed', trace: refundTrace(19.99, { input: 2000, output: 1000 }, 'r-refund-3') },
+  {
+    run_id: 'r-refund-3',
+    agent: 'refund-agent',
+    commit: NEW,
+    day: 1,
+    status: 'completed',
+    trace: refundTrace(19.99, { input: 2000, output: 1000 }, 'r-refund-3'),
+  },
   { run_id: 'r-refund-4', agent: 'refund-agent', commit: NEW, day: 1, status: 'completed' },
 ]
 
@@ -69,12 +79,17 @@ async function seed(ledger: TestLedger, token?: string): Promise<void> {
   const init = token === undefined ? {} : { token }
   for (const run of RUNS) {
     ledger.clock.seconds = T0 + run.day * DAY + RUNS.indexOf(run) * 60
-    const begun = await ledger.call('run.begin', { run_id: run.run_id, agent: run.agent, goal: `refund order ${run.run_id}`, metadata: { git_commit: run.commit } }, init)
+    const begun = await ledger.call(
+      'run.begin',
+      { run_id: run.run_id, agent: run.agent, goal: `refund order ${run.run_id}`, metadata: { git_commit: run.commit } },
+      init,
+    )
     expect(begun.status).toBe(200)
     if (run.trace !== undefined) expect((await ledger.call('trace.put', { run_id: run.run_id, trace: run.trace }, init)).status).toBe(200)
     ledger.clock.advance(2)
     expect((await ledger.call('run.complete', { run_id: run.run_id, status: run.status }, init)).status).toBe(200)
   }
+  expect((await ledger.call('run.grade', { run_id: 'r-refund-2', grade: 'fail', source: 'human', reason: 'refunded the wrong amount' }, init)).status).toBe(200)
   ledger.clock.seconds = T0 + 2 * DAY
 }
 
@@ -123,6 +138,12 @@ for (const store of STORES) {
         await expect.poll(ids).toEqual(['r-refund-2'])
         expect(page.url()).toBe(`${url}#/runs?status=failed`)
         await page.getByLabel('Status').selectOption('')
+        await page.getByLabel('Grade').selectOption('ungraded')
+        await expect.poll(ids).toEqual(['r-refund-4', 'r-refund-3', 'r-triage-1', 'r-refund-1'])
+        await page.getByLabel('Grade').selectOption('fail')
+        await expect.poll(ids).toEqual(['r-refund-2'])
+        expect(await page.locator('tr[data-id="r-refund-2"] .grade-fail').getAttribute('title')).toBe('refunded the wrong amount')
+        await page.getByLabel('Grade').selectOption('')
         await page.getByLabel('Agent').fill('triage-agent')
         await page.getByLabel('Agent').press('Enter')
         await expect.poll(ids).toEqual(['r-triage-1'])
@@ -211,10 +232,12 @@ for (const store of STORES) {
         ])
         await page.getByLabel('Bucket').selectOption('week')
         // 2027-01-15 and 16 fall in the ISO week of Monday 2027-01-11: 3 of 4 refunds passed, and one bucket has no commit change.
-        await expect.poll(async () => (await data('pass-rate')).series).toEqual([
-          { agent: 'refund-agent', values: [75] },
-          { agent: 'triage-agent', values: [100] },
-        ])
+        await expect
+          .poll(async () => (await data('pass-rate')).series)
+          .toEqual([
+            { agent: 'refund-agent', values: [75] },
+            { agent: 'triage-agent', values: [100] },
+          ])
         expect(await data('pass-rate')).toMatchObject({ x: [DAY0 - 4 * DAY], marks: [] })
         expect(page.url()).toBe(`${url}#/trends?bucket=week`)
         // The last 24 hours from the server's clock (2027-01-17 08:00): day 1's two refunds.
@@ -234,10 +257,10 @@ for (const store of STORES) {
         await context.clearCookies()
         const refused = await page.goto(url)
         expect(refused?.status()).toBe(401)
-        expect(JSON.parse(await page.locator('body').textContent() ?? '')).toMatchObject({ error: 'unauthorized' })
+        expect(JSON.parse((await page.locator('body').textContent()) ?? '')).toMatchObject({ error: 'unauthorized' })
         const wrong = await page.goto(`${url}?token=not-a-token-of-this-server`)
         expect(wrong?.status()).toBe(401)
-        expect(JSON.parse(await page.locator('body').textContent() ?? '')).toEqual({
+        expect(JSON.parse((await page.locator('body').textContent()) ?? '')).toEqual({
           error: 'unauthorized',
           message: "the bearer token is not one of this server's tokens (its --token-file)",
         })

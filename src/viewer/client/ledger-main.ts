@@ -15,6 +15,7 @@ import { RunStore } from './store.js'
 import { themeButton } from './theme.js'
 import { renderTrendsPage } from './trends-page.js'
 import './styles.css'
+import './ledger.css'
 
 function start(): void {
   const app = document.getElementById('app')!
@@ -23,7 +24,12 @@ function start(): void {
   const ledger = app.dataset.ledger ?? ''
   store.dir = ledger
   const main = h('main', { id: 'main', tabindex: -1 })
-  const nav = h('nav', { class: 'sections', aria: { label: 'Pages' } }, h('a', { href: runsHref(), data: { page: 'runs' } }, 'Runs'), h('a', { href: trendsHref(), data: { page: 'trends' } }, 'Trends'))
+  const nav = h(
+    'nav',
+    { class: 'sections', aria: { label: 'Pages' } },
+    h('a', { href: runsHref(), data: { page: 'runs' } }, 'Runs'),
+    h('a', { href: trendsHref(), data: { page: 'trends' } }, 'Trends'),
+  )
   fill(
     app,
     h('button', { type: 'button', class: 'skip', on: { click: () => main.focus() } }, 'Skip to content'),

@@ -31,7 +31,10 @@ function ledgerFacts(payload: LedgerRunPayload): HTMLElement {
       ['Run id', h('code', null, run.run_id)],
       ['Agent', run.agent],
       ['Status', statusBadge({ status: run.status, kind: 'run' })],
-      ['Grade', run.grade === null ? null : `${run.grade}${run.grade_source ? ` by ${run.grade_source}` : ''}${run.grade_reason ? `: ${run.grade_reason}` : ''}`],
+      [
+        'Grade',
+        run.grade === null ? null : `${run.grade}${run.grade_source ? ` by ${run.grade_source}` : ''}${run.grade_reason ? `: ${run.grade_reason}` : ''}`,
+      ],
       ['Goal', text(run.goal)],
       ['Started', formatTime(epochOf(run.started_at))],
       ['Duration', run.status === 'active' ? null : formatDuration(run.duration_ms)],

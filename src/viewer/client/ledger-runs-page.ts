@@ -145,7 +145,9 @@ export function renderLedgerRunsPage(root: HTMLElement, source: LedgerSource, in
               h(
                 'tr',
                 null,
-                ['Run', 'Agent', 'Status', 'Grade', 'Started', 'Duration', 'Commit'].map((title) => h('th', { class: title === 'Duration' ? 'num' : undefined }, title)),
+                ['Run', 'Agent', 'Status', 'Grade', 'Started', 'Duration', 'Commit'].map((title) =>
+                  h('th', { class: title === 'Duration' ? 'num' : undefined }, title),
+                ),
               ),
             ),
             h('tbody', null, page.runs.map(row)),

@@ -78,7 +78,16 @@ function dataTable(spec: TrendChartSpec): HTMLElement {
     h(
       'table',
       { class: 'trend-table', data: { chart: spec.name } },
-      h('thead', null, h('tr', null, h('th', null, 'Bucket (UTC)'), spec.lines.map((line) => h('th', { class: 'num' }, line.agent)))),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', null, 'Bucket (UTC)'),
+          spec.lines.map((line) => h('th', { class: 'num' }, line.agent)),
+        ),
+      ),
       h(
         'tbody',
         null,

@@ -70,7 +70,12 @@ function commitList(payload: TrendsPayload): HTMLElement | null {
     ),
   )
   if (items.length === 0) return null
-  return h('section', { class: 'section commit-changes', aria: { labelledby: 'commits-heading' } }, h('h2', { id: 'commits-heading' }, 'Commit changes'), h('ul', null, items))
+  return h(
+    'section',
+    { class: 'section commit-changes', aria: { labelledby: 'commits-heading' } },
+    h('h2', { id: 'commits-heading' }, 'Commit changes'),
+    h('ul', null, items),
+  )
 }
 
 export function renderTrendsPage(root: HTMLElement, source: LedgerSource, initial: URLSearchParams): () => void {
@@ -101,7 +106,11 @@ export function renderTrendsPage(root: HTMLElement, source: LedgerSource, initia
         name: 'pass-rate',
         title: 'Pass rate',
         x: payload.buckets,
-        lines: payload.series.map((line) => ({ agent: line.agent, values: line.pass_rate.map((rate) => (rate === null ? null : rate * 100)), marks: line.commits })),
+        lines: payload.series.map((line) => ({
+          agent: line.agent,
+          values: line.pass_rate.map((rate) => (rate === null ? null : rate * 100)),
+          marks: line.commits,
+        })),
         format: formatPercent,
         range: [0, 100],
       },
