@@ -70,7 +70,10 @@ describe('the team viewer over HTTP', () => {
       },
     })
     const run = await get(`${ledger.url}/ledger/api/run?id=r1`)
-    expect(run.body).toMatchObject({ run: { run_id: 'r1', agent: 'refund-agent' }, view: { summary: { id: 'r1', golden: { state: 'none', id: null, changes: 0 } } } })
+    expect(run.body).toMatchObject({
+      run: { run_id: 'r1', agent: 'refund-agent' },
+      view: { summary: { id: 'r1', golden: { state: 'none', id: null, changes: 0 } } },
+    })
     expect(await get(`${ledger.url}/ledger/api/diff?actual=r1`)).toMatchObject({
       status: 404,
       body: { error: 'not_found', message: '"refund-agent" has no golden baseline: this server keeps no golden directory' },
