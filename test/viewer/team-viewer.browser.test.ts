@@ -226,6 +226,19 @@ for (const store of STORES) {
         await page.mouse.move(box.x + 2, box.y + box.height / 2)
         await expect.poll(() => legend.locator('.u-series .u-value').allTextContents()).toEqual(['2027-01-15 00:00:00 UTC', '50%', '100%'])
         expect(await page.locator('.commit-changes li').allTextContents()).toEqual([`refund-agent: 2027-01-16 00:00:00 UTC ${OLD} → ${NEW}`])
+        // An agent of the list links to its runs.
+        await page.locator('.commit-changes').getByRole('link', { name: 'refund-agent' }).click()
+        await expect.poll(ids).toEqual(['r-refund-4', 'r-refund-3', 'r-refund-2', 'r-refund-1'])
+        expect(page.url()).toBe(`${url}#/runs?agent=refund-agent`)
+        await page.goBack()
+        await page.locator('#chart-pass-rate .uplot canvas').waitFor()
+        // The axes are drawn in the scheme's text colour, and drawn again when the theme button changes the scheme.
+        expect(await page.locator('#chart-pass-rate').getAttribute('data-ink')).toBe('rgb(27, 31, 36)')
+        await page.getByRole('button', { name: 'Theme: auto' }).click()
+        await page.getByRole('button', { name: 'Theme: light' }).click()
+        await expect.poll(() => page.locator('#chart-pass-rate').getAttribute('data-ink')).toBe('rgb(230, 233, 238)')
+        await page.getByRole('button', { name: 'Theme: dark' }).click()
+        await expect.poll(() => page.locator('#chart-pass-rate').getAttribute('data-ink')).toBe('rgb(27, 31, 36)')
         expect(await page.locator('table.trend-table[data-chart="cost"] tbody tr').allTextContents()).toEqual([
           '2027-01-15 00:00:00 UTC$0.015$0.015',
           '2027-01-16 00:00:00 UTC$0.015—',

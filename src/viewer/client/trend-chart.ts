@@ -3,7 +3,7 @@
  * agent over the buckets, a gap where an agent ran nothing, and a dashed
  * mark at each bucket where the commit an agent ran changed, labelled with
  * the new commit. The figure carries what it draws as data attributes
- * (`data-x`, `data-series`, `data-marks`) and as a table beside it, for
+ * (`data-x`, `data-series`, `data-marks`, and the axes' colour `data-ink`) and as a table beside it, for
  * screen readers and for tests.
  */
 import uPlot from 'uplot'
@@ -126,8 +126,9 @@ export function trendChart(spec: TrendChartSpec, width: number): { element: HTML
     plot,
     dataTable(spec),
   )
-  // Canvas needs colours it can read: the page's text colour, resolved for the scheme in use.
+  // Canvas needs colours it can read: the page's text colour, resolved for the scheme in use (kept as data-ink).
   const ink = getComputedStyle(document.body).color
+  element.dataset.ink = ink
   const grid = { stroke: 'rgba(128, 128, 128, 0.2)', width: 1 }
   const options: uPlot.Options = {
     width,

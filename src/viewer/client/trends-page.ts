@@ -8,7 +8,7 @@ import type { TrendsPayload } from '../ledger-types.js'
 import { fill, h } from './dom.js'
 import { formatTime } from './format.js'
 import type { LedgerSource } from './ledger-source.js'
-import { replaceRoute, trendsHref } from './router.js'
+import { replaceRoute, runsHref, trendsHref } from './router.js'
 import { colourOf, trendChart } from './trend-chart.js'
 
 const BUCKETS = [
@@ -61,7 +61,7 @@ function commitList(payload: TrendsPayload): HTMLElement | null {
         'li',
         { data: { agent: line.agent, at: mark.at } },
         swatch(colourOf(i)),
-        h('strong', null, line.agent),
+        h('a', { href: runsHref({ agent: line.agent }), class: 'agent-link' }, line.agent),
         `: ${formatTime(mark.at)} `,
         h('code', null, mark.previous || '(none)'),
         ' → ',
@@ -94,7 +94,9 @@ export function renderTrendsPage(root: HTMLElement, source: LedgerSource, initia
     void load()
   }
 
+  let shown: TrendsPayload | undefined
   const draw = (payload: TrendsPayload): void => {
+    shown = payload
     clear()
     if (payload.series.length === 0) {
       fill(body, h('p', { class: 'empty' }, `No runs since ${formatTime(Date.parse(payload.since) / 1000)}.`))
@@ -168,8 +170,18 @@ export function renderTrendsPage(root: HTMLElement, source: LedgerSource, initia
     body,
   )
   void load()
+  // The charts' canvas takes the page's text colour when drawn: drawn again when the scheme changes (the theme button, or the system's).
+  const redraw = (): void => {
+    if (shown !== undefined) draw(shown)
+  }
+  const themes = new MutationObserver(redraw)
+  themes.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] })
+  const scheme = matchMedia('(prefers-color-scheme: dark)')
+  scheme.addEventListener('change', redraw)
   return () => {
     stopped = true
+    themes.disconnect()
+    scheme.removeEventListener('change', redraw)
     clear()
   }
 }
