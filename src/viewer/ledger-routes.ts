@@ -9,7 +9,7 @@
  * refusal is the operation's own (status, field, message).
  */
 import { Hono, type Context } from 'hono'
-import { LedgerRequestError } from '../ledger/errors.js'
+import { isLedgerError, LedgerRequestError } from '../ledger/errors.js'
 import type { OperationName } from '../ledger/input-schemas.js'
 import type { RunGetResult, RunStatsResult, TraceGetResult } from '../ledger/output-schemas.js'
 import type { Caller } from '../server/caller.js'
@@ -51,6 +51,11 @@ function json(value: unknown): Response {
 
 function refused(error: unknown): Response {
   if (error instanceof ViewerRequestError) return withHeaders(errorResponse(error.status, error.code, error.message))
+  // A ledger elsewhere (view --ledger) refused or could not be reached: its answer, or a 502 saying which.
+  if (isLedgerError(error)) {
+    const body = error.body ?? { error: 'bad_gateway', message: error.message }
+    return withHeaders(errorResponse(error.status ?? 502, body.error, body.message, body))
+  }
   if (error instanceof LedgerRequestError) {
     const response = withHeaders(errorResponse(error.status, error.code, error.message, error.body))
     if (error.code === 'unavailable') response.headers.set('retry-after', '1')

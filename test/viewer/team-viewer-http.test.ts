@@ -1,4 +1,11 @@
-import { describe, expect, it } from 'vitest'
+import { createServer, type AddressInfo } from 'node:net'
+import { describe, expect, it, onTestFinished } from 'vitest'
+import { createLedgerClient } from '../../src/ledger/client.js'
+import { singleUser } from '../../src/ledger/identity.js'
+import { startHttpServer } from '../../src/server/http-server.js'
+import { loadPriceTable } from '../../src/storage/price-file.js'
+import { ledgerRelay } from '../../src/viewer/ledger-relay.js'
+import { ledgerViewerRoutes } from '../../src/viewer/ledger-routes.js'
 import { startDirectoryLedger } from '../ledger/harness.js'
 
 async function get(url: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers; text: string }> {
@@ -77,6 +84,27 @@ describe('the team viewer over HTTP', () => {
     expect(await get(`${ledger.url}/ledger/api/diff?actual=r1`)).toMatchObject({
       status: 404,
       body: { error: 'not_found', message: '"refund-agent" has no golden baseline: this server keeps no golden directory' },
+    })
+  })
+
+  it('over a ledger elsewhere (view --ledger) that cannot be reached: a 502 naming it, never a 500', async () => {
+    // A port nothing listens on: one a server had a moment ago.
+    const closed = createServer()
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve))
+    const { port } = closed.address() as AddressInfo
+    await new Promise((resolve) => closed.close(resolve))
+    const relay = ledgerRelay(createLedgerClient(`http://127.0.0.1:${port}`, { timeoutMs: 2000 }))
+    const server = await startHttpServer({
+      port: 0,
+      tokens: undefined,
+      owner: singleUser(),
+      groups: [ledgerViewerRoutes({ service: relay, prices: loadPriceTable(), goldenDir: undefined })],
+      graceMs: 100,
+    })
+    onTestFinished(() => server.close())
+    expect(await get(`${server.url}/ledger/api/runs`)).toMatchObject({
+      status: 502,
+      body: { error: 'bad_gateway', message: `run.list: could not reach the ledger at http://127.0.0.1:${port}/v1/run.list (ECONNREFUSED)` },
     })
   })
 })
