@@ -87,7 +87,12 @@ export function renderLedgerRunsPage(root: HTMLElement, source: LedgerSource, in
     void load()
   }
   // A filter changed: back to the first page.
-  const filterBy = (name: string, value: string): void => go({ [name]: value, offset: null, cursor: null })
+  // With a cursor, the pages seen before this one, so "Previous page" goes back one (a link opened at a cursor goes back to the first).
+  const earlier: Array<{ cursor: string | null; at: string | null }> = []
+  const filterBy = (name: string, value: string): void => {
+    earlier.length = 0
+    go({ [name]: value, offset: null, cursor: null, at: null })
+  }
 
   const textField = (label: string, name: string, placeholder: string): HTMLElement => {
     const id = `filter-${name}`
@@ -122,7 +127,8 @@ export function renderLedgerRunsPage(root: HTMLElement, source: LedgerSource, in
 
   function draw(page: LedgerRunsPayload): void {
     const limit = pageSize()
-    const offset = Number(params.get('offset') ?? 0)
+    // Where the page starts: run.list's offset, or with a cursor `at` (the page's own count; the ledger never sees it).
+    const offset = Number(params.get('offset') ?? params.get('at') ?? 0)
     const first = offset + 1
     const last = offset + page.runs.length
     fill(
@@ -162,13 +168,31 @@ export function renderLedgerRunsPage(root: HTMLElement, source: LedgerSource, in
         ? null
         : h(
             'button',
-            { type: 'button', on: { click: () => go(cursorPaging ? { cursor: null, offset: null } : { offset: String(Math.max(0, offset - limit)) }) } },
-            cursorPaging ? 'First page' : 'Previous page',
+            {
+              type: 'button',
+              on: {
+                click: () => {
+                  if (!cursorPaging) return go({ offset: String(Math.max(0, offset - limit)) })
+                  const back = earlier.pop() ?? { cursor: null, at: null }
+                  go({ ...back, offset: null })
+                },
+              },
+            },
+            'Previous page',
           ),
       hasNext
         ? h(
             'button',
-            { type: 'button', on: { click: () => go(cursorPaging ? { cursor: page.next_cursor ?? null } : { offset: String(offset + limit) }) } },
+            {
+              type: 'button',
+              on: {
+                click: () => {
+                  if (!cursorPaging) return go({ offset: String(offset + limit) })
+                  earlier.push({ cursor: params.get('cursor'), at: params.get('at') })
+                  go({ cursor: page.next_cursor ?? null, at: String(offset + page.runs.length) })
+                },
+              },
+            },
             'Next page',
           )
         : null,
