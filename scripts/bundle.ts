@@ -14,15 +14,17 @@
  * beside these files (tsconfig.build.json), so the types are what they were.
  *
  * The viewer's page (src/viewer/client/) is bundled here too, for browsers,
- * into `dist/src/viewer/client/viewer.js` and `viewer.css`.
+ * into `dist/src/viewer/client/viewer.js` and `viewer.css`, and the team
+ * viewer's (with uPlot) into `ledger.js` and `ledger.css`.
  *
  * Run by `npm run build`, after tsc.
  */
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs'
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { build, type Plugin } from 'esbuild'
+import { build, type BuildOptions, type Plugin } from 'esbuild'
 
 const ROOT = join(import.meta.dirname, '..')
+const UPLOT_VERSION = (JSON.parse(readFileSync(join(ROOT, 'node_modules/uplot/package.json'), 'utf8')) as { version: string }).version
 const entries = readdirSync(join(ROOT, 'src/entries'))
   .filter((file) => file.endsWith('.ts'))
   .map((file) => `src/entries/${file}`)
@@ -65,10 +67,8 @@ const diffInBrowser: Plugin = {
   },
 }
 
-await build({
+const page: BuildOptions = {
   absWorkingDir: ROOT,
-  entryPoints: ['src/viewer/client/main.ts'],
-  outfile: 'dist/src/viewer/client/viewer.js',
   bundle: true,
   minify: true,
   format: 'iife',
@@ -76,6 +76,14 @@ await build({
   legalComments: 'none',
   logLevel: 'warning',
   plugins: [diffInBrowser],
+}
+await build({ ...page, entryPoints: ['src/viewer/client/main.ts'], outfile: 'dist/src/viewer/client/viewer.js' })
+// The team viewer's page (`serve`, /ledger/): the same pages, with Trends and the charting library it draws with (uPlot, MIT: its notice kept).
+await build({
+  ...page,
+  entryPoints: ['src/viewer/client/ledger-main.ts'],
+  outfile: 'dist/src/viewer/client/ledger.js',
+  banner: { js: `/*! uPlot ${UPLOT_VERSION} (c) Leon Sorokin, MIT License, https://github.com/leeoniya/uPlot */` },
 })
 
 console.log(`scripts/bundle.ts: ${entries.length + 1} entry points, ${files.length} files in dist/src/, and the viewer's page`)

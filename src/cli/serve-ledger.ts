@@ -91,6 +91,8 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
       namespace: settings.namespace,
       prices: settings.prices,
       groups,
+      // Goldens: the directory store's own trace directory; with PostgreSQL, the checkout's (--dir).
+      teamViewer: { goldenDir: store.kind === 'directory' ? settings.store : ctx.dir },
       logFormat: settings.logFormat,
       logLevel: settings.logLevel,
       graceMs: settings.drainMs,
@@ -124,11 +126,12 @@ export async function serveLedger(settings: ServeSettings, ctx: CommandContext):
       url: `${server.url}/v1`,
       mcp: `${server.url}/mcp`,
       viewer: viewerUrl,
+      team_viewer: `${server.url}/ledger/`,
       store: { kind: store.kind, location: store.location },
       tokens: tokens?.size ?? null,
     })
   else {
-    const viewing = viewerUrl === null ? '' : ` · the trace viewer on ${viewerUrl}`
+    const viewing = `${viewerUrl === null ? '' : ` · the trace viewer on ${viewerUrl}`} · the team viewer on ${server.url}/ledger/`
     ctx.print(
       `reagent-flow serve: the run ledger on ${server.url}/v1 and MCP on ${server.url}/mcp${viewing} · store: ${store.kind} ${store.location} · ${access}`,
     )

@@ -1,8 +1,8 @@
 /**
  * What `view` runs once its packages are there (this module loads the
  * server framework): the index of the trace directory, the one HTTP server
- * with the viewer's route group, the start line, and a clean stop on SIGINT
- * or SIGTERM.
+ * with the viewer's route group (and with --ledger the team viewer of that
+ * ledger at /ledger/), the start line, and a clean stop on SIGINT or SIGTERM.
  */
 import { singleUser } from '../ledger/identity.js'
 import { readTokenFile } from '../ledger/tokens.js'
@@ -12,6 +12,9 @@ import type { ModelCost } from '../trace/cost.js'
 import { TraceIndex } from '../viewer/trace-index.js'
 import type { ComparisonPayload } from '../viewer/types.js'
 import { viewerRoutes } from '../viewer/viewer-routes.js'
+import { createLedgerClient } from '../ledger/client.js'
+import { LEDGER_VIEWER_PATH, ledgerViewerRoutes } from '../viewer/ledger-routes.js'
+import { ledgerRelay } from '../viewer/ledger-relay.js'
 import { EXIT_OK, type CommandContext } from './command.js'
 import { openBrowser } from './open-browser.js'
 import { nextSignal } from './serve-ledger.js'
@@ -27,12 +30,25 @@ export interface ViewSettings {
   prices: ReadonlyMap<string, ModelCost>
   /** `--results` with `--baseline`: the Comparison page's payload, built at each request. */
   comparison: (() => ComparisonPayload) | undefined
+  /** `--ledger <url>`: the team viewer of that ledger at /ledger/, read with this token; goldens from `dir`. */
+  ledger?: { url: string; token: string | undefined } | undefined
 }
 
 export async function serveViewer(settings: ViewSettings, ctx: CommandContext): Promise<number> {
   const tokens = settings.tokenFile === undefined ? undefined : readTokenFile(settings.tokenFile)
   const owner = singleUser(settings.org, settings.namespace)
   const index = new TraceIndex({ dir: settings.dir, prices: settings.prices, watch: true })
+  const ledger = settings.ledger
+  const teamViewer =
+    ledger === undefined
+      ? []
+      : [
+          ledgerViewerRoutes({
+            service: ledgerRelay(createLedgerClient(ledger.url, { token: ledger.token })),
+            prices: settings.prices,
+            goldenDir: settings.dir,
+          }),
+        ]
   let server
   try {
     server = await startHttpServer({
@@ -40,7 +56,7 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
       port: settings.port,
       tokens,
       owner,
-      groups: [viewerRoutes({ index, owner, comparison: settings.comparison })],
+      groups: [viewerRoutes({ index, owner, comparison: settings.comparison }), ...teamViewer],
     })
   } catch (error) {
     index.close()
@@ -52,15 +68,26 @@ export async function serveViewer(settings: ViewSettings, ctx: CommandContext): 
   const { runs } = index.payload()
   const goldens = runs.filter((run) => run.kind === 'golden').length
   const comparison = settings.comparison === undefined ? null : `${url}#/compare`
-  if (ctx.json) ctx.printJson({ url, dir: settings.dir, runs: runs.length - goldens, goldens, tokens: tokens?.size ?? null, comparison })
+  const teamUrl = ledger === undefined ? null : `${server.url}${LEDGER_VIEWER_PATH}/`
+  if (ctx.json)
+    ctx.printJson({
+      url,
+      dir: settings.dir,
+      runs: runs.length - goldens,
+      goldens,
+      tokens: tokens?.size ?? null,
+      comparison,
+      ...(ledger === undefined ? {} : { ledger: { url: ledger.url, viewer: teamUrl } }),
+    })
   else {
     const access = tokens === undefined ? 'loopback only' : `${tokens.size} token(s) from ${settings.tokenFile}`
     const compared = comparison === null ? '' : ` · the comparison with the baseline on ${comparison}`
+    const team = ledger === undefined ? '' : ` · the ledger at ${ledger.url} on ${teamUrl}`
     ctx.print(
-      `reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}${compared}`,
+      `reagent-flow view: the trace viewer on ${url} · ${settings.dir}: ${plural(runs.length - goldens, 'run')}, ${plural(goldens, 'golden')} · ${access}${compared}${team}`,
     )
   }
-  if (settings.open) openBrowser(url, (reason) => ctx.note(reason))
+  if (settings.open) openBrowser(teamUrl ?? url, (reason) => ctx.note(reason))
   const signal = await stopped
   ctx.note(`${signal}: stopping after the requests in flight`)
   await server.close()

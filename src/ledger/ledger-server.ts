@@ -1,7 +1,7 @@
 /**
  * `reagent-flow serve` without the command line: a store, the service over
  * it, and the HTTP server with the ledger's route groups (`/v1`, `/mcp`)
- * mounted, its probes (`/healthz`, `/readyz`: the store answers a ping) and
+ * mounted (and the team viewer at `/ledger/` when asked for), its probes (`/healthz`, `/readyz`: the store answers a ping) and
  * its Prometheus metrics (`/metrics`). Callers check the optional packages
  * first (requirePackages), as this module imports the server framework and
  * prom-client.
@@ -12,6 +12,8 @@ import { ServerMetrics } from '../server/metrics.js'
 import type { MetricsAccess, Readiness } from '../server/probes.js'
 import type { RouteGroup } from '../server/route-group.js'
 import type { LogFormat, LogLevel } from '../server/server-log.js'
+import { defaultPriceTable } from '../storage/index.js'
+import { ledgerViewerRoutes } from '../viewer/ledger-routes.js'
 import { ledgerRoutes } from './http-routes.js'
 import { singleUser } from './identity.js'
 import { mcpRoutes } from './mcp-routes.js'
@@ -35,6 +37,8 @@ export interface LedgerServerOptions {
   prices?: ReadonlyMap<string, ModelCost>
   /** Route groups to mount beside the ledger's (the viewer's). */
   groups?: readonly RouteGroup[]
+  /** Serve the team viewer at `/ledger/` (the ledger's runs, traces and trends, for every token that may read): where goldens are filed, or undefined for none. */
+  teamViewer?: { goldenDir: string | undefined } | undefined
   /** Where the log's lines go. Default: stderr. */
   log?: (line: string) => void
   logFormat?: LogFormat
@@ -78,6 +82,10 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
       return { store: 'unreachable' }
     }
   }
+  const teamViewer =
+    options.teamViewer === undefined
+      ? []
+      : [ledgerViewerRoutes({ service, prices: options.prices ?? defaultPriceTable(), goldenDir: options.teamViewer.goldenDir })]
   const routes = ledgerRoutes(service, { request: () => {}, event: (...args) => events.log?.event(...args) })
   let retention: Retention | undefined
   // The store closes once a prune in flight has finished.
@@ -92,7 +100,7 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
     tokens: options.tokens,
     owner: singleUser(options.org, options.namespace),
     // The ledger's group last: it closes the store once the others are done with it.
-    groups: [mcpRoutes(service), ...(options.groups ?? []), routes],
+    groups: [mcpRoutes(service), ...(options.groups ?? []), ...teamViewer, routes],
     ...(options.log === undefined ? {} : { log: options.log }),
     ...(options.logFormat === undefined ? {} : { logFormat: options.logFormat }),
     ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),

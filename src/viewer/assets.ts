@@ -1,7 +1,10 @@
 /**
  * The page's bundle (script and styles), built by `npm run build` with
  * esbuild into `dist/src/viewer/client/` and shipped in the package: nothing
- * is built at install or at run time. Read once per process.
+ * is built at install or at run time. Two bundles: `viewer` (the trace
+ * directory's viewer, also inlined in static reports) and `ledger` (the
+ * team viewer, with the charting library its Trends page draws with), so
+ * reports do not carry the charts. Each is read once per process.
  */
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -18,15 +21,21 @@ const here = dirname(fileURLToPath(import.meta.url))
 // Sources run by tests (src/viewer/): the build output of the checkout.
 const CANDIDATES = [join(here, '..', 'viewer', 'client'), join(here, '..', '..', 'dist', 'src', 'viewer', 'client')]
 
-let cached: ViewerAssets | undefined
+export type ViewerBundle = 'viewer' | 'ledger'
+
+const cached = new Map<ViewerBundle, ViewerAssets>()
 
 /** The bundle; a `ReagentError` naming the missing file when the package was not built. */
-export function viewerAssets(): ViewerAssets {
-  if (cached !== undefined) return cached
-  const folder = CANDIDATES.find((candidate) => existsSync(join(candidate, 'viewer.js')))
+export function viewerAssets(bundle: ViewerBundle = 'viewer'): ViewerAssets {
+  const held = cached.get(bundle)
+  if (held !== undefined) return held
+  const folder = CANDIDATES.find((candidate) => existsSync(join(candidate, `${bundle}.js`)))
   if (folder === undefined) {
-    throw new ReagentError(`The viewer's page is not built: ${join(CANDIDATES[1]!, 'viewer.js')} is missing. Run "npm run build" in the reagent-flow checkout.`)
+    throw new ReagentError(
+      `The viewer's page is not built: ${join(CANDIDATES[1]!, `${bundle}.js`)} is missing. Run "npm run build" in the reagent-flow checkout.`,
+    )
   }
-  cached = { script: readFileSync(join(folder, 'viewer.js'), 'utf8'), styles: readFileSync(join(folder, 'viewer.css'), 'utf8') }
-  return cached
+  const assets = { script: readFileSync(join(folder, `${bundle}.js`), 'utf8'), styles: readFileSync(join(folder, `${bundle}.css`), 'utf8') }
+  cached.set(bundle, assets)
+  return assets
 }

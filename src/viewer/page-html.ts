@@ -30,8 +30,14 @@ export function inlineScript(script: string): string {
 
 const sha256 = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`
 
-/** The viewer's page: the bundle does the rest, over the JSON API (`data-source="server"`; `data-comparison` when `/api/comparison` has one). */
-export function viewerPage(title: string, { comparison = false }: { comparison?: boolean } = {}): string {
+/**
+ * The viewer's page: the bundle does the rest, over the JSON API (`data-source="server"`; `data-comparison` when `/api/comparison` has one).
+ * `bundle: 'ledger'`: the team viewer's page and bundle (`data-source="ledger"`, and `data-ledger`: whose runs it shows).
+ */
+export function viewerPage(
+  title: string,
+  { comparison = false, bundle = 'viewer', ledger = '' }: { comparison?: boolean; bundle?: 'viewer' | 'ledger'; ledger?: string } = {},
+): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -40,11 +46,11 @@ export function viewerPage(title: string, { comparison = false }: { comparison?:
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${escapeHtml(title)}</title>`,
     '<link rel="icon" href="data:,">',
-    '<link rel="stylesheet" href="./assets/viewer.css">',
-    '<script defer src="./assets/viewer.js"></script>',
+    `<link rel="stylesheet" href="./assets/${bundle}.css">`,
+    `<script defer src="./assets/${bundle}.js"></script>`,
     '</head>',
     '<body>',
-    `<div id="app" data-source="server"${comparison ? ' data-comparison="1"' : ''}><p class="loading">Loading runs…</p></div>`,
+    `<div id="app" data-source="${bundle === 'ledger' ? 'ledger' : 'server'}"${comparison ? ' data-comparison="1"' : ''}${bundle === 'ledger' ? ` data-ledger="${escapeHtml(ledger)}"` : ''}><p class="loading">Loading runs…</p></div>`,
     '<noscript>The reagent-flow viewer needs JavaScript.</noscript>',
     '</body>',
     '</html>',

@@ -71,7 +71,8 @@ export function diffOptionsOf(request: Pick<DiffRequest, 'mode' | 'args' | 'igno
   return options
 }
 
-function checkedOptions(request: DiffRequest): ReturnType<typeof resolveDiffOptions> {
+/** The request's diff options resolved, or a 400 naming the one the diff does not take. */
+export function checkedDiffOptions(request: DiffRequest): ReturnType<typeof resolveDiffOptions> {
   try {
     return resolveDiffOptions(diffOptionsOf(request), 'diff')
   } catch (error) {
@@ -81,7 +82,7 @@ function checkedOptions(request: DiffRequest): ReturnType<typeof resolveDiffOpti
 
 export function diffPayload(index: TraceIndex, request: DiffRequest): DiffPayload {
   const actual = summaryOf(index, request.actual, 'actual')
-  const options = checkedOptions(request)
+  const options = checkedDiffOptions(request)
   const actualTrace = traceOf(index, actual)
   const actualSide = { id: actual.id, kind: actual.kind, name: actual.name, trace: compactTrace(actualTrace) }
   if (request.expected !== undefined && request.expected !== '') {

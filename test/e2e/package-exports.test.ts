@@ -135,10 +135,10 @@ import { validateTrace } from 'reagent-flow/files'
     )
   })
 
-  it("ships the viewer's page bundle, built at build time (nothing is built at install)", () => {
+  it("ships the viewer's and the team viewer's page bundles, built at build time (nothing is built at install)", () => {
     const pkg = JSON.parse(readFileSync(new URL('package.json', root), 'utf8'))
     expect(pkg.files).toContain('dist/src')
-    for (const file of ['dist/src/viewer/client/viewer.js', 'dist/src/viewer/client/viewer.css']) {
+    for (const file of ['viewer.js', 'viewer.css', 'ledger.js', 'ledger.css'].map((name) => `dist/src/viewer/client/${name}`)) {
       expect(readFileSync(new URL(file, root), 'utf8').length).toBeGreaterThan(1000)
     }
     expect(pkg.scripts.postinstall).toBeUndefined()

@@ -52,6 +52,8 @@ export interface LedgerSetup {
   namespace?: string
   /** The directory store's trace directory (a fresh temporary one by default). */
   dir?: string
+  /** Serve the team viewer at /ledger/, with goldens from this directory (see startLedgerServer). */
+  teamViewer?: { goldenDir: string | undefined }
 }
 
 export type StartLedger = (setup?: LedgerSetup) => Promise<TestLedger>
@@ -75,6 +77,7 @@ async function serve(store: LedgerStore, setup: LedgerSetup & { org: string }): 
     namespace,
     now: clock.now,
     log: (line) => void log.push(line),
+    teamViewer: setup.teamViewer,
   })
   onTestFinished(() => server.close())
   return {

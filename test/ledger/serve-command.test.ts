@@ -150,6 +150,7 @@ describe('reagent-flow serve', () => {
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/),
       mcp: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/),
       viewer: null,
+      team_viewer: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/ledger\/$/),
       store: { kind: 'directory', location: '.reagent' },
       tokens: null,
     })

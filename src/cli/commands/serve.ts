@@ -30,6 +30,8 @@ export const serveCommand: Command = {
     'A token file maps bearer tokens to an org and namespace (and optionally an agent and a session_id):',
     '  { "tokens": [ { "name": "ci", "token": "<32+ random characters>", "org": "acme", "namespace": "ci" } ] }',
     'An entry\'s "role" is read (look only), write (the default: record runs and results) or admin (also run.prune); a token sees only its org and namespace.',
+    "The team viewer at /ledger/: the ledger's runs, their traces and golden diffs, and Trends (pass rate and cost per agent over time);",
+    'with a token file, open /ledger/?token=<token> once (a cookie keeps it); it shows what run.list shows that token.',
     'GET /healthz answers 200 while it runs; GET /readyz 200 when the store answers, 503 naming what is not ready (the store, a shutdown).',
     'GET /metrics: Prometheus metrics; open without --token-file, otherwise only with the token of --metrics-token-file.',
     'The log goes to stderr: one line per request and one per server event, as JSON (text on a terminal; --log-format).',

@@ -1,6 +1,8 @@
 /** `reagent-flow view`: the trace viewer, a local web app over the trace directory, until SIGINT or SIGTERM. */
 import { installCommand, requirePackages, SERVER_PACKAGES } from '../../base/optional-dependency.js'
+import { UsageError } from '../../errors/index.js'
 import { DEFAULT_NAMESPACE, DEFAULT_ORG } from '../../ledger/identity.js'
+import { LEDGER_TOKEN_ENV } from '../../ledger/ledger-option.js'
 import { loadPriceTable } from '../../storage/index.js'
 import { comparisonPayload } from '../../viewer/comparison-payload.js'
 import { intOption, stringOption } from '../args.js'
@@ -22,6 +24,8 @@ export const viewCommand: Command = {
     '/?token=<token> (a cookie keeps it); tokens of --org/--namespace narrowed to no agent or session may view.',
     'With --results and --baseline, a Comparison page (#/compare): each test of the results against the baseline, read again at each visit.',
     'Run it beside the run ledger in one process with: reagent-flow serve --view',
+    `With --ledger <url>: also the team viewer of that ledger at /ledger/ (its runs, traces, trends), read with the token of ${LEDGER_TOKEN_ENV};`,
+    "its runs are diffed against this checkout's goldens (--dir). reagent-flow serve shows the same page at its own /ledger/.",
     `Needs its server's packages, optional peer dependencies of reagent-flow: ${installCommand(SERVER_PACKAGES)}`,
   ],
   options: {
@@ -32,6 +36,7 @@ export const viewCommand: Command = {
     org: { type: 'string', value: '<org>', default: DEFAULT_ORG, description: 'with --token-file: the org whose tokens may view' },
     namespace: { type: 'string', value: '<namespace>', default: DEFAULT_NAMESPACE, description: 'with --token-file: the namespace whose tokens may view' },
     prices: { type: 'string', value: '<file.json>', description: 'prices added over the built-in table, for costs' },
+    ledger: { type: 'string', value: '<url>', description: `also show this ledger's runs and trends at /ledger/ (token: ${LEDGER_TOKEN_ENV})` },
     results: RESULTS_OPTION,
     ...BASELINE_OPTIONS,
   },
@@ -41,6 +46,7 @@ export const viewCommand: Command = {
     'reagent-flow view --dir test/.traces --port 0',
     'reagent-flow view --results .reagent/results/ --baseline main-results/',
     'reagent-flow serve --view',
+    'REAGENT_LEDGER_TOKEN=... reagent-flow view --ledger https://ledger.internal --open',
   ],
   async run(input, ctx) {
     const sides = resultsAndBaseline(input)
@@ -49,6 +55,9 @@ export const viewCommand: Command = {
     const baseline = sides === undefined ? undefined : await resolveBaseline(sides.baseline)
     const comparison = sides === undefined || baseline === undefined ? undefined : () => comparisonPayload(compareWith(baseline, sides.current, input))
     comparison?.()
+    const ledgerUrl = stringOption(input, 'ledger') || undefined
+    if (ledgerUrl !== undefined && !/^https?:\/\/./.test(ledgerUrl))
+      throw new UsageError(`--ledger must be the ledger's http(s) URL, as reagent-flow serve prints it; got ${JSON.stringify(ledgerUrl)}`)
     await requirePackages('the trace viewer', SERVER_PACKAGES)
     const { serveViewer } = await import('../serve-viewer.js')
     return serveViewer(
@@ -62,6 +71,7 @@ export const viewCommand: Command = {
         namespace: stringOption(input, 'namespace') || DEFAULT_NAMESPACE,
         prices: loadPriceTable(stringOption(input, 'prices')),
         comparison,
+        ledger: ledgerUrl === undefined ? undefined : { url: ledgerUrl, token: process.env[LEDGER_TOKEN_ENV] || undefined },
       },
       ctx,
     )

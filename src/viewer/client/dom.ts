@@ -85,3 +85,8 @@ export function announce(text: string): void {
   const region = document.getElementById('announcer')
   if (region !== null) region.textContent = text
 }
+
+/** Whether a key went to a form field (the page's own keys leave those alone). */
+export function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName))
+}

@@ -5,7 +5,7 @@
  */
 import type { ReportData } from '../types.js'
 import { renderComparePage } from './compare-page.js'
-import { fill, h } from './dom.js'
+import { fill, h, isTyping } from './dom.js'
 import { renderDiffPage } from './diff-page.js'
 import { formatTime } from './format.js'
 import type { PageHandle } from './page.js'
@@ -14,29 +14,8 @@ import { renderRunPage } from './run-page.js'
 import { renderRunsPage } from './runs-page.js'
 import { embeddedSource, serverSource, type Source } from './source.js'
 import { RunStore } from './store.js'
+import { themeButton } from './theme.js'
 import './styles.css'
-
-const THEMES = ['auto', 'light', 'dark'] as const
-type Theme = (typeof THEMES)[number]
-
-function readTheme(): Theme {
-  try {
-    const saved = localStorage.getItem('reagent-theme')
-    return (THEMES as readonly string[]).includes(saved ?? '') ? (saved as Theme) : 'auto'
-  } catch {
-    return 'auto'
-  }
-}
-
-function applyTheme(theme: Theme): void {
-  if (theme === 'auto') delete document.documentElement.dataset.theme
-  else document.documentElement.dataset.theme = theme
-  try {
-    localStorage.setItem('reagent-theme', theme)
-  } catch {
-    // A file opened with storage off: the choice lasts for this page.
-  }
-}
 
 function sourceOf(app: HTMLElement): Source {
   if (app.dataset.source !== 'embedded') return serverSource(app.dataset.comparison === '1')
@@ -44,37 +23,17 @@ function sourceOf(app: HTMLElement): Source {
   return embeddedSource(data)
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(target.tagName))
-}
-
 async function start(): Promise<void> {
   const app = document.getElementById('app')!
   const source = sourceOf(app)
   const store = new RunStore(source)
-  let theme = readTheme()
-  applyTheme(theme)
-  const themeButton = h(
-    'button',
-    {
-      type: 'button',
-      class: 'theme',
-      on: {
-        click: () => {
-          theme = THEMES[(THEMES.indexOf(theme) + 1) % THEMES.length]!
-          applyTheme(theme)
-          themeButton.textContent = `Theme: ${theme}`
-        },
-      },
-    },
-    `Theme: ${theme}`,
-  )
+  const theme = themeButton()
   const live = h('span', { class: 'live', role: 'status' })
   const main = h('main', { id: 'main', tabindex: -1 })
   fill(
     app,
     h('button', { type: 'button', class: 'skip', on: { click: () => main.focus() } }, 'Skip to content'),
-    h('header', { class: 'frame' }, h('a', { href: runsHref(), class: 'brand' }, 'reagent-flow'), h('span', { class: 'dir' }), live, themeButton),
+    h('header', { class: 'frame' }, h('a', { href: runsHref(), class: 'brand' }, 'reagent-flow'), h('span', { class: 'dir' }), live, theme),
     main,
     h('div', { id: 'announcer', class: 'visually-hidden', aria: { live: 'polite' } }),
   )
@@ -98,7 +57,7 @@ async function start(): Promise<void> {
     else if (route.page === 'diff') page = renderDiffPage(main, store, route.params)
     else if (route.page === 'compare') page = renderComparePage(main, source)
     else page = { cleanup: renderRunsPage(main, store, route.params) }
-    const prefix = { run: route.page === 'run' ? `${route.id} · ` : '', diff: 'Diff · ', compare: 'Comparison · ', runs: '' }[route.page]
+    const prefix = { run: route.page === 'run' ? `${route.id} · ` : '', diff: 'Diff · ', compare: 'Comparison · ', runs: '', trends: '' }[route.page]
     document.title = `${prefix}reagent-flow · ${store.dir}`
   }
   window.addEventListener('hashchange', show)

@@ -6,6 +6,7 @@
  *   #/run/<file>            #/run/<file>/turn/<n>     (deep link to a turn)
  *   #/diff?actual=<file>[&expected=<file>][&mode=..&args=..&ignore=..]
  *   #/compare               (the comparison with a baseline, when there is one)
+ *   #/trends?bucket=day&since=30d   (the team viewer's Trends page)
  *
  * `<file>` is the trace file relative to the trace directory, URI-encoded.
  */
@@ -15,6 +16,7 @@ export type Route =
   | { page: 'run'; id: string; turn: number | null }
   | { page: 'diff'; params: URLSearchParams }
   | { page: 'compare' }
+  | { page: 'trends'; params: URLSearchParams }
 
 export function parseRoute(hash: string): Route {
   const text = hash.replace(/^#/, '')
@@ -31,6 +33,7 @@ export function parseRoute(hash: string): Route {
   }
   if (parts[0] === 'diff') return { page: 'diff', params }
   if (parts[0] === 'compare') return { page: 'compare' }
+  if (parts[0] === 'trends') return { page: 'trends', params }
   return { page: 'runs', params: parts[0] === 'runs' ? params : new URLSearchParams() }
 }
 
@@ -49,6 +52,8 @@ export const runHref = (id: string, turn?: number | null): string =>
   `#/run/${encodeURIComponent(id)}${turn === undefined || turn === null ? '' : `/turn/${turn}`}`
 
 export const compareHref = (): string => '#/compare'
+
+export const trendsHref = (params: Readonly<Record<string, string | undefined>> | URLSearchParams = {}): string => withParams('#/trends', params)
 
 export const diffHref = (params: Readonly<Record<string, string | undefined>> | URLSearchParams): string => withParams('#/diff', params)
 

@@ -22,7 +22,8 @@ export interface Source {
   subscribe(onDelta: (delta: RunsDelta) => void, onReset: () => void): () => void
 }
 
-async function getJson<T>(path: string, params: Readonly<Record<string, string | undefined>> = {}): Promise<T> {
+/** GET `path` of the page's server with `params` (empty ones left out): the JSON, or an Error with the server's message. */
+export async function getJson<T>(path: string, params: Readonly<Record<string, string | undefined>> = {}): Promise<T> {
   const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''))
   const response = await fetch(`${path}${search.size === 0 ? '' : `?${search}`}`, { headers: { accept: 'application/json' } })
   const body = (await response.json().catch(() => ({ message: `the server answered ${response.status}` }))) as T & { message?: string }
