@@ -95,10 +95,11 @@ async function seed(ledger: TestLedger, token?: string): Promise<void> {
 
 function registry(org: string): TokenRegistry {
   const callers = new Map<string, Caller>([
-    [TOKEN, { org, namespace: 'default', bound: true, label: 'token "team"' }],
-    [TRIAGE_TOKEN, { org, namespace: 'default', agent: 'triage-agent', bound: true, label: 'token "triage"' }],
+    // The team's token records the runs; the triage token may only look.
+    [TOKEN, { org, namespace: 'default', bound: true, label: 'token "team"', role: 'write' }],
+    [TRIAGE_TOKEN, { org, namespace: 'default', agent: 'triage-agent', bound: true, label: 'token "triage"', role: 'read' }],
   ])
-  return { lookup: (token) => callers.get(token), size: callers.size }
+  return { lookup: (token) => callers.get(token), size: callers.size, callers: () => [...callers.values()] }
 }
 
 const postgres = postgresLedgers()
@@ -262,7 +263,7 @@ for (const store of STORES) {
 
       it('takes a token once from ?token=, keeps it in an HttpOnly cookie, shows only what the token may see, and refuses a wrong token', async () => {
         let org = ''
-        const tokens: TokenRegistry = { lookup: (token) => registry(org).lookup(token), size: 2 }
+        const tokens: TokenRegistry = { lookup: (token) => registry(org).lookup(token), size: 2, callers: () => registry(org).callers() }
         const { ledger, url } = await start({ tokens })
         org = ledger.org
         await seed(ledger, TOKEN)
