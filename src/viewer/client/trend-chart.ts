@@ -109,7 +109,12 @@ function dataTable(spec: TrendChartSpec): HTMLElement {
 
 /** The figure (title, chart, the numbers); `destroy` lets go of the chart. */
 export function trendChart(spec: TrendChartSpec, width: number): { element: HTMLElement; destroy: () => void } {
-  const plot = h('div', { class: 'trend-plot' })
+  // The canvas says nothing to a screen reader: the figure names what it draws, and the table under it holds the numbers.
+  const plot = h('div', {
+    class: 'trend-plot',
+    role: 'img',
+    aria: { label: `${spec.title} of ${spec.lines.map((line) => line.agent).join(', ')} over time; the numbers are in the table below` },
+  })
   const element = h(
     'figure',
     {
