@@ -5,6 +5,9 @@
  * of run-rules.ts, so concurrent begin, complete and grade from any number of
  * servers lose nothing and complete a run once. Traces from trace.put are kept
  * gzip-compressed beside the run, with their usage summary on the run row.
+ * Runs and traces live in partitions by month (partitions.ts): a run is
+ * found by id through the key table (run-sql.ts), and a prune drops whole
+ * months where it can (prune-sql.ts).
  *
  * PostgreSQL restarting, down or out of connections is an answer, never a
  * crash: every connection, idle or checked out, has an `error` listener (a
