@@ -78,6 +78,11 @@ function roleTokens(): { org: string; tokens: ReturnType<typeof readTokenFile> }
   return { org, tokens: readTokenFile(file) }
 }
 
+/** Months dropped: none on the directory store; on PostgreSQL it depends on the other tests' runs in the shared database (postgres-prune.test.ts counts them exactly). */
+function droppedOn(ledger: TestLedger): number {
+  return ledger.store.kind === 'postgres' ? (expect.any(Number) as number) : 0
+}
+
 export function pruneConformance(start: StartLedger): void {
   it('removes the runs older than older_than with their traces, but never an active run nor the newest run of an agent', async () => {
     const ledger = await start()
@@ -93,7 +98,7 @@ export function pruneConformance(start: StartLedger): void {
     expect((await ledger.call('trace.put', { run_id: 'a1', trace: pricedTrace() }, { gzip: true })).status).toBe(200)
     expect(await ledger.call('run.prune', { older_than: '90d' })).toEqual({
       status: 200,
-      body: { before: before(90), dry_run: false, removed: 3, kept: { ...none, active: 1, last: 2 }, partitions_dropped: 0 },
+      body: { before: before(90), dry_run: false, removed: 3, kept: { ...none, active: 1, last: 2 }, partitions_dropped: droppedOn(ledger) },
     })
     expect(await idsOf(ledger)).toEqual(['c1', 'b1', 'c2', 'a4'])
     expect((await ledger.call('run.get', { run_id: 'a1' })).body).toMatchObject({ found: false })
@@ -117,7 +122,7 @@ export function pruneConformance(start: StartLedger): void {
       dry_run: true,
       removed: 4,
       kept: { ...none, last: 1 },
-      partitions_dropped: 0,
+      partitions_dropped: droppedOn(ledger),
     })
     expect(await idsOf(ledger)).toEqual(['a1', 'a2', 'a3', 'a4', 'a5', 'a6'])
     expect((await ledger.call('run.prune', { older_than: '2160h', keep_last: 2, keep_failed: true })).body).toEqual({
@@ -125,7 +130,7 @@ export function pruneConformance(start: StartLedger): void {
       dry_run: false,
       removed: 2,
       kept: { ...none, last: 1, failed: 2 },
-      partitions_dropped: 0,
+      partitions_dropped: droppedOn(ledger),
     })
     expect(await idsOf(ledger)).toEqual(['a1', 'a2', 'a5', 'a6'])
   })
