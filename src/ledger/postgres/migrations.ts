@@ -17,6 +17,7 @@
  */
 import type { PoolClient } from 'pg'
 import { columnDefinitions } from './run-columns.js'
+import { STATS_CACHE_MIGRATION } from './stats-cache.js'
 
 interface Migration {
   sql: string
@@ -72,6 +73,8 @@ ${columnDefinitions('     ')}
    CREATE INDEX reagent_ledger_results_branch ON reagent_ledger_results (org, namespace, branch, started_at, results_id COLLATE "C");
    CREATE INDEX reagent_ledger_results_started ON reagent_ledger_results (org, namespace, started_at, results_id COLLATE "C");`,
   },
+  // run.stats's kept buckets and the log of the changes that invalidate them (stats-cache.ts, decision 087).
+  { sql: STATS_CACHE_MIGRATION },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */
