@@ -5,6 +5,7 @@
  *
  *   npm run bench              all suites
  *   npm run bench -- record    suites whose file name contains "record"
+ *   npm run bench -- ledger-scale   ten million runs in PostgreSQL (only when named)
  */
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
@@ -16,11 +17,15 @@ export interface BenchSuite {
   run: () => Promise<Row[]> | Row[]
 }
 
+/** Suites that run only when named in full: ledger-scale loads ten million runs into PostgreSQL. */
+const ON_REQUEST = ['ledger-scale']
+
 const filters = process.argv.slice(2)
 const dir = join(import.meta.dirname, 'suites')
 const files = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .filter((f) => !ON_REQUEST.some((name) => f.includes(name)) || ON_REQUEST.some((name) => f.includes(name) && filters.includes(name)))
   .sort()
 
 if ((globalThis as { gc?: unknown }).gc === undefined) {

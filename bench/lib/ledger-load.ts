@@ -91,3 +91,39 @@ export async function latencies(task: (i: number) => Promise<void>, calls: numbe
   const at = (q: number): number => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!
   return { p50: at(0.5), p99: at(0.99) }
 }
+
+/**
+ * Latencies (ms) of `task` with `clients` running it back to back: `calls` calls in all, or fewer when
+ * `maxSeconds` pass first (every client makes at least one); returns the p50, the p99, how many were
+ * timed and how many failed (a failed call is timed too: a 503 after a wait is a slow answer).
+ */
+export async function concurrentLatencies(
+  task: (i: number) => Promise<void>,
+  { clients = 32, calls = 320, maxSeconds = 20 }: { clients?: number; calls?: number; maxSeconds?: number } = {},
+): Promise<{ p50: number; p99: number; calls: number; failed: number; failure?: string }> {
+  const times: number[] = []
+  let failed = 0
+  let failure: string | undefined
+  const until = performance.now() + maxSeconds * 1000
+  let issued = 0
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      let mine = 0
+      while (issued < calls && (mine === 0 || performance.now() < until)) {
+        const i = issued++
+        mine += 1
+        const started = performance.now()
+        try {
+          await task(i)
+        } catch (error) {
+          failed += 1
+          failure ??= error instanceof Error ? error.message : String(error)
+        }
+        times.push(performance.now() - started)
+      }
+    }),
+  )
+  times.sort((a, b) => a - b)
+  const at = (q: number): number => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!
+  return { p50: at(0.5), p99: at(0.99), calls: times.length, failed, ...(failure === undefined ? {} : { failure }) }
+}

@@ -91,6 +91,7 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
         { version: 3 },
         { version: 4 },
         { version: 5 },
+        { version: 6 },
       ])
       await client.end()
       second.child.kill('SIGTERM')

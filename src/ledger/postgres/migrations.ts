@@ -20,6 +20,7 @@
 import type { PoolClient } from 'pg'
 import { PARTITIONING_MIGRATION } from './partitions.js'
 import { columnDefinitions } from './run-columns.js'
+import { STATS_CACHE_MIGRATION } from './stats-cache.js'
 
 interface Migration {
   sql: string
@@ -84,6 +85,8 @@ ${columnDefinitions('     ')}
           CREATE INDEX reagent_ledger_runs_search ON reagent_ledger_runs USING gin (search_text gin_trgm_ops);`,
     optional: true,
   },
+  // 6: run.stats's kept buckets and the log of the changes that invalidate them (stats-cache.ts, decision 087).
+  { sql: STATS_CACHE_MIGRATION },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */

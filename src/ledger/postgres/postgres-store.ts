@@ -25,13 +25,12 @@ import { isVisible, type Scope } from '../identity.js'
 import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js'
-import type { UsageSummary } from '../usage-summary.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
 import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
-import { statsSql } from './stats-sql.js'
+import { StatsCache } from './stats-cache.js'
 import { migrate } from './migrations.js'
 import { MonthPartitions } from './partitions.js'
 import { prunePostgres } from './prune-sql.js'
@@ -85,6 +84,8 @@ export class PostgresStore implements LedgerStore {
   #probe: pg.Client | undefined
   /** The months known to have partitions (partitions.ts). */
   readonly #months = new MonthPartitions()
+  /** run.stats's closed buckets, kept in the database (decision 087). */
+  readonly #statsCache = new StatsCache()
 
   private constructor(pool: pg.Pool, url: string) {
     this.#pool = pool
@@ -249,38 +250,11 @@ export class PostgresStore implements LedgerStore {
   }
 
   async stats(query: StatsQuery, scope: Scope): Promise<StatsCell[]> {
-    const sql = statsSql(query, scope)
-    type Models = UsageSummary['models']
-    type CellRow = {
-      key: string
-      bucket: number
-      runs: number
-      closed: number
-      passed: number
-      p50: string | null
-      p95: string | null
-      turns: string
-      unmeasured: string
-      models: Models | null
-    }
-    // JIT off for this statement: jsonb_each's estimate (100 rows a run) makes the planner compile it, which took longer than the query.
-    const rows = await this.#transaction(async (client) => {
+    // JIT off for these statements: jsonb_each's estimate (100 rows a run) makes the planner compile them, which took longer than the query.
+    const cells = await this.#transaction(async (client) => {
       await client.query('SET LOCAL jit = off')
-      return (await client.query<CellRow>(sql.text, sql.values)).rows
+      return this.#statsCache.cells(client, query, scope)
     })
-    const cells = rows.map(
-      (row): StatsCell => ({
-        key: row.key,
-        bucket: Number(row.bucket),
-        runs: row.runs,
-        closed: row.closed,
-        passed: row.passed,
-        duration_p50_ms: row.p50 === null ? null : Number(row.p50),
-        duration_p95_ms: row.p95 === null ? null : Number(row.p95),
-        // jsonb numbers come as numbers; a model named like an Object.prototype key stays an own key of a null-prototype object.
-        usage: { turns: Number(row.turns), models: Object.assign(Object.create(null) as Models, row.models ?? {}), unmeasured: Number(row.unmeasured) },
-      }),
-    )
     return cells.sort(compareCells)
   }
 

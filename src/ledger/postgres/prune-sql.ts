@@ -137,6 +137,13 @@ async function dropMonth(client: pg.PoolClient, month: string, rules: Rules): Pr
       upper,
     ])
     await client.query(`DROP TABLE ${runs}${hasTraces ? `, ${traces}` : ''}`)
+    // A dropped table fires no trigger: run.stats's buckets kept over the month are forgotten here (stats-cache.ts).
+    await client.query('DELETE FROM reagent_ledger_stats_cache WHERE org = $1 AND namespace = $2 AND range_start < $4 AND range_end > $3', [
+      rules.values[0],
+      rules.values[1],
+      lower,
+      upper,
+    ])
     await client.query('SET LOCAL lock_timeout = DEFAULT')
     await client.query('RELEASE SAVEPOINT drop_month')
     return count.runs

@@ -6,11 +6,17 @@
  * window once, so no run leaves the database.
  */
 import type { Scope } from '../identity.js'
-import { BUCKET_ORIGIN, BUCKET_SECONDS, GROUP_METADATA_KEY, type StatsQuery } from '../stats-query.js'
+import { BUCKET_ORIGIN, BUCKET_SECONDS, GROUP_METADATA_KEY, type StatsCell, type StatsQuery } from '../stats-query.js'
+import type { UsageSummary } from '../usage-summary.js'
 
-export function statsSql(query: StatsQuery, scope: Scope): { text: string; values: unknown[] } {
+/** The cells of the runs that started in [query.since, until) (without `until`, from query.since on). */
+export function statsSql(query: StatsQuery, scope: Scope, until?: number): { text: string; values: unknown[] } {
   const values: unknown[] = [query.org, query.namespace, query.since]
   const where = ['org = $1', 'namespace = $2', 'started_at >= $3']
+  if (until !== undefined) {
+    values.push(until)
+    where.push(`started_at < $${values.length}`)
+  }
   const equal = (column: string, value: string | undefined): void => {
     if (value === undefined) return
     values.push(value)
@@ -43,5 +49,36 @@ export function statsSql(query: StatsQuery, scope: Scope): { text: string; value
       `models AS (SELECT key, bucket, jsonb_object_agg(model, jsonb_build_object('turns', turns, 'input', input, 'output', output)) AS models FROM per_model GROUP BY key, bucket) ` +
       'SELECT cells.*, models.models FROM cells LEFT JOIN models ON models.key = cells.key AND models.bucket = cells.bucket',
     values,
+  }
+}
+
+type Models = UsageSummary['models']
+
+/** A row of statsSql's answer. */
+export interface StatsRow {
+  key: string
+  bucket: number
+  runs: number
+  closed: number
+  passed: number
+  p50: string | null
+  p95: string | null
+  turns: string
+  unmeasured: string
+  models: Models | null
+}
+
+/** The cell of a row of statsSql's answer, or of a cell kept as JSON (numbers as numbers). */
+export function cellOf(row: StatsRow): StatsCell {
+  return {
+    key: row.key,
+    bucket: Number(row.bucket),
+    runs: row.runs,
+    closed: row.closed,
+    passed: row.passed,
+    duration_p50_ms: row.p50 === null ? null : Number(row.p50),
+    duration_p95_ms: row.p95 === null ? null : Number(row.p95),
+    // jsonb numbers come as numbers; a model named like an Object.prototype key stays an own key of a null-prototype object.
+    usage: { turns: Number(row.turns), models: Object.assign(Object.create(null) as Models, row.models ?? {}), unmeasured: Number(row.unmeasured) },
   }
 }
