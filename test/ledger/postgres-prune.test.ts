@@ -114,6 +114,34 @@ describe.skipIf(POSTGRES_URL === undefined)('prune on PostgreSQL', () => {
     expect((await store.get(scope, 'jan-9'))?.started_at).toBe(at(1, 9))
   })
 
+  it("forgets run.stats's kept buckets over a month it drops (a dropped table fires no trigger)", async () => {
+    const team = { org: 'stats', namespace: 'ci' }
+    for (const [runId, started] of [
+      ['nov-1', at(11, 4)],
+      ['nov-2', at(11, 5)],
+      ['dec-1', at(12, 2)],
+    ] as const) {
+      await store.begin(checkedInput('run.begin', { ...team, agent: 'A', goal: 'g', run_id: runId }), runId, started)
+      await store.complete(team, checkedInput('run.complete', { ...team, run_id: runId, status: 'completed' }), started + 1)
+    }
+    const weeks = async (): Promise<Array<[number, number]>> =>
+      (await store.stats({ ...team, by: 'agent', bucket: 'week', since: at(10, 1) }, team)).map((cell) => [cell.bucket, cell.runs])
+    const novemberWeek = Date.UTC(2019, 10, 4) / 1000
+    const decemberWeek = Date.UTC(2019, 11, 2) / 1000
+    expect(await weeks()).toEqual([
+      [novemberWeek, 2],
+      [decemberWeek, 1],
+    ])
+    // Asked once more, November's week comes from the kept buckets.
+    expect(await rows("SELECT count(*)::text AS v FROM reagent_ledger_stats_cache WHERE org = 'stats'")).not.toEqual(['0'])
+    expect(await store.prune(team, policy({ before: at(12, 1) }))).toEqual({
+      removed: 2,
+      kept: { active: 0, last: 0, baseline: 0, failed: 0 },
+      partitionsDropped: 1,
+    })
+    expect(await weeks()).toEqual([[decemberWeek, 1]])
+  })
+
   it('prunes a month by DELETE when its tables stay busy past the wait, and drops it, emptied, once they are not', async () => {
     const busy = { org: 'busy', namespace: 'ci' }
     for (const [runId, started] of [
