@@ -30,6 +30,8 @@ export interface ServeSettings extends LedgerSettings {
   drainMs: number
   /** A file holding the bearer token of /metrics. */
   metricsTokenFile: string | undefined
+  /** Writes that may wait to be committed (`--write-queue`). */
+  writeQueue: number
 }
 
 /** The token in `file` (its first line, trimmed), or undefined without the option. Throws UsageError naming the file. */
@@ -74,7 +76,7 @@ async function viewerGroup(dir: string, settings: LedgerSettings): Promise<{ gro
 export async function serveLedger(settings: ServeSettings, ctx: CommandContext): Promise<number> {
   const tokens = settings.tokenFile === undefined ? undefined : readTokenFile(settings.tokenFile)
   const metricsToken = readMetricsToken(settings.metricsTokenFile)
-  const store = await openStore({ store: settings.store, org: settings.org, namespace: settings.namespace })
+  const store = await openStore({ store: settings.store, org: settings.org, namespace: settings.namespace, writeQueue: settings.writeQueue })
   let server
   const viewer = settings.viewDir === undefined ? undefined : await viewerGroup(settings.viewDir, settings)
   try {

@@ -12,6 +12,7 @@ import { intOption, stringOption } from '../args.js'
 import type { Command } from '../command.js'
 import { defaultLogFormat, LOG_LEVELS, type LogFormat, type LogLevel } from '../../server/server-log.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
+import { DEFAULT_WRITE_QUEUE } from '../../ledger/write-queue.js'
 
 export const DEFAULT_PORT = 4319
 const DEFAULT_DRAIN_SECONDS = 10
@@ -52,6 +53,12 @@ export const serveCommand: Command = {
       default: String(DEFAULT_DRAIN_SECONDS),
       description: 'how long a shutdown waits for the requests in flight before closing their connections',
     },
+    'write-queue': {
+      type: 'string',
+      value: '<writes>',
+      default: String(DEFAULT_WRITE_QUEUE),
+      description: 'writes (run.begin, run.complete, run.grade) that may wait to be committed; one more is answered 503 with Retry-After',
+    },
     'metrics-token-file': { type: 'string', value: '<file>', description: 'a file holding the bearer token that GET /metrics needs (16+ characters)' },
   },
   positionals: { min: 0, max: 0, names: '' },
@@ -80,6 +87,7 @@ export const serveCommand: Command = {
         logLevel: (stringOption(input, 'log-level') as LogLevel | undefined) ?? 'info',
         drainMs: intOption(input, 'drain-timeout', DEFAULT_DRAIN_SECONDS, 0, 3600) * 1000,
         metricsTokenFile: stringOption(input, 'metrics-token-file'),
+        writeQueue: intOption(input, 'write-queue', DEFAULT_WRITE_QUEUE, 1, 1_000_000),
       },
       ctx,
     )

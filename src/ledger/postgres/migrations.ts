@@ -17,6 +17,7 @@
  */
 import type { PoolClient } from 'pg'
 import { columnDefinitions } from './run-columns.js'
+import { KEYS_TABLE } from './write-sql.js'
 
 interface Migration {
   sql: string
@@ -72,6 +73,8 @@ ${columnDefinitions('     ')}
    CREATE INDEX reagent_ledger_results_branch ON reagent_ledger_results (org, namespace, branch, started_at, results_id COLLATE "C");
    CREATE INDEX reagent_ledger_results_started ON reagent_ledger_results (org, namespace, started_at, results_id COLLATE "C");`,
   },
+  // Idempotency keys of run.begin and run.complete with the answers they were given (idempotency.ts, write-sql.ts).
+  { sql: KEYS_TABLE },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */
