@@ -98,7 +98,7 @@ export class WriteQueueFullError extends ReagentError {
   readonly capacity: number
 
   constructor(capacity: number) {
-    super(`its write queue is full (${capacity} writes waiting; serve --write-queue sets the size)`)
+    super(`its write queue is full (it holds ${capacity} writes; serve --write-queue sets how many)`)
     this.capacity = capacity
   }
 }

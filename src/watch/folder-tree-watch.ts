@@ -5,10 +5,11 @@
  * it holds: under a folder of 100,000 runs the ledger writes to (`ledger/`),
  * every write cost a listing of that folder. Here each folder the caller
  * wants is one inotify watch of its own (non-recursive, native); a folder
- * created later is added when its parent reports it; the folders `descend`
+ * created later is added when its parent reports it (its files written
+ * before then reported at once); the folders `descend`
  * refuses are never watched nor listed.
  */
-import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { readdirSync, statSync, watch, type Dirent, type FSWatcher } from 'node:fs'
 import { join } from 'node:path'
 
 export interface FolderTreeWatch {
@@ -19,7 +20,8 @@ export interface FolderTreeWatch {
 export function watchFolderTree(root: string, descend: (folder: string) => boolean, onEvent: (path: string) => void): FolderTreeWatch {
   const watchers = new Map<string, FSWatcher>()
   let closed = false
-  const add = (folder: string): void => {
+  /** Watches `folder` and its subfolders; `announce`: a folder that appeared after the start, whose files (written before its watch) are reported. */
+  const add = (folder: string, announce: boolean): void => {
     if (closed || watchers.has(folder) || (folder !== '' && !descend(folder))) return
     let watcher: FSWatcher
     try {
@@ -28,7 +30,7 @@ export function watchFolderTree(root: string, descend: (folder: string) => boole
         const path = folder === '' ? name.toString() : `${folder}/${name.toString()}`
         onEvent(path)
         // A name that appeared may be a folder: watch it too (its files written before then are the rescan's to find).
-        if (event === 'rename' && descend(path) && isFolder(join(root, path))) add(path)
+        if (event === 'rename' && descend(path) && isFolder(join(root, path))) add(path, true)
       })
     } catch {
       return // Gone already, or not readable: the rescan covers it.
@@ -38,9 +40,13 @@ export function watchFolderTree(root: string, descend: (folder: string) => boole
       watchers.delete(folder)
     })
     watchers.set(folder, watcher)
-    for (const sub of subfolders(join(root, folder))) add(folder === '' ? sub : `${folder}/${sub}`)
+    for (const entry of entriesOf(join(root, folder))) {
+      const path = folder === '' ? entry.name : `${folder}/${entry.name}`
+      if (entry.isDirectory()) add(path, announce)
+      else if (announce) onEvent(path)
+    }
   }
-  add('')
+  add('', false)
   return {
     close() {
       closed = true
@@ -58,11 +64,9 @@ function isFolder(path: string): boolean {
   }
 }
 
-function subfolders(path: string): string[] {
+function entriesOf(path: string): Dirent[] {
   try {
     return readdirSync(path, { withFileTypes: true })
-      .filter((entry) => entry.isDirectory())
-      .map((entry) => entry.name)
   } catch {
     return []
   }

@@ -51,6 +51,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a database migrated by the released
           { version: 1 },
           { version: 2 },
           { version: 3 },
+          { version: 4 },
         ])
         const columns = await client.query<{ column_name: string }>(
           "SELECT column_name FROM information_schema.columns WHERE table_name = 'reagent_ledger_runs' ORDER BY ordinal_position",

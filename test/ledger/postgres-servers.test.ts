@@ -89,6 +89,7 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
         { version: 1 },
         { version: 2 },
         { version: 3 },
+        { version: 4 },
       ])
       await client.end()
       second.child.kill('SIGTERM')

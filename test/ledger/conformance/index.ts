@@ -8,6 +8,7 @@ import type { StartLedger } from '../harness.js'
 import { beginConformance, completeConformance } from './begin-complete.js'
 import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
+import { idempotencyConformance } from './idempotency.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
 import { resultsConformance } from './results.js'
@@ -24,4 +25,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: limits and storage keys`, () => limitsConformance(start))
   describe(`${name}: results.put and results.list`, () => resultsConformance(start))
   describe(`${name}: run.stats`, () => statsConformance(start))
+  describe(`${name}: idempotency keys`, () => idempotencyConformance(start))
 }
