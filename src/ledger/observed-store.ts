@@ -15,7 +15,7 @@ import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
 import { StoreUnavailableError, WriteQueueFullError } from './errors.js'
 import type { KeyClaim, Replayed } from './idempotency.js'
-import type { WriteQueueView } from './store-writes.js'
+import type { WriteQueueView } from './write-queue.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, StorePool } from './store.js'
 
 export type StoreErrorKind = 'unavailable' | 'internal'

@@ -88,7 +88,12 @@ export class LedgerService {
     const body = withHeaderKey(operation, fillIdentity(operation, raw, caller, IDENTITY_USE[operation]), idempotencyKey)
     const out = await this.#run(operation, caller, body).catch((error: unknown) => {
       if (error instanceof WriteQueueFullError) {
-        throw new LedgerRequestError('unavailable', `${operation}: the ledger's store (${this.store.location}) is busy: ${error.message}; try again in a moment`, {}, { cause: error })
+        throw new LedgerRequestError(
+          'unavailable',
+          `${operation}: the ledger's store (${this.store.location}) is busy: ${error.message}; try again in a moment`,
+          {},
+          { cause: error },
+        )
       }
       if (!(error instanceof StoreUnavailableError)) throw error
       throw new LedgerRequestError(
@@ -131,7 +136,12 @@ export class LedgerService {
    * `write` once per key: a call whose key is being answered waits for that answer, then asks the store,
    * which answers the kept one (a client that gave up on its first call and sent it again).
    */
-  async #once<T extends object>(scope: { org: string; namespace: string }, operation: KeyedOperation, key: string | undefined, write: () => Promise<T>): Promise<T> {
+  async #once<T extends object>(
+    scope: { org: string; namespace: string },
+    operation: KeyedOperation,
+    key: string | undefined,
+    write: () => Promise<T>,
+  ): Promise<T> {
     if (key === undefined) return write()
     const name = `${scope.org}\u0000${scope.namespace}\u0000${operation}\u0000${key}`
     for (let pending = this.#keysInFlight.get(name); pending !== undefined; pending = this.#keysInFlight.get(name)) await pending.catch(() => {})

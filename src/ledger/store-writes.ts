@@ -21,11 +21,3 @@ export type StoreWriteResult = BeginOutcome | CompleteOutcome | GradeOutcome | R
 export function keyScopeOf(write: StoreWrite): { org: string; namespace: string } {
   return write.op === 'begin' ? write.input : write.scope
 }
-
-/** Where a store's writes wait (the metrics read it; a shutdown drains it). */
-export interface WriteQueueView {
-  readonly depth: number
-  readonly capacity: number
-  watch(watch: { batch(size: number): void; rejected(): void }): void
-  drained(): Promise<void>
-}

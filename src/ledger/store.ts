@@ -13,7 +13,7 @@ import type { RunRecord } from './run-row.js'
 import type { StatsCell, StatsQuery } from './stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 import type { KeyClaim, Replayed } from './idempotency.js'
-import type { WriteQueueView } from './store-writes.js'
+import type { WriteQueueView } from './write-queue.js'
 
 export type BeginOutcome =
   | { kind: 'opened'; run: RunRecord }

@@ -41,13 +41,21 @@ export interface WriteQueueWatch {
   rejected(): void
 }
 
+/** Where a store's writes wait (the metrics read it; a shutdown drains it). */
+export interface WriteQueueView {
+  readonly depth: number
+  readonly capacity: number
+  watch(watch: WriteQueueWatch): void
+  drained(): Promise<void>
+}
+
 interface Waiting<W, R> {
   write: W
   resolve: (value: R) => void
   reject: (error: unknown) => void
 }
 
-export class WriteQueue<W, R> {
+export class WriteQueue<W, R> implements WriteQueueView {
   readonly #options: WriteQueueOptions
   readonly #flush: (writes: W[]) => Promise<Array<BatchResult<R>>>
   #waiting: Array<Waiting<W, R>> = []

@@ -43,7 +43,11 @@ export interface TestLedger {
   /** The log lines the server wrote. */
   log: string[]
   /** POST /v1/<operation> with `body` as JSON. */
-  call<T = Record<string, unknown>>(operation: string, body?: unknown, init?: { token?: string; gzip?: boolean; headers?: Record<string, string> }): Promise<Reply<T>>
+  call<T = Record<string, unknown>>(
+    operation: string,
+    body?: unknown,
+    init?: { token?: string; gzip?: boolean; headers?: Record<string, string> },
+  ): Promise<Reply<T>>
 }
 
 export interface LedgerSetup {

@@ -110,7 +110,13 @@ describe.skipIf(POSTGRES_URL === undefined || !CAN_START_CLUSTER)('a PostgreSQL-
       const server = await spawnServe(['--store', cluster.url], tempDir())
       let running = true
       const seen = emptyLoad()
-      const loaded = load(() => server.url, 16, () => running, true, seen)
+      const loaded = load(
+        () => server.url,
+        16,
+        () => running,
+        true,
+        seen,
+      )
       await until(() => seen.completed.size >= 64)
       await cluster.halt()
       await pause(1000)
@@ -121,7 +127,12 @@ describe.skipIf(POSTGRES_URL === undefined || !CAN_START_CLUSTER)('a PostgreSQL-
 
       expect(server.child.exitCode).toBe(null)
       expect(seen.refused.length).toBeGreaterThan(0)
-      for (const answer of seen.refused) expect({ status: answer.status, retryAfter: answer.retryAfter, error: answer.body.error }).toEqual({ status: 503, retryAfter: '1', error: 'unavailable' })
+      for (const answer of seen.refused)
+        expect({ status: answer.status, retryAfter: answer.retryAfter, error: answer.body.error }).toEqual({
+          status: 503,
+          retryAfter: '1',
+          error: 'unavailable',
+        })
       const stored = await storedRuns(server.url)
       // One run per begin key, however often it was sent: a begin committed whose answer was lost was not opened again.
       expect(stored.size).toBe(seen.begun.size)
@@ -138,7 +149,13 @@ async function killedMidLoad(store: string, cwd: string): Promise<void> {
   let server: ServeProcess = await spawnServe(['--store', store], cwd)
   let running = true
   const seen = emptyLoad()
-  const loaded = load(() => server.url, 16, () => running, false, seen)
+  const loaded = load(
+    () => server.url,
+    16,
+    () => running,
+    false,
+    seen,
+  )
   // Killed once the load is well under way: 64 runs acknowledged, more in flight.
   await until(() => seen.completed.size >= 64)
   server.child.kill('SIGKILL')
@@ -174,12 +191,16 @@ describe('a server killed with SIGKILL mid-load', () => {
     await killedMidLoad(join(dir, 'runs'), dir)
   }, 30_000)
 
-  it.skipIf(POSTGRES_URL === undefined)('keeps every acknowledged write of the PostgreSQL store, and keys sent again write nothing twice', async () => {
-    const database = await createDatabase()
-    try {
-      await killedMidLoad(database.url, tempDir())
-    } finally {
-      await database.drop()
-    }
-  }, 30_000)
+  it.skipIf(POSTGRES_URL === undefined)(
+    'keeps every acknowledged write of the PostgreSQL store, and keys sent again write nothing twice',
+    async () => {
+      const database = await createDatabase()
+      try {
+        await killedMidLoad(database.url, tempDir())
+      } finally {
+        await database.drop()
+      }
+    },
+    30_000,
+  )
 })

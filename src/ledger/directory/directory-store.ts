@@ -41,8 +41,8 @@ import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerSt
 import { summarizeUsage } from '../usage-summary.js'
 import { lockDirectory } from './lock.js'
 import { isLive, type KeyClaim, type Replayed } from '../idempotency.js'
-import { DEFAULT_WRITE_QUEUE, WriteQueue, type BatchResult } from '../write-queue.js'
-import type { StoreWrite, StoreWriteResult, WriteQueueView } from '../store-writes.js'
+import { DEFAULT_WRITE_QUEUE, WriteQueue, type BatchResult, type WriteQueueView } from '../write-queue.js'
+import type { StoreWrite, StoreWriteResult } from '../store-writes.js'
 import { callKeyOf, KEYS_FIELD, keysForFile, liveKeys, type KeptKey } from './kept-keys.js'
 import { readDirectoryRuns } from './read-directory.js'
 import { readResultsFolder, resultsPath } from './results-files.js'
@@ -65,6 +65,8 @@ export interface DirectoryStoreOptions {
 
 /** Writes in one batch at most: its files are written and flushed together. */
 const MAX_BATCH = 256
+/** How often keys past their time are forgotten, in seconds. */
+const KEY_SWEEP_SECONDS = 600
 
 /** A batch being applied: the runs it changed (by runKeyOf), the files to write (rendered once, at the end), the keys it keeps. */
 interface Stage {
@@ -108,6 +110,7 @@ export class DirectoryStore implements LedgerStore {
   #serial: Promise<unknown> = Promise.resolve()
   /** The batch being applied (#flush). */
   #stage: Stage | undefined
+  #sweptAt = Number.NEGATIVE_INFINITY
 
   private constructor(options: DirectoryStoreOptions) {
     this.#options = options
@@ -367,8 +370,16 @@ export class DirectoryStore implements LedgerStore {
       }
       for (const entry of stage.entries.values()) this.#runs(entry.run.org, entry.run.namespace).set(entry)
       for (const [name, kept] of stage.keys) this.#keys.set(name, kept)
+      this.#forgetOldKeys(writes[0]!.now)
       return results
     })
+  }
+
+  /** Keys past their time leave the memory (their files lose them at the run's next write), at most every KEY_SWEEP_SECONDS. */
+  #forgetOldKeys(now: number): void {
+    if (now - this.#sweptAt < KEY_SWEEP_SECONDS) return
+    this.#sweptAt = now
+    for (const [name, kept] of this.#keys) if (!isLive(kept.stored_at, now)) this.#keys.delete(name)
   }
 
   #apply(stage: Stage, write: StoreWrite): StoreWriteResult {

@@ -135,9 +135,7 @@ export async function applyBatch(client: Client, writes: readonly StoreWrite[]):
   })
   const inserted = new Set<string>()
   if (opened.size > 0) {
-    const { rows } = await run<{ org: string; namespace: string; run_id: string }>(client, INSERT_RUNS, [
-      JSON.stringify([...opened.values()].map(columnsOf)),
-    ])
+    const { rows } = await run<{ org: string; namespace: string; run_id: string }>(client, INSERT_RUNS, [JSON.stringify([...opened.values()].map(columnsOf))])
     for (const row of rows) inserted.add(runKey(row.org, row.namespace, row.run_id))
   }
   for (const [i, write] of writes.entries()) {
@@ -192,4 +190,3 @@ export async function applyBatch(client: Client, writes: readonly StoreWrite[]):
   }
   return { results: done, raced }
 }
-
