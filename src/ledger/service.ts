@@ -134,7 +134,7 @@ export class LedgerService {
 
   /**
    * `write` once per key: a call whose key is being answered waits for that answer, then asks the store,
-   * which answers the kept one (a client that gave up on its first call and sent it again).
+   * which answers the kept one (a client that gave up on its first call and sent it again while it ran).
    */
   async #once<T extends object>(
     scope: { org: string; namespace: string },
@@ -144,13 +144,17 @@ export class LedgerService {
   ): Promise<T> {
     if (key === undefined) return write()
     const name = `${scope.org}\u0000${scope.namespace}\u0000${operation}\u0000${key}`
-    for (let pending = this.#keysInFlight.get(name); pending !== undefined; pending = this.#keysInFlight.get(name)) await pending.catch(() => {})
-    const running = write()
+    // Calls of one key run one after another: each finds the answer the one before it kept.
+    const previous = this.#keysInFlight.get(name)
+    const running = (async () => {
+      if (previous !== undefined) await previous.catch(() => {})
+      return write()
+    })()
     this.#keysInFlight.set(name, running)
     try {
       return await running
     } finally {
-      this.#keysInFlight.delete(name)
+      if (this.#keysInFlight.get(name) === running) this.#keysInFlight.delete(name)
     }
   }
 

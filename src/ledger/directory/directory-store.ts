@@ -3,9 +3,12 @@
  * session() wrote there is a run of the server's own org and namespace, and
  * runs begun over HTTP become trace files of their own (see run-files.ts).
  * An in-memory index, built at start from the files' ends and kept current by
- * watching the directory (src/watch), answers run.list; each operation is one
- * synchronous step over the index and an atomic file write, so operations
- * of one server never interleave. One server per directory (lock.ts).
+ * watching the directory (src/watch), answers run.list. Writes (begin,
+ * complete, grade) wait in a bounded queue and go in batches, one at a time:
+ * each write a synchronous step over the index as the batch holds it, then
+ * the batch's files written and flushed together, then the index updated;
+ * trace.put takes its turn between batches, so writes of one server never
+ * interleave. One server per directory (lock.ts).
  */
 import { constants, mkdirSync } from 'node:fs'
 import { access } from 'node:fs/promises'

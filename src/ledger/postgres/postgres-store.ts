@@ -1,9 +1,11 @@
 /**
  * PostgreSQL as a ledger store, for teams whose tests run on many machines:
- * several servers share one database. Each write is one transaction that
- * locks the rows it reads (`SELECT ... FOR UPDATE`) before applying the rules
- * of run-rules.ts, so concurrent begin, complete and grade from any number of
- * servers lose nothing and complete a run once. Traces from trace.put are kept
+ * several servers share one database. Writes (begin, complete, grade) wait
+ * in a bounded queue (write-queue.ts) and go in batches, each batch one
+ * transaction (write-batch.ts) that locks the rows it reads (`SELECT ... FOR
+ * UPDATE`) before applying the rules of run-rules.ts, so concurrent begin,
+ * complete and grade from any number of servers lose nothing and complete a
+ * run once, at the cost of one commit per batch. Traces from trace.put are kept
  * gzip-compressed beside the run, with their usage summary on the run row.
  *
  * PostgreSQL restarting, down or out of connections is an answer, never a

@@ -24,6 +24,14 @@ export function idempotencyConformance(start: StartLedger): void {
     expect(await total(ledger)).toBe(2)
   })
 
+  it('run.begin sent five times at once with one key opens one run, and all five are answered alike', async () => {
+    const ledger = await start()
+    const answers = await Promise.all(Array.from({ length: 5 }, () => ledger.call('run.begin', { agent: 'a', goal: 'g' }, keyed('at-once'))))
+    for (const answer of answers) expect(answer).toEqual(answers[0])
+    expect(answers[0]!.status).toBe(200)
+    expect(await total(ledger)).toBe(1)
+  })
+
   it('run.complete sent again with its key answers what the first answered, not run_closed, and closes the run once', async () => {
     const ledger = await start()
     const runId = (await ledger.call('run.begin', { agent: 'a', goal: 'g' })).body.run_id
