@@ -1,24 +1,33 @@
 /**
  * Many files written atomically together, for a batch of writes that is
- * acknowledged at once (the run ledger's directory store): each file goes
- * to a temporary file of its own as writeFileAtomic does, then every one is
- * flushed to the disk at the same time (fdatasync on libuv's thread pool, so
- * the event loop keeps serving, and the file system's journal commits them
- * together), then each is renamed over its target. A reader or a crash sees
- * each file whole, old or new; once the promise resolves, all are on the
- * disk.
+ * acknowledged at once (the run ledger's directory store), in two steps:
+ * `prepareFilesAtomic` writes each file to a temporary file of its own (as
+ * writeFileAtomic does) and flushes them all to the disk at the same time
+ * (fdatasync on libuv's thread pool, so the event loop keeps serving, and
+ * the file system's journal commits them together); `commit()` then renames
+ * them all over their targets (on the thread pool too). A reader or a crash
+ * sees each file whole, old or new; once `commit()` resolves, all are on the
+ * disk. A caller may prepare the next batch while an earlier one commits,
+ * and commit them in order.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, fdatasync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, fdatasync, mkdirSync, openSync, rename, rmSync, writeSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { TraceFileError } from '../errors/index.js'
 
 const fdatasyncAsync = promisify(fdatasync)
+const renameAsync = promisify(rename)
 
 export interface FileText {
   path: string
   text: string
+}
+
+/** Files written and flushed, not yet in place: `commit()` renames them (throws TraceFileError naming a file that failed), `abandon()` removes them. */
+export interface PreparedFiles {
+  commit(): Promise<void>
+  abandon(): void
 }
 
 interface Staged {
@@ -32,8 +41,8 @@ function tempPathFor(path: string): string {
   return join(dirname(path), `.${basename(path)}.${process.pid}-0-${randomBytes(6).toString('hex')}.tmp`)
 }
 
-/** Writes every file of `files` (distinct paths); throws `TraceFileError` naming the first that failed, leaving every target as it was. */
-export async function writeFilesAtomic(files: readonly FileText[]): Promise<void> {
+/** Writes and flushes every file of `files` (distinct paths) beside its target; throws `TraceFileError` naming the first that failed, leaving every target as it was. */
+export async function prepareFilesAtomic(files: readonly FileText[]): Promise<PreparedFiles> {
   const staged: Staged[] = []
   let failed: { path: string; error: unknown } | undefined
   for (const { path, text } of files) {
@@ -55,16 +64,22 @@ export async function writeFilesAtomic(files: readonly FileText[]): Promise<void
     if (index !== -1) failed = { path: staged[index]!.path, error: (synced[index] as PromiseRejectedResult).reason }
   }
   for (const file of staged) closeSync(file.fd)
-  if (failed !== undefined) {
+  const abandon = (): void => {
     for (const file of staged) rmSync(file.temp, { force: true })
+  }
+  if (failed !== undefined) {
+    abandon()
     throw new TraceFileError(failed.path, 'write', failed.error)
   }
-  for (const [i, file] of staged.entries()) {
-    try {
-      renameSync(file.temp, file.path)
-    } catch (error) {
-      for (const rest of staged.slice(i)) rmSync(rest.temp, { force: true })
-      throw new TraceFileError(file.path, 'write', error)
-    }
+  return {
+    abandon,
+    async commit() {
+      const renamed = await Promise.allSettled(staged.map((file) => renameAsync(file.temp, file.path)))
+      const index = renamed.findIndex((result) => result.status === 'rejected')
+      if (index !== -1) {
+        abandon()
+        throw new TraceFileError(staged[index]!.path, 'write', (renamed[index] as PromiseRejectedResult).reason)
+      }
+    },
   }
 }

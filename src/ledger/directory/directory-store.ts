@@ -25,7 +25,7 @@ import {
   sweepDirectory,
   TRACE_FILE_SUFFIX,
   writeFileAtomic,
-  writeFilesAtomic,
+  prepareFilesAtomic,
 } from '../../storage/index.js'
 import type { TraceFields } from '../../trace/top-level.js'
 import type { Trace } from '../../trace/types.js'
@@ -71,11 +71,19 @@ const MAX_BATCH = 256
 /** How often keys past their time are forgotten, in seconds. */
 const KEY_SWEEP_SECONDS = 600
 
-/** A batch being applied: the runs it changed (by runKeyOf), the files to write (rendered once, at the end), the keys it keeps. */
+/** A batch being applied: the runs it changed (by runKeyOf), the files to write (rendered once, at the end), the keys it keeps; `done` once it is in the index (true) or failed (false). */
 interface Stage {
   entries: Map<string, IndexEntry>
   files: Map<string, () => string>
   keys: Map<string, KeptKey>
+  done: Promise<boolean>
+  settle: (ok: boolean) => void
+}
+
+function newStage(): Stage {
+  let settle!: (ok: boolean) => void
+  const done = new Promise<boolean>((resolve) => (settle = resolve))
+  return { entries: new Map(), files: new Map(), keys: new Map(), done, settle }
 }
 
 const runKeyOf = (org: string, namespace: string, runId: string): string => `${org}\u0000${namespace}\u0000${runId}`
@@ -109,17 +117,19 @@ export class DirectoryStore implements LedgerStore {
   readonly #writes: WriteQueue<StoreWrite, StoreWriteResult>
   /** The idempotency keys kept in the runs' files (kept-keys.ts), by callKeyOf. */
   readonly #keys = new Map<string, KeptKey>()
-  /** The end of the last write or trace.put: the next waits for it (#exclusive). */
-  #serial: Promise<unknown> = Promise.resolve()
   /** The batch being applied (#flush). */
   #stage: Stage | undefined
+  /** Batches staged and being written, oldest first: not yet in the index. */
+  readonly #committing: Stage[] = []
+  /** Set while the batches staged over a failed one are being failed: the next waits for it. */
+  #barrier: Promise<void> | undefined
   #sweptAt = Number.NEGATIVE_INFINITY
 
   private constructor(options: DirectoryStoreOptions) {
     this.#options = options
     this.location = options.dir
-    // One batch at a time: each is applied to the index as the last one left it.
-    this.#writes = new WriteQueue((writes) => this.#flush(writes), { capacity: options.writeQueue ?? DEFAULT_WRITE_QUEUE, maxBatch: MAX_BATCH, concurrency: 1 })
+    // Two batches at a time: one is flushed to the disk while the next is staged and written (see #commit).
+    this.#writes = new WriteQueue((writes) => this.#flush(writes), { capacity: options.writeQueue ?? DEFAULT_WRITE_QUEUE, maxBatch: MAX_BATCH, concurrency: 2 })
   }
 
   get writeQueue(): WriteQueueView {
@@ -263,7 +273,27 @@ export class DirectoryStore implements LedgerStore {
 
   /** The run as the batch being applied holds it, else as the index does. */
   #entry(org: string, namespace: string, runId: string): IndexEntry | undefined {
-    return this.#stage?.entries.get(runKeyOf(org, namespace, runId)) ?? this.#namespaces.get(keyOf(org, namespace))?.get(runId)
+    const key = runKeyOf(org, namespace, runId)
+    for (const stage of this.#staged()) {
+      const entry = stage.entries.get(key)
+      if (entry !== undefined) return entry
+    }
+    return this.#namespaces.get(keyOf(org, namespace))?.get(runId)
+  }
+
+  /** The batches not yet in the index, newest first: the one being applied, then those being written. */
+  #staged(): Stage[] {
+    const newestFirst = [...this.#committing].reverse()
+    return this.#stage === undefined ? newestFirst : [this.#stage, ...newestFirst]
+  }
+
+  /** The answer kept under a key, in a batch not yet in the index or in the index's keys. */
+  #keptAnswer(name: string): KeptKey | undefined {
+    for (const stage of this.#staged()) {
+      const kept = stage.keys.get(name)
+      if (kept !== undefined) return kept
+    }
+    return this.#keys.get(name)
   }
 
   #visible(scope: Scope, runId: string): IndexEntry | undefined {
@@ -304,15 +334,6 @@ export class DirectoryStore implements LedgerStore {
     return { ...indexEntry(run, ledgerPath(this.#options.dir, run), 'ledger'), keys: prior?.source === 'ledger' ? prior.keys : undefined }
   }
 
-  /** Writes `run` as a ledger file now (with `trace`, or none) and indexes it: trace.put, outside the batches. */
-  #writeLedger(run: RunRecord, trace: Trace | undefined): number {
-    const entry = this.#ledgerEntry(run)
-    const text = this.#ledgerText(entry, trace, Date.now() / 1000)
-    this.#write(entry.path, text)
-    this.#runs(run.org, run.namespace).set(entry)
-    return Buffer.byteLength(text)
-  }
-
   /** `run` as a ledger file of the batch being applied: rendered once, as the batch last holds it, when the batch is written. */
   #stageLedger(stage: Stage, run: RunRecord, trace: Trace | undefined, now: number): void {
     const entry = this.#ledgerEntry(run)
@@ -333,49 +354,80 @@ export class DirectoryStore implements LedgerStore {
     return this.#writes.submit({ op: 'grade', scope, target, verdict, now }) as Promise<GradeOutcome>
   }
 
-  /** `work` after every write and trace.put before it: the index changes in one order. */
-  #exclusive<T>(work: () => Promise<T> | T): Promise<T> {
-    const run = this.#serial.then(work)
-    this.#serial = run.catch(() => {})
-    return run
+  /**
+   * A batch: each write applied in turn to the index as the batches before
+   * it left it (a write that throws leaves the batch as it was before it),
+   * then the batch committed (#commit). The disk refusing the batch's files
+   * fails every write of it, and changes nothing.
+   */
+  async #flush(writes: StoreWrite[]): Promise<Array<BatchResult<StoreWriteResult>>> {
+    await this.#afterFailure()
+    const stage = newStage()
+    const results: Array<BatchResult<StoreWriteResult>> = []
+    this.#stage = stage
+    try {
+      for (const write of writes) {
+        const before = { entries: new Map(stage.entries), files: new Map(stage.files), keys: new Map(stage.keys) }
+        try {
+          results.push({ ok: true, value: this.#apply(stage, write) })
+        } catch (error) {
+          Object.assign(stage, before)
+          results.push({ ok: false, error })
+        }
+      }
+    } finally {
+      this.#stage = undefined
+    }
+    try {
+      await this.#commit(stage)
+    } catch (error) {
+      return writes.map(() => ({ ok: false, error }))
+    }
+    this.#forgetOldKeys(writes[0]!.now)
+    return results
   }
 
   /**
-   * A batch: each write applied in turn to the index as the batch holds it
-   * (a write that throws leaves the batch as it was before it), then every
-   * file the batch changed written at once (writeFilesAtomic: one flush to
-   * the disk for all), then the index updated. The disk refusing the files
-   * fails every write of the batch, and changes nothing.
+   * Writes a staged batch's files and flushes them (prepareFilesAtomic), while
+   * the batches before it may still be doing the same; then, once the one
+   * before it is in place, renames them into place and updates the index, so
+   * batches reach the disk and the index in the order they were staged. A
+   * batch staged over one that failed fails too (it may rest on its runs).
    */
-  #flush(writes: StoreWrite[]): Promise<Array<BatchResult<StoreWriteResult>>> {
-    return this.#exclusive(async () => {
-      const stage: Stage = { entries: new Map(), files: new Map(), keys: new Map() }
-      const results: Array<BatchResult<StoreWriteResult>> = []
-      this.#stage = stage
-      try {
-        for (const write of writes) {
-          const before = { entries: new Map(stage.entries), files: new Map(stage.files), keys: new Map(stage.keys) }
-          try {
-            results.push({ ok: true, value: this.#apply(stage, write) })
-          } catch (error) {
-            Object.assign(stage, before)
-            results.push({ ok: false, error })
-          }
-        }
-      } finally {
-        this.#stage = undefined
+  async #commit(stage: Stage): Promise<void> {
+    const files = [...stage.files].map(([path, render]) => ({ path, text: render() }))
+    const before = [...this.#committing]
+    this.#committing.push(stage)
+    let ok = false
+    try {
+      const prepared = await prepareFilesAtomic(files).catch((error: unknown) => {
+        throw unavailable(this.kind, error)
+      })
+      if ((await Promise.all(before.map((earlier) => earlier.done))).includes(false)) {
+        prepared.abandon()
+        throw new StoreUnavailableError(this.kind, new Error('a batch of writes it was staged over failed'), 'cannot write its files')
       }
-      try {
-        await writeFilesAtomic([...stage.files].map(([path, render]) => ({ path, text: render() })))
-      } catch (error) {
-        const failure = unavailable(this.kind, error)
-        return writes.map(() => ({ ok: false, error: failure }))
-      }
+      await prepared.commit().catch((error: unknown) => {
+        throw unavailable(this.kind, error)
+      })
       for (const entry of stage.entries.values()) this.#runs(entry.run.org, entry.run.namespace).set(entry)
       for (const [name, kept] of stage.keys) this.#keys.set(name, kept)
-      this.#forgetOldKeys(writes[0]!.now)
-      return results
-    })
+      ok = true
+    } finally {
+      this.#committing.splice(this.#committing.indexOf(stage), 1)
+      stage.settle(ok)
+      // The batches staged over this one fail with it; the next is staged once they are done, over the index alone.
+      if (!ok && this.#committing.length > 0 && this.#barrier === undefined) {
+        this.#barrier = Promise.all(this.#committing.map((later) => later.done)).then(() => {
+          this.#barrier = undefined
+        })
+      }
+    }
+  }
+
+  /** Waits while batches staged over a failed one are being failed (#commit). */
+  async #afterFailure(): Promise<void> {
+    while (this.#barrier !== undefined) await this.#barrier
   }
 
   /** Keys past their time leave the memory (their files lose them at the run's next write), at most every KEY_SWEEP_SECONDS. */
@@ -406,7 +458,7 @@ export class DirectoryStore implements LedgerStore {
   ): O | Replayed {
     if (claim === undefined) return step()
     const name = callKeyOf(scope.org, scope.namespace, claim.operation, claim.key)
-    const kept = stage.keys.get(name) ?? this.#keys.get(name)
+    const kept = this.#keptAnswer(name)
     if (kept !== undefined && isLive(kept.stored_at, now)) return { kind: 'replayed', kept }
     const outcome = step()
     const answer = claim.answer(outcome)
@@ -471,8 +523,8 @@ export class DirectoryStore implements LedgerStore {
     const indexed = this.#namespaces.get(keyOf(org, namespace))
     const entries = new Map<string, IndexEntry>()
     if (indexed !== undefined) for (const entry of indexed.values()) entries.set(entry.run.run_id, entry)
-    for (const entry of this.#stage?.entries.values() ?? []) {
-      if (entry.run.org === org && entry.run.namespace === namespace) entries.set(entry.run.run_id, entry)
+    for (const stage of this.#staged().reverse()) {
+      for (const entry of stage.entries.values()) if (entry.run.org === org && entry.run.namespace === namespace) entries.set(entry.run.run_id, entry)
     }
     return [...entries.values()]
   }
@@ -527,13 +579,18 @@ export class DirectoryStore implements LedgerStore {
     return runs === undefined ? [] : runs.stats(query, scope)
   }
 
-  putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
-    return this.#exclusive(() => {
-      const entry = this.#visible(scope, runId)
-      if (entry === undefined) return undefined
-      const bytes = this.#writeLedger({ ...entry.run, usage: summarizeUsage(trace) }, trace)
-      return { turns: trace.turns.length, bytes }
-    })
+  /** A batch of its own (#commit), in order with the write batches: a run's file is never written from an older version of it. */
+  async putTrace(scope: Scope, runId: string, trace: Trace): Promise<{ turns: number; bytes: number } | undefined> {
+    await this.#afterFailure()
+    const entry = this.#visible(scope, runId)
+    if (entry === undefined) return undefined
+    const stage = newStage()
+    const run = { ...entry.run, usage: summarizeUsage(trace) }
+    this.#stageLedger(stage, run, trace, Date.now() / 1000)
+    const text = stage.files.get(ledgerPath(this.#options.dir, run))!()
+    stage.files.set(ledgerPath(this.#options.dir, run), () => text)
+    await this.#commit(stage)
+    return { turns: trace.turns.length, bytes: Buffer.byteLength(text) }
   }
 
   async getTrace(scope: Scope, runId: string): Promise<Trace | null | undefined> {
@@ -570,7 +627,7 @@ export class DirectoryStore implements LedgerStore {
   /** Answers the writes queued (a shutdown drains them), then lets go of the watch and the lock. */
   async close(): Promise<void> {
     await this.#writes.drained()
-    await this.#serial
+    await Promise.all(this.#committing.map((stage) => stage.done))
     this.#watch?.close()
     this.#watch = undefined
     this.#release?.()
