@@ -1,5 +1,12 @@
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
+import { checkedInput } from '../../src/ledger/validate-input.js'
 import { DirectoryStore } from '../../src/ledger/directory/directory-store.js'
+import { PostgresStore } from '../../src/ledger/postgres/postgres-store.js'
+import type { LedgerStore } from '../../src/ledger/store.js'
+import type { ListQuery } from '../../src/ledger/list-query.js'
+import { createDatabase, POSTGRES_URL } from './harness.js'
 import { startLedgerServer } from '../../src/ledger/ledger-server.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
@@ -48,5 +55,41 @@ describe("the ledger's write queue", () => {
     // Writes that arrive together go together: fewer batches than writes.
     expect(metric(page, 'reagent_ledger_write_batch_size_count')).toBeLessThan(accepted.length)
     expect(metric(page, 'reagent_ledger_write_queue_depth')).toBe(0)
+  })
+
+  const listAll: ListQuery = { org: 'acme', namespace: 'ci', orderBy: 'started_desc', limit: 1, offset: 0 }
+
+  /** 40 begins sent, then the store closed at once: close() answers every one before it lets go. */
+  async function closedUnderWrites(store: LedgerStore, afterClose: () => void = () => {}): Promise<PromiseSettledResult<unknown>[]> {
+    const begins = Array.from({ length: 40 }, (_, i) =>
+      store.begin(checkedInput('run.begin', { org: 'acme', namespace: 'ci', agent: 'a', goal: 'g' }), `run-${i}`, 1_800_000_000),
+    )
+    await store.close()
+    afterClose()
+    return Promise.allSettled(begins)
+  }
+
+  it('is drained by close() on the directory store: every write queued is on the disk when it resolves', async () => {
+    const dir = tempDir('reagent-ledger-')
+    const store = DirectoryStore.open({ dir, org: 'acme', namespace: 'ci', watch: false })
+    let written = 0
+    const settled = await closedUnderWrites(store, () => {
+      written = readdirSync(join(dir, 'ledger', 'acme', 'ci')).filter((name) => name.endsWith('.trace.json')).length
+    })
+    expect(written).toBe(40)
+    expect(settled.map((result) => result.status)).toEqual(Array(40).fill('fulfilled'))
+  })
+
+  it.skipIf(POSTGRES_URL === undefined)('is drained by close() on PostgreSQL: every write queued is committed before the pool ends', async () => {
+    const database = await createDatabase()
+    try {
+      const store = await PostgresStore.open({ url: database.url })
+      expect((await closedUnderWrites(store)).map((result) => result.status)).toEqual(Array(40).fill('fulfilled'))
+      const again = await PostgresStore.open({ url: database.url })
+      expect((await again.list(listAll, { org: 'acme', namespace: 'ci' })).total).toBe(40)
+      await again.close()
+    } finally {
+      await database.drop()
+    }
   })
 })
