@@ -33,6 +33,8 @@ export interface ServeSettings extends LedgerSettings {
   metricsTokenFile: string | undefined
   /** `--retention`: prune daily. */
   retention?: RetentionSettings | undefined
+  /** Writes that may wait to be committed (`--write-queue`). */
+  writeQueue: number
 }
 
 /** The token in `file` (its first line, trimmed), or undefined without the option. Throws UsageError naming the file. */
@@ -77,7 +79,7 @@ async function viewerGroup(dir: string, settings: LedgerSettings): Promise<{ gro
 export async function serveLedger(settings: ServeSettings, ctx: CommandContext): Promise<number> {
   const tokens = settings.tokenFile === undefined ? undefined : readTokenFile(settings.tokenFile)
   const metricsToken = readMetricsToken(settings.metricsTokenFile)
-  const store = await openStore({ store: settings.store, org: settings.org, namespace: settings.namespace })
+  const store = await openStore({ store: settings.store, org: settings.org, namespace: settings.namespace, writeQueue: settings.writeQueue })
   let server
   const viewer = settings.viewDir === undefined ? undefined : await viewerGroup(settings.viewDir, settings)
   try {

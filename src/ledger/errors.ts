@@ -88,6 +88,21 @@ export class StoreUnavailableError extends ReagentError {
   }
 }
 
+/**
+ * A write found the store's write queue full (write-queue.ts): the store is
+ * slower than its clients right now. The service answers `unavailable` (503
+ * with Retry-After); nothing was written, and the same call may be sent again.
+ */
+export class WriteQueueFullError extends ReagentError {
+  override name = 'WriteQueueFullError' as const
+  readonly capacity: number
+
+  constructor(capacity: number) {
+    super(`its write queue is full (it holds ${capacity} writes; serve --write-queue sets how many)`)
+    this.capacity = capacity
+  }
+}
+
 /** A ledger call that failed: the server's answer (`status`, `body`), or `status` null when it could not be reached. */
 export class LedgerError extends ReagentError {
   override name = 'LedgerError' as const

@@ -73,7 +73,7 @@ export function ledgerRoutes(service: LedgerService, log: ServerLog): RouteGroup
       }
       const body = await parseBody(c.req.raw, name, budget)
       try {
-        return c.json(await service.call(name, c.get('caller'), body.value))
+        return c.json(await service.call(name, c.get('caller'), body.value, c.req.header('idempotency-key')))
       } finally {
         body.release()
       }

@@ -26,6 +26,12 @@ const org = name('The tenant (first element of the identity tuple); filled from 
 const namespace = name('The namespace the op reads or writes; filled from the token or the server.')
 const runId = id("The agent run (task scope) the call belongs to; '-' for none.")
 const metadata = { type: 'object', description: 'Free-form key/values stored on the run.' } as const
+const idempotencyKey = {
+  type: 'string',
+  pattern: '^[\\x21-\\x7e]{1,255}$',
+  description:
+    'A key naming this call (HTTP: the Idempotency-Key header): sent again with the same key, the call is answered what it was answered the first time, and writes nothing again. Kept a day.',
+} as const
 const keyList = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const
 
 const operation = <const P extends Record<string, object>, const R extends readonly string[]>(title: string, description: string, properties: P, required: R) =>
@@ -51,6 +57,7 @@ export const RUN_BEGIN_INPUT = operation(
     metadata,
     budget_usd: { type: 'number', minimum: 0, default: 0, description: 'Model spend in USD the run may reach; needs a session_id (0 = none).' },
     budget_seconds: { type: 'integer', minimum: 0, maximum: MAX_INTEGER, default: 0, description: 'Seconds the run may take (0 = none).' },
+    idempotency_key: idempotencyKey,
   },
   ['org', 'namespace', 'agent', 'goal'],
 )
@@ -75,6 +82,7 @@ export const RUN_COMPLETE_INPUT = operation(
     metadata: { ...metadata, description: "Merged into the run's metadata; keys given here win." },
     reflection: { type: ['object', 'null'], default: null, description: 'Process learning; accepted (this ledger has no memory store).' },
     retain: { enum: ['', 'keep', 'demote', 'expire'], default: '', description: 'What happens to the rows this run wrote ("" = keep).' },
+    idempotency_key: idempotencyKey,
   },
   ['org', 'namespace', 'run_id', 'status'],
 )

@@ -31,6 +31,8 @@ export interface RunBeginInput extends Identity {
   metadata?: JsonObject
   budget_usd?: number
   budget_seconds?: number
+  /** Names this call: sent again with the same key, it is answered as the first time and writes nothing again (kept a day). */
+  idempotency_key?: string
 }
 
 export interface RunCompleteInput extends Identity {
@@ -49,6 +51,8 @@ export interface RunCompleteInput extends Identity {
   metadata?: JsonObject
   reflection?: JsonObject | null
   retain?: '' | 'keep' | 'demote' | 'expire'
+  /** Names this call: sent again with the same key, it is answered as the first time and writes nothing again (kept a day). */
+  idempotency_key?: string
 }
 
 export interface RunGetInput extends Identity {

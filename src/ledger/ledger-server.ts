@@ -70,6 +70,7 @@ export async function startLedgerServer(options: LedgerServerOptions): Promise<L
     onError: (operation, kind) => metrics.storeError(operation, kind),
   })
   if (store.pool !== undefined) metrics.watchPool(store.pool)
+  if (store.writeQueue !== undefined) metrics.watchWriteQueue(store.writeQueue)
   const service = new LedgerService(store, {
     ...(options.prices === undefined ? {} : { prices: options.prices }),
     ...(options.now === undefined ? {} : { now: options.now }),

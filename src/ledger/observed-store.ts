@@ -13,7 +13,9 @@ import type { StatsCell, StatsQuery } from './stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
 import type { RunResults } from '../results/types.js'
 import type { Trace } from '../trace/types.js'
-import { StoreUnavailableError } from './errors.js'
+import { StoreUnavailableError, WriteQueueFullError } from './errors.js'
+import type { KeyClaim, Replayed } from './idempotency.js'
+import type { WriteQueueView } from './write-queue.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from './store.js'
 
 export type StoreErrorKind = 'unavailable' | 'internal'
@@ -28,6 +30,7 @@ export class ObservedStore implements LedgerStore {
   readonly kind: string
   readonly location: string
   readonly pool: (() => StorePool) | undefined
+  readonly writeQueue: WriteQueueView | undefined
   readonly #store: LedgerStore
   readonly #watch: StoreWatch
   #lost = false
@@ -38,6 +41,7 @@ export class ObservedStore implements LedgerStore {
     this.kind = store.kind
     this.location = store.location
     this.pool = store.pool === undefined ? undefined : () => store.pool!()
+    this.writeQueue = store.writeQueue
   }
 
   async #call<T>(operation: string, work: () => Promise<T>): Promise<T> {
@@ -45,6 +49,8 @@ export class ObservedStore implements LedgerStore {
     try {
       result = await work()
     } catch (error) {
+      // A full write queue is the store busy, not failing: reagent_ledger_write_rejected_total counts it.
+      if (error instanceof WriteQueueFullError) throw error
       const unavailable = error instanceof StoreUnavailableError
       this.#watch.onError?.(operation, unavailable ? 'unavailable' : 'internal')
       if (unavailable && !this.#lost) {
@@ -60,12 +66,12 @@ export class ObservedStore implements LedgerStore {
     return result
   }
 
-  begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
-    return this.#call('begin', () => this.#store.begin(input, runId, now))
+  begin(input: BeginInput, runId: string, now: number, key?: KeyClaim<BeginOutcome>): Promise<BeginOutcome | Replayed> {
+    return this.#call('begin', () => this.#store.begin(input, runId, now, key))
   }
 
-  complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome> {
-    return this.#call('complete', () => this.#store.complete(scope, input, now))
+  complete(scope: Scope, input: CompleteInput, now: number, key?: KeyClaim<CompleteOutcome>): Promise<CompleteOutcome | Replayed> {
+    return this.#call('complete', () => this.#store.complete(scope, input, now, key))
   }
 
   get(scope: Scope, runId: string): Promise<RunRecord | undefined> {

@@ -15,6 +15,8 @@ export interface StoreOptions {
   namespace: string
   /** Directory store: watch for runs other processes write. Default: true. */
   watch?: boolean
+  /** Writes that may wait for a batch before the next is answered 503 (`serve --write-queue`). Default: DEFAULT_WRITE_QUEUE. */
+  writeQueue?: number
 }
 
 export function isPostgresUrl(store: string): boolean {
@@ -28,9 +30,10 @@ export async function openStore(options: StoreOptions): Promise<LedgerStore> {
       org: options.org,
       namespace: options.namespace,
       ...(options.watch === undefined ? {} : { watch: options.watch }),
+      ...(options.writeQueue === undefined ? {} : { writeQueue: options.writeQueue }),
     })
   }
   await requirePackages('a PostgreSQL store (--store postgres://...)', POSTGRES_PACKAGES)
   const { PostgresStore } = await import('./postgres/postgres-store.js')
-  return PostgresStore.open({ url: options.store })
+  return PostgresStore.open({ url: options.store, ...(options.writeQueue === undefined ? {} : { writeQueue: options.writeQueue }) })
 }

@@ -8,7 +8,8 @@ import { exceedsLimit, type ModelCost } from '../trace/cost.js'
 import { epochSeconds, ulid } from '../trace/ids.js'
 import { defaultPriceTable } from '../storage/index.js'
 import type { BeginInput, CheckedInputs, CompleteInput, GradeInput, GradeVerdict, ListInput } from './checked-input.js'
-import { LedgerRequestError, StoreUnavailableError } from './errors.js'
+import { LedgerRequestError, StoreUnavailableError, WriteQueueFullError } from './errors.js'
+import { fingerprintOf, type KeptAnswer, type KeyClaim, type KeyedOperation } from './idempotency.js'
 import type { Caller } from '../server/caller.js'
 import { fillIdentity, isAny, scopeOf, type IdentityUse } from './identity.js'
 import { MAX_RESULTS_LIMIT, OPERATION_INPUTS, type OperationName } from './input-schemas.js'
@@ -30,7 +31,7 @@ import type {
 } from './output-schemas.js'
 import { checkedResults, resultsIdOf } from './results-upload.js'
 import { isoTimeOf, projectRow, toRunRow } from './run-row.js'
-import type { LedgerStore } from './store.js'
+import type { BeginOutcome, CompleteOutcome, LedgerStore } from './store.js'
 import { checkUploadedTrace } from './trace-upload.js'
 import { requireRole } from './roles.js'
 import { sinceOf } from './stats-query.js'
@@ -72,6 +73,8 @@ export class LedgerService {
   readonly store: LedgerStore
   readonly #prices: ReadonlyMap<string, ModelCost>
   readonly #now: () => number
+  /** Keyed writes being answered, by scope, operation and key. */
+  readonly #keysInFlight = new Map<string, Promise<object>>()
 
   constructor(store: LedgerStore, options: LedgerServiceOptions = {}) {
     this.store = store
@@ -79,15 +82,26 @@ export class LedgerService {
     this.#now = options.now ?? epochSeconds
   }
 
-  /** Runs `operation` for `caller` on a parsed body; throws LedgerRequestError. */
-  async call(operation: OperationName, caller: Caller, rawBody: unknown): Promise<object> {
+  /**
+   * Runs `operation` for `caller` on a parsed body; throws LedgerRequestError.
+   * `idempotencyKey`: the HTTP header `Idempotency-Key` (run.begin and run.complete; the body's `idempotency_key` is the same key).
+   */
+  async call(operation: OperationName, caller: Caller, rawBody: unknown, idempotencyKey?: string): Promise<object> {
     requireRole(operation, caller)
     const schema = OPERATION_INPUTS[operation]
     const raw = requireObject(operation, rawBody)
     checkValues(operation, raw)
     const ignored = ignoredArgs(schema, raw)
-    const body = fillIdentity(operation, raw, caller, IDENTITY_USE[operation])
+    const body = withHeaderKey(operation, fillIdentity(operation, raw, caller, IDENTITY_USE[operation]), idempotencyKey)
     const out = await this.#run(operation, caller, body).catch((error: unknown) => {
+      if (error instanceof WriteQueueFullError) {
+        throw new LedgerRequestError(
+          'unavailable',
+          `${operation}: the ledger's store (${this.store.location}) is busy: ${error.message}; try again in a moment`,
+          {},
+          { cause: error },
+        )
+      }
       if (!(error instanceof StoreUnavailableError)) throw error
       throw new LedgerRequestError(
         'unavailable',
@@ -127,8 +141,35 @@ export class LedgerService {
     }
   }
 
-  async #begin(input: BeginInput): Promise<RunBeginResult> {
-    input = { ...input, user_id: noneAsDash(input.user_id), session_id: noneAsDash(input.session_id) }
+  /**
+   * `write` once per key: a call whose key is being answered waits for that answer, then asks the store,
+   * which answers the kept one (a client that gave up on its first call and sent it again while it ran).
+   */
+  async #once<T extends object>(
+    scope: { org: string; namespace: string },
+    operation: KeyedOperation,
+    key: string | undefined,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    if (key === undefined) return write()
+    const name = `${scope.org}\u0000${scope.namespace}\u0000${operation}\u0000${key}`
+    // Calls of one key run one after another: each finds the answer the one before it kept.
+    const previous = this.#keysInFlight.get(name)
+    const running = (async () => {
+      if (previous !== undefined) await previous.catch(() => {})
+      return write()
+    })()
+    this.#keysInFlight.set(name, running)
+    try {
+      return await running
+    } finally {
+      if (this.#keysInFlight.get(name) === running) this.#keysInFlight.delete(name)
+    }
+  }
+
+  async #begin(sent: BeginInput): Promise<RunBeginResult> {
+    const { idempotency_key: key, ...checked } = sent
+    const input: BeginInput = { ...checked, user_id: noneAsDash(checked.user_id), session_id: noneAsDash(checked.session_id) }
     if (input.budget_usd > 0 && input.session_id === '-') {
       throw new LedgerRequestError('invalid_input', 'run.begin: budget_usd needs a session_id: the cost budget is kept per session (rule: needs_session_id)', {
         field: 'budget_usd',
@@ -136,24 +177,25 @@ export class LedgerService {
       })
     }
     const runId = none(input.run_id) ? ulid() : input.run_id
-    const outcome = await this.store.begin(input, runId, this.#now())
-    const { run } = outcome
+    const claim = keyClaim('run.begin', key, input, beginAnswer)
+    const outcome = await this.#once(input, 'run.begin', key, () => this.store.begin(input, runId, this.#now(), claim))
+    if (outcome.kind === 'replayed') return replayed('run.begin', key!, claim!, outcome.kept) as RunBeginResult
     if (outcome.kind === 'conflict') {
       throw new LedgerRequestError(
         'run_conflict',
         `run.begin: run "${runId}" belongs to another ${OWNER_WORD[outcome.field]}; send an empty run_id to open a new run`,
       )
     }
-    const next =
-      run.status === 'active'
-        ? `Work on the task, then call run.complete (MCP: loom_run_complete) exactly once with run_id "${run.run_id}" and status completed, failed or cancelled.`
-        : `Run "${run.run_id}" is already ${run.status}; send an empty run_id to open a new run.`
-    return { run_id: run.run_id, status: run.status, started_at: isoTimeOf(run.started_at), next }
+    return beginAnswer(outcome)!
   }
 
-  async #complete(caller: Caller, input: CompleteInput): Promise<RunCompleteResult> {
+  async #complete(caller: Caller, sent: CompleteInput): Promise<RunCompleteResult> {
+    const { idempotency_key: key, ...input } = sent
     const scope = scopeOf(caller, input)
-    const outcome = await this.store.complete(scope, { ...input, user_id: noneAsDash(input.user_id), session_id: noneAsDash(input.session_id) }, this.#now())
+    const written: CompleteInput = { ...input, user_id: noneAsDash(input.user_id), session_id: noneAsDash(input.session_id) }
+    const claim = keyClaim('run.complete', key, { ...written, scope }, (done: CompleteOutcome) => completeAnswer(done, input))
+    const outcome = await this.#once(scope, 'run.complete', key, () => this.store.complete(scope, written, this.#now(), claim))
+    if (outcome.kind === 'replayed') return replayed('run.complete', key!, claim!, outcome.kept) as RunCompleteResult
     if (outcome.kind === 'not_found') throw notFound('run.complete', input, caller)
     if (outcome.kind === 'closed') {
       const at = outcome.run.completed_at === null ? '' : ` at ${isoTimeOf(outcome.run.completed_at)}`
@@ -162,24 +204,7 @@ export class LedgerService {
         `run.complete: run "${input.run_id}" is already ${outcome.run.status}${at}; a run is completed exactly once, and this call changed nothing`,
       )
     }
-    const { run } = outcome
-    return {
-      run_id: run.run_id,
-      status: run.status as RunCompleteResult['status'],
-      duration_ms: run.duration_ms,
-      used_applied: 0,
-      evidence_applied: 0,
-      harm_applied: 0,
-      memories_written: [],
-      recalled: -1,
-      observations: 0,
-      procedure_runs_recorded: 0,
-      reflection_key: '',
-      retain: input.retain === '' ? 'keep' : input.retain,
-      retained: 0,
-      demoted: 0,
-      expiring: 0,
-    }
+    return completeAnswer(outcome, input)!
   }
 
   async #get(caller: Caller, input: CheckedInputs['run.get']): Promise<RunGetResult> {
@@ -267,6 +292,78 @@ export class LedgerService {
     const outcome = await this.store.prune(scopeOf(caller, input), policy, now)
     return { before: isoTimeOf(before), dry_run: input.dry_run, removed: outcome.removed, kept: outcome.kept, partitions_dropped: outcome.partitionsDropped }
   }
+}
+
+/** What run.begin answers for the store's outcome (a conflict is refused: no answer to keep). */
+function beginAnswer(outcome: BeginOutcome): RunBeginResult | undefined {
+  if (outcome.kind === 'conflict') return undefined
+  const { run } = outcome
+  const next =
+    run.status === 'active'
+      ? `Work on the task, then call run.complete (MCP: loom_run_complete) exactly once with run_id "${run.run_id}" and status completed, failed or cancelled.`
+      : `Run "${run.run_id}" is already ${run.status}; send an empty run_id to open a new run.`
+  return { run_id: run.run_id, status: run.status, started_at: isoTimeOf(run.started_at), next }
+}
+
+/** What run.complete answers when it closed the run (any other outcome is refused: no answer to keep). */
+function completeAnswer(outcome: CompleteOutcome, input: Pick<CompleteInput, 'retain'>): RunCompleteResult | undefined {
+  if (outcome.kind !== 'completed') return undefined
+  const { run } = outcome
+  return {
+    run_id: run.run_id,
+    status: run.status as RunCompleteResult['status'],
+    duration_ms: run.duration_ms,
+    used_applied: 0,
+    evidence_applied: 0,
+    harm_applied: 0,
+    memories_written: [],
+    recalled: -1,
+    observations: 0,
+    procedure_runs_recorded: 0,
+    reflection_key: '',
+    retain: input.retain === '' ? 'keep' : input.retain,
+    retained: 0,
+    demoted: 0,
+    expiring: 0,
+  }
+}
+
+/** The key's claim for the store, or undefined without a key. The fingerprint is of the call as checked, before a run id is minted. */
+function keyClaim<O>(operation: KeyedOperation, key: string | undefined, call: object, answer: (outcome: O) => object | undefined): KeyClaim<O> | undefined {
+  return key === undefined ? undefined : { operation, key, fingerprint: fingerprintOf(operation, call), answer }
+}
+
+/** The answer kept under the key, when it was kept for this same call. */
+function replayed<O>(operation: KeyedOperation, key: string, claim: KeyClaim<O>, kept: KeptAnswer): object {
+  if (kept.fingerprint === claim.fingerprint) return kept.answer
+  throw new LedgerRequestError(
+    'invalid_input',
+    `${operation}: the idempotency key "${key}" was used at ${isoTimeOf(kept.stored_at)} for another ${operation} call; a key names one call: send a new key with a new call (rule: reused)`,
+    { field: 'idempotency_key', rule: 'reused' },
+  )
+}
+
+/** An idempotency key: up to 255 visible ASCII characters, as an HTTP header can carry. */
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/
+
+/** The body with the header's key as its `idempotency_key` (run.begin and run.complete only); a header and a body field that differ are a 422. */
+function withHeaderKey(operation: OperationName, body: Record<string, unknown>, header: string | undefined): Record<string, unknown> {
+  if (operation !== 'run.begin' && operation !== 'run.complete') return body
+  if (header === undefined) return body
+  if (!KEY_PATTERN.test(header)) {
+    throw new LedgerRequestError('invalid_input', `${operation}: the Idempotency-Key header must be 1 to 255 visible ASCII characters (rule: pattern)`, {
+      field: 'idempotency_key',
+      rule: 'pattern',
+    })
+  }
+  if (body.idempotency_key !== undefined && body.idempotency_key !== header) {
+    throw new LedgerRequestError(
+      'invalid_input',
+      `${operation}: the Idempotency-Key header and the body's idempotency_key differ; send the key once (rule: conflict)`,
+      { field: 'idempotency_key', rule: 'conflict' },
+    )
+  }
+  return { ...body, idempotency_key: header }
 }
 
 function notFound(operation: string, input: { org: string; namespace: string; run_id: string }, caller: Caller): LedgerRequestError {

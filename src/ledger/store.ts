@@ -12,6 +12,8 @@ import type { ListPage, ListQuery } from './list-query.js'
 import type { RunRecord } from './run-row.js'
 import type { StatsCell, StatsQuery } from './stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from './checked-input.js'
+import type { KeyClaim, Replayed } from './idempotency.js'
+import type { WriteQueueView } from './write-queue.js'
 
 export type BeginOutcome =
   | { kind: 'opened'; run: RunRecord }
@@ -74,9 +76,12 @@ export interface LedgerStore {
   readonly kind: string
   /** Where, for the start-up line: the directory, or the URL without its password. */
   readonly location: string
-  /** Opens the run, or applies a re-sent begin to the one with this id (`runId` is minted by the service when the call gave none). */
-  begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome>
-  complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome>
+  /**
+   * Opens the run, or applies a re-sent begin to the one with this id (`runId` is minted by the service when the call gave none).
+   * With `key`: `replayed` when the store keeps an answer under it, else the key is kept with the write (idempotency.ts).
+   */
+  begin(input: BeginInput, runId: string, now: number, key?: KeyClaim<BeginOutcome>): Promise<BeginOutcome | Replayed>
+  complete(scope: Scope, input: CompleteInput, now: number, key?: KeyClaim<CompleteOutcome>): Promise<CompleteOutcome | Replayed>
   /** The run with its usage (what its trace used), or undefined when it is not in the scope. */
   get(scope: Scope, runId: string): Promise<RunRecord | undefined>
   grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome>
@@ -100,6 +105,8 @@ export interface LedgerStore {
   prune(scope: Scope, policy: PrunePolicy, now: number): Promise<PruneOutcome>
   /** Resolves when the store can be reached (within `timeoutMs`), throws StoreUnavailableError when not: `/readyz`. Cheap: probes call it every few seconds. */
   ping(timeoutMs: number): Promise<void>
+  /** Where begin, complete and grade wait to be written together (write-queue.ts). */
+  readonly writeQueue?: WriteQueueView | undefined
   /** The connection pool's use, for a store that has one. */
   readonly pool?: (() => StorePool) | undefined
   /** Waits for pending writes and lets go of files, watchers and connections. */

@@ -23,6 +23,7 @@ export {
 } from './paths.js'
 export { resolveTraceFile } from './naming.js'
 export { writeAtomic, writeFileAtomic, readTextOrNull } from './atomic-write.js'
+export { prepareFilesAtomic, type FileText, type PreparedFiles } from './atomic-batch.js'
 export { appendText } from './append-text.js'
 export { renderTrace, traceChunks, writeChunks, pieceRedactor } from './trace-writer.js'
 export { readTraceFile } from './trace-reader.js'

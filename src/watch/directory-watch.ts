@@ -17,6 +17,7 @@
  */
 import { watch, type FSWatcher } from 'node:fs'
 import { sep } from 'node:path'
+import { watchFolderTree } from './folder-tree-watch.js'
 
 export interface DirectoryWatch {
   /** Lists the directory now and reports what changed since the last listing (tests, and callers that know something happened). */
@@ -35,6 +36,8 @@ export interface WatchOptions {
   accept?: (path: string) => boolean
   /** Watch folders below the directory too. Default: false. */
   recursive?: boolean
+  /** With `recursive`: the folders (relative paths) worth watching; the others are neither watched nor listed (on Linux; elsewhere their events are left to `accept`). Default: all. */
+  descend?: (folder: string) => boolean
   /** Default: 50 ms. */
   settleMs?: number
   /** Default: 30 s; 0 turns the rescan off. */
@@ -42,7 +45,7 @@ export interface WatchOptions {
 }
 
 export function watchDirectory(dir: string, options: WatchOptions): DirectoryWatch {
-  const { onChange, list, known, accept = () => true, recursive = false, settleMs = 50, rescanMs = 30_000 } = options
+  const { onChange, list, known, accept = () => true, recursive = false, descend, settleMs = 50, rescanMs = 30_000 } = options
   let pending = new Set<string>()
   let timer: NodeJS.Timeout | undefined
   let closed = false
@@ -52,19 +55,26 @@ export function watchDirectory(dir: string, options: WatchOptions): DirectoryWat
     pending = new Set()
     if (!closed && paths.size > 0) onChange(paths)
   }
-  let watcher: FSWatcher | undefined
-  try {
-    watcher = watch(dir, { persistent: false, recursive }, (_event, name) => {
-      if (name === null) return
-      const path = name.toString().split(sep).join('/')
-      if (!accept(path)) return
-      pending.add(path)
-      timer ??= setTimeout(flush, settleMs)
-    })
-    // A watch that breaks (the directory removed) leaves the rescan to find what changed.
-    watcher.on('error', () => watcher?.close())
-  } catch {
-    watcher = undefined
+  const onEvent = (path: string): void => {
+    if (!accept(path)) return
+    pending.add(path)
+    timer ??= setTimeout(flush, settleMs)
+  }
+  let watcher: { close(): void } | undefined
+  if (recursive && descend !== undefined && process.platform === 'linux') {
+    // Node's recursive watch on Linux walks every folder, those `descend` refuses included (folder-tree-watch.ts).
+    watcher = watchFolderTree(dir, descend, onEvent)
+  } else {
+    try {
+      const native: FSWatcher = watch(dir, { persistent: false, recursive }, (_event, name) => {
+        if (name !== null) onEvent(name.toString().split(sep).join('/'))
+      })
+      // A watch that breaks (the directory removed) leaves the rescan to find what changed.
+      native.on('error', () => native.close())
+      watcher = native
+    } catch {
+      watcher = undefined
+    }
   }
 
   let previous = list()

@@ -43,7 +43,11 @@ export interface TestLedger {
   /** The log lines the server wrote. */
   log: string[]
   /** POST /v1/<operation> with `body` as JSON. */
-  call<T = Record<string, unknown>>(operation: string, body?: unknown, init?: { token?: string; gzip?: boolean }): Promise<Reply<T>>
+  call<T = Record<string, unknown>>(
+    operation: string,
+    body?: unknown,
+    init?: { token?: string; gzip?: boolean; headers?: Record<string, string> },
+  ): Promise<Reply<T>>
 }
 
 export interface LedgerSetup {
@@ -90,7 +94,7 @@ async function serve(store: LedgerStore, setup: LedgerSetup & { org: string }): 
     log,
     async call(operation, body = {}, init = {}) {
       const text = JSON.stringify(body)
-      const headers: Record<string, string> = { 'content-type': 'application/json' }
+      const headers: Record<string, string> = { 'content-type': 'application/json', ...init.headers }
       if (init.token !== undefined) headers.authorization = `Bearer ${init.token}`
       if (init.gzip === true) headers['content-encoding'] = 'gzip'
       const response = await fetch(`${server.url}/v1/${operation}`, { method: 'POST', headers, body: init.gzip === true ? gzipSync(text) : text })

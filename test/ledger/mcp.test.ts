@@ -62,6 +62,7 @@ describe('the MCP tools', () => {
       'metadata',
       'budget_usd',
       'budget_seconds',
+      'idempotency_key',
     ])
     expect(begin.outputSchema?.required).toEqual(['run_id', 'status', 'started_at', 'next'])
     expect(tools[4]!.annotations).toEqual({ readOnlyHint: true })

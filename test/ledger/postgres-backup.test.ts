@@ -67,7 +67,7 @@ describe.skipIf(POSTGRES_URL === undefined || BIN === undefined)('a ledger datab
       await client.connect()
       try {
         const applied = await client.query<{ version: number; n: string }>('SELECT max(version) AS version, count(*) AS n FROM reagent_ledger_migrations')
-        expect(applied.rows).toEqual([{ version: 6, n: '6' }])
+        expect(applied.rows).toEqual([{ version: 7, n: '7' }])
         const month = await client.query("SELECT tableoid::regclass::text AS part FROM reagent_ledger_runs WHERE run_id = 'r9'")
         expect(month.rows).toEqual([{ part: 'reagent_ledger_runs_p203101' }])
       } finally {

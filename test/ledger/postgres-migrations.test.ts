@@ -2,7 +2,7 @@
  * A database an older reagent-flow migrated (the released migrations, as
  * they were) keeps working: the store opens it applying only the migrations
  * added since (3: the results table of results.put; 4 and 5: runs and traces
- * partitioned by month; 6: run.stats's kept buckets), its columns are the ones the definition of a run
+ * partitioned by month; 6: run.stats's kept buckets; 7: idempotency keys), its columns are the ones the definition of a run
  * (src/ledger/run-fields.ts) reads and writes, a run goes in and comes back
  * unchanged, and every run it held before, with its trace, is there after.
  */
@@ -29,7 +29,7 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 }
 
 describe.skipIf(POSTGRES_URL === undefined)('a database migrated by the released migrations', () => {
-  it('opens applying only the newer migrations (3: results, 4 and 5: partitions, 6: stats), has the columns the definition names, in its order, and keeps a run as it was begun', async () => {
+  it('opens applying only the newer migrations (3: results, 4 and 5: partitions, 6: stats, 7: idempotency keys), has the columns the definition names, in its order, and keeps a run as it was begun', async () => {
     const database = await createDatabase()
     try {
       await withClient(database.url, async (client) => {
@@ -57,6 +57,7 @@ describe.skipIf(POSTGRES_URL === undefined)('a database migrated by the released
           { version: 4 },
           { version: 5 },
           { version: 6 },
+          { version: 7 },
         ])
         const columns = await client.query<{ column_name: string }>(
           "SELECT column_name FROM information_schema.columns WHERE table_name = 'reagent_ledger_runs' ORDER BY ordinal_position",

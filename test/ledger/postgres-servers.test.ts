@@ -92,6 +92,7 @@ describe.skipIf(POSTGRES_URL === undefined)('several servers on one PostgreSQL',
         { version: 4 },
         { version: 5 },
         { version: 6 },
+        { version: 7 },
       ])
       await client.end()
       second.child.kill('SIGTERM')

@@ -14,6 +14,7 @@ import { defaultLogFormat, LOG_LEVELS, type LogFormat, type LogLevel } from '../
 import { UsageError } from '../../errors/index.js'
 import { ageOption } from '../age-option.js'
 import { LEDGER_OPTIONS, ledgerSettings } from '../ledger-options.js'
+import { DEFAULT_WRITE_QUEUE } from '../../ledger/write-queue.js'
 
 export const DEFAULT_PORT = 4319
 const DEFAULT_DRAIN_SECONDS = 10
@@ -57,6 +58,12 @@ export const serveCommand: Command = {
       value: '<seconds>',
       default: String(DEFAULT_DRAIN_SECONDS),
       description: 'how long a shutdown waits for the requests in flight before closing their connections',
+    },
+    'write-queue': {
+      type: 'string',
+      value: '<writes>',
+      default: String(DEFAULT_WRITE_QUEUE),
+      description: 'writes (run.begin, run.complete, run.grade) that may wait to be committed; one more is answered 503 with Retry-After',
     },
     'metrics-token-file': { type: 'string', value: '<file>', description: 'a file holding the bearer token that GET /metrics needs (16+ characters)' },
     retention: {
@@ -105,6 +112,7 @@ export const serveCommand: Command = {
         drainMs: intOption(input, 'drain-timeout', DEFAULT_DRAIN_SECONDS, 0, 3600) * 1000,
         metricsTokenFile: stringOption(input, 'metrics-token-file'),
         retention: retention === undefined ? undefined : { olderThan: retention, keepFailed: input.options['retention-keep-failed'] === true, keepLast },
+        writeQueue: intOption(input, 'write-queue', DEFAULT_WRITE_QUEUE, 1, 1_000_000),
       },
       ctx,
     )

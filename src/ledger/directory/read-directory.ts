@@ -11,6 +11,7 @@ import { listTraceFiles, readTraceFields, scanTraceDirectory } from '../../stora
 import type { RunRecord } from '../run-row.js'
 import { LEDGER_FOLDER, ledgerPath, ledgerRunOf, recordedRun } from './run-files.js'
 import { indexEntry, type IndexEntry } from './run-index.js'
+import { keysOfFile, type KeptKeys } from './kept-keys.js'
 
 export interface DirectoryRuns {
   /** The traces session() wrote first, then the ledger's runs. */
@@ -31,9 +32,12 @@ function subfolders(dir: string): string[] {
   }
 }
 
-function readLedgerFile(path: string): RunRecord | undefined {
+/** The run a ledger file holds, with the idempotency keys kept with it. */
+function readLedgerFile(path: string): { run: RunRecord; keys: KeptKeys | undefined } | undefined {
   try {
-    return ledgerRunOf(readTraceFields(path))
+    const fields = readTraceFields(path)
+    const run = ledgerRunOf(fields)
+    return run === undefined ? undefined : { run, keys: keysOfFile(fields as Record<string, unknown>, run.org, run.namespace) }
   } catch {
     return undefined
   }
@@ -63,9 +67,9 @@ export function readDirectoryRuns(dir: string, identity: { org: string; namespac
   for (const orgFolder of subfolders(join(dir, LEDGER_FOLDER))) {
     for (const folder of subfolders(orgFolder)) {
       for (const path of listTraceFiles(folder) ?? []) {
-        const run = readLedgerFile(path)
-        if (run === undefined) out.unreadable += 1
-        else out.entries.push(indexEntry(run, inPlace(dir, run, path), 'ledger'))
+        const read = readLedgerFile(path)
+        if (read === undefined) out.unreadable += 1
+        else out.entries.push({ ...indexEntry(read.run, inPlace(dir, read.run, path), 'ledger'), keys: read.keys })
       }
     }
   }

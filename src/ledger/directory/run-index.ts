@@ -9,6 +9,7 @@ import { compareRuns, compareToPosition, hasFilter, matches, orderKeyOf, type Li
 import type { RunRecord } from '../run-row.js'
 import { searchTextOf } from '../run-rules.js'
 import type { Scope } from '../identity.js'
+import type { KeptKeys } from './kept-keys.js'
 import { statsOf, type StatsCell, type StatsQuery } from '../stats-query.js'
 
 export interface IndexEntry {
@@ -18,6 +19,8 @@ export interface IndexEntry {
   /** `root`: a trace session() wrote in the directory; `ledger`: a run of the ledger's own folder (begun over HTTP). */
   source: 'root' | 'ledger'
   searchText: string
+  /** Idempotency keys kept with the run (in its file), by scope, operation and key (see keys-in-files.ts). */
+  keys?: KeptKeys | undefined
 }
 
 const KEYS = ['started', 'duration', 'relied_on'] as const

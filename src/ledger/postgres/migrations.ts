@@ -21,6 +21,7 @@ import type { PoolClient } from 'pg'
 import { PARTITIONING_MIGRATION } from './partitions.js'
 import { columnDefinitions } from './run-columns.js'
 import { STATS_CACHE_MIGRATION } from './stats-cache.js'
+import { KEYS_TABLE } from './write-sql.js'
 
 interface Migration {
   sql: string
@@ -87,6 +88,8 @@ ${columnDefinitions('     ')}
   },
   // 6: run.stats's kept buckets and the log of the changes that invalidate them (stats-cache.ts, decision 087).
   { sql: STATS_CACHE_MIGRATION },
+  // 7: idempotency keys of run.begin and run.complete with the answers they were given (idempotency.ts, write-sql.ts).
+  { sql: KEYS_TABLE },
 ]
 
 /** Any 64-bit number, the same in every process: the advisory lock of migrations. */

@@ -1,9 +1,11 @@
 /**
  * PostgreSQL as a ledger store, for teams whose tests run on many machines:
- * several servers share one database. Each write is one transaction that
- * locks the rows it reads (`SELECT ... FOR UPDATE`) before applying the rules
- * of run-rules.ts, so concurrent begin, complete and grade from any number of
- * servers lose nothing and complete a run once. Traces from trace.put are kept
+ * several servers share one database. Writes (begin, complete, grade) wait
+ * in a bounded queue (write-queue.ts) and go in batches, each batch one
+ * transaction (write-batch.ts) that locks the rows it reads (`SELECT ... FOR
+ * UPDATE`) before applying the rules of run-rules.ts, so concurrent begin,
+ * complete and grade from any number of servers lose nothing and complete a
+ * run once, at the cost of one commit per batch. Traces from trace.put are kept
  * gzip-compressed beside the run, with their usage summary on the run row.
  * Runs and traces live in partitions by month (partitions.ts): a run is
  * found by id through the key table (run-sql.ts), and a prune drops whole
@@ -15,18 +17,22 @@
  * emits one), a broken connection is destroyed rather than pooled again,
  * and every failure of the connection is thrown as StoreUnavailableError.
  */
+import { availableParallelism } from 'node:os'
 import { promisify } from 'node:util'
 import { gunzip, gzip } from 'node:zlib'
 import pg from 'pg'
 import type { RunResults } from '../../results/types.js'
 import type { Trace } from '../../trace/types.js'
+import { ReagentError } from '../../errors/reagent-error.js'
 import { StoreUnavailableError } from '../errors.js'
+import { IDEMPOTENCY_KEY_TTL_SECONDS, type KeyClaim, type Replayed } from '../idempotency.js'
+import { DEFAULT_WRITE_QUEUE, WriteQueue, type BatchResult, type WriteQueueView } from '../write-queue.js'
+import type { StoreWrite, StoreWriteResult } from '../store-writes.js'
 import { isVisible, type Scope } from '../identity.js'
 import { skipsTotal, type ListPage, type ListQuery } from '../list-query.js'
 import type { RunRecord } from '../run-row.js'
 import { compareCells, type StatsCell, type StatsQuery } from '../stats-query.js'
 import type { BeginInput, CompleteInput, GradeVerdict } from '../checked-input.js'
-import { completedRun, gradeAction, gradedRun, openedRun, rebegin } from '../run-rules.js'
 import type { BeginOutcome, CompleteOutcome, GradeOutcome, GradeTarget, LedgerStore, PruneOutcome, PrunePolicy, StorePool, TraceStored } from '../store.js'
 import { summarizeUsage } from '../usage-summary.js'
 import { listSql } from './list-sql.js'
@@ -34,18 +40,51 @@ import { StatsCache } from './stats-cache.js'
 import { migrate } from './migrations.js'
 import { MonthPartitions } from './partitions.js'
 import { prunePostgres } from './prune-sql.js'
-import { recordOf, valuesOf, type RunRow } from './run-columns.js'
-import { INSERT_RUN, SELECT_RUN, SELECT_RUN_FOR_UPDATE, UPDATE_RUN } from './run-sql.js'
+import { recordOf, type RunRow } from './run-columns.js'
+import { SELECT_RUN } from './run-sql.js'
+import { applyBatch, lockedRun, updateRun } from './write-batch.js'
+import { SWEEP_KEYS } from './write-sql.js'
 
 const gzipAsync = promisify(gzip)
 const gunzipAsync = promisify(gunzip)
 
+/** How often keys past their time are deleted, in seconds. */
+const KEY_SWEEP_SECONDS = 600
+
+/** Thrown inside a batch's transaction to roll it back: a key was kept by another server meanwhile (see write-batch.ts). */
+class KeyRaced extends ReagentError {
+  override name = 'KeyRaced' as const
+  constructor() {
+    super('an idempotency key of the batch was kept by another server meanwhile; the batch is rolled back and its writes tried one by one')
+  }
+}
+
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` */
   url: string
-  /** Connections in the pool. Default: 10. */
+  /** Connections in the pool. Default: defaultPoolSize(). */
   maxConnections?: number
+  /** Writes that may wait for a batch (`serve --write-queue`). Default: DEFAULT_WRITE_QUEUE. */
+  writeQueue?: number
 }
+
+/**
+ * Connections in the pool by default: four per CPU core, at least 8 and at
+ * most 32. Writes go in batches (a few connections carry them all); the rest
+ * serve reads. Several servers on one database share its max_connections
+ * (100 by default): 32 leaves room for three.
+ */
+export function defaultPoolSize(): number {
+  return Math.min(32, Math.max(8, 4 * availableParallelism()))
+}
+
+/** Batches being committed at once: while some commit, the next gathers the writes that arrive. */
+function writeConcurrency(poolSize: number): number {
+  return Math.max(2, Math.min(4, Math.floor(poolSize / 4)))
+}
+
+/** Writes in one batch at most: one JSON parameter per statement, a few hundred KB. */
+const MAX_BATCH = 256
 
 /** The URL without its password, for logs. */
 export function redactUrl(url: string): string {
@@ -87,15 +126,24 @@ export class PostgresStore implements LedgerStore {
   /** run.stats's closed buckets, kept in the database (decision 087). */
   readonly #statsCache = new StatsCache()
 
-  private constructor(pool: pg.Pool, url: string) {
+  readonly #writes: WriteQueue<StoreWrite, StoreWriteResult>
+  #sweptAt = Number.NEGATIVE_INFINITY
+
+  private constructor(pool: pg.Pool, url: string, poolSize: number, queue: number) {
     this.#pool = pool
     this.#url = url
     this.location = redactUrl(url)
+    this.#writes = new WriteQueue((writes) => this.#flush(writes), { capacity: queue, maxBatch: MAX_BATCH, concurrency: writeConcurrency(poolSize) })
+  }
+
+  get writeQueue(): WriteQueueView {
+    return this.#writes
   }
 
   /** Connects and applies the migrations the database has not seen. */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
+    const poolSize = options.maxConnections ?? defaultPoolSize()
+    const pool = new pg.Pool({ connectionString: options.url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     // An idle connection the server dropped must not crash the process: the pool replaces it.
     pool.on('error', () => {})
     // Nor a second error on one connection: pg-pool's idle listener removes itself at the first (a restart
@@ -113,7 +161,7 @@ export class PostgresStore implements LedgerStore {
       } finally {
         client.release()
       }
-      store = new PostgresStore(pool, options.url)
+      store = new PostgresStore(pool, options.url, poolSize, options.writeQueue ?? DEFAULT_WRITE_QUEUE)
       // This month's partitions and the next one's, ahead of the runs that go in them.
       const now = Date.now() / 1000
       await store.#months.ensure(pool, now)
@@ -138,7 +186,8 @@ export class PostgresStore implements LedgerStore {
     return this.#guard(() => this.#pool.query<R>(text, values))
   }
 
-  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  /** `work` in a transaction, committed unless `commits` says otherwise (then rolled back, and KeyRaced thrown). */
+  #transaction<T>(work: (client: pg.PoolClient) => Promise<T>, commits: (result: T) => boolean = () => true): Promise<T> {
     return this.#guard(async () => {
       const client = await this.#pool.connect()
       // Checked out, a client has no listener of the pool's: one the server terminates between two queries would crash the process.
@@ -150,6 +199,7 @@ export class PostgresStore implements LedgerStore {
       try {
         await client.query('BEGIN')
         const result = await work(client)
+        if (!commits(result)) throw new KeyRaced()
         await client.query('COMMIT')
         return result
       } catch (error) {
@@ -168,74 +218,59 @@ export class PostgresStore implements LedgerStore {
   }
 
   async #locked(client: pg.PoolClient, org: string, namespace: string, runId: string): Promise<RunRecord | undefined> {
-    const { rows } = await client.query<RunRow>(SELECT_RUN_FOR_UPDATE, [org, namespace, runId])
-    return rows[0] === undefined ? undefined : recordOf(rows[0])
+    return lockedRun(client, org, namespace, runId)
   }
 
-  async begin(input: BeginInput, runId: string, now: number): Promise<BeginOutcome> {
-    const opened = openedRun(input, runId, now)
-    await this.#guard(() => this.#months.ensure(this.#pool, now))
-    const { rows } = await this.#query<RunRow>(INSERT_RUN, valuesOf(opened))
-    if (rows[0] !== undefined) return { kind: 'opened', run: recordOf(rows[0]) }
-    return this.#transaction(async (client) => {
-      const run = (await this.#locked(client, input.org, input.namespace, runId))!
-      const next = rebegin(run, input)
-      if (next.kind === 'conflict') return { kind: 'conflict', run, field: next.field }
-      if (next.kind === 'unchanged') return { kind: 'existing', run }
-      await client.query(UPDATE_RUN, valuesOf(next.run))
-      return { kind: 'existing', run: next.run }
-    })
+  begin(input: BeginInput, runId: string, now: number, key?: KeyClaim<BeginOutcome>): Promise<BeginOutcome | Replayed> {
+    return this.#writes.submit({ op: 'begin', input, runId, now, key }) as Promise<BeginOutcome | Replayed>
   }
 
-  complete(scope: Scope, input: CompleteInput, now: number): Promise<CompleteOutcome> {
-    return this.#transaction(async (client) => {
-      const run = await this.#locked(client, scope.org, scope.namespace, input.run_id)
-      if (run === undefined || !isVisible(scope, run)) return { kind: 'not_found' }
-      if ((input.user_id !== '-' && run.user_id !== input.user_id) || (input.session_id !== '-' && run.session_id !== input.session_id)) {
-        return { kind: 'not_found' }
+  complete(scope: Scope, input: CompleteInput, now: number, key?: KeyClaim<CompleteOutcome>): Promise<CompleteOutcome | Replayed> {
+    return this.#writes.submit({ op: 'complete', scope, input, now, key }) as Promise<CompleteOutcome | Replayed>
+  }
+
+  grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome> {
+    return this.#writes.submit({ op: 'grade', scope, target, verdict, now }) as Promise<GradeOutcome>
+  }
+
+  /**
+   * One transaction for the batch (write-batch.ts). PostgreSQL unreachable
+   * fails every write of it (none was acknowledged). Any other failure, or a
+   * key another server kept meanwhile, rolls it back and tries its writes one
+   * by one, each in a transaction of its own: one write's failure is its own.
+   */
+  async #flush(writes: StoreWrite[]): Promise<Array<BatchResult<StoreWriteResult>>> {
+    this.#sweepKeys(writes[0]!.now)
+    try {
+      // The partitions of the months the batch's new runs start in, before its transaction (partitions.ts): known months cost nothing.
+      for (const write of writes) if (write.op === 'begin') await this.#guard(() => this.#months.ensure(this.#pool, write.now))
+      const { results } = await this.#transaction(
+        (client) => applyBatch(client, writes),
+        (outcome) => !outcome.raced,
+      )
+      return results.map((value) => ({ ok: true, value }))
+    } catch (error) {
+      if (error instanceof StoreUnavailableError) return writes.map(() => ({ ok: false, error }))
+      if (writes.length > 1 || error instanceof KeyRaced) {
+        const alone: Array<BatchResult<StoreWriteResult>> = []
+        for (const write of writes) alone.push(...(await this.#flush([write])))
+        return alone
       }
-      if (run.status !== 'active') return { kind: 'closed', run }
-      const done = completedRun(run, input, now)
-      await client.query(UPDATE_RUN, valuesOf(done))
-      return { kind: 'completed', run: done }
-    })
+      return [{ ok: false, error }]
+    }
+  }
+
+  /** Deletes the keys past their time, at most every KEY_SWEEP_SECONDS, beside the writes (a failure waits for the next sweep). */
+  #sweepKeys(now: number): void {
+    if (now - this.#sweptAt < KEY_SWEEP_SECONDS) return
+    this.#sweptAt = now
+    this.#pool.query(SWEEP_KEYS, [now - IDEMPOTENCY_KEY_TTL_SECONDS]).catch(() => {})
   }
 
   async get(scope: Scope, runId: string): Promise<RunRecord | undefined> {
     const { rows } = await this.#query<RunRow>(SELECT_RUN, [scope.org, scope.namespace, runId])
     const run = rows[0] === undefined ? undefined : recordOf(rows[0])
     return run !== undefined && isVisible(scope, run) ? run : undefined
-  }
-
-  grade(scope: Scope, target: GradeTarget, verdict: GradeVerdict, now: number): Promise<GradeOutcome> {
-    return this.#transaction(async (client) => {
-      // Locked oldest first, the order every grade takes its rows in: two grades of one session cannot deadlock.
-      // One run by its key (its month's partition alone), or a session's runs (every month's session index).
-      const { rows } =
-        target.session_id === undefined
-          ? await client.query<RunRow>(SELECT_RUN_FOR_UPDATE, [scope.org, scope.namespace, target.run_id])
-          : await client.query<RunRow>(
-              `SELECT * FROM reagent_ledger_runs WHERE org = $1 AND namespace = $2 AND (run_id = $3 OR session_id = $4)
-               ORDER BY started_at, run_id COLLATE "C" FOR UPDATE`,
-              [scope.org, scope.namespace, target.run_id ?? null, target.session_id],
-            )
-      const runs = rows.map(recordOf).filter((run) => isVisible(scope, run))
-      if (target.run_id !== undefined && !runs.some((run) => run.run_id === target.run_id)) {
-        return { graded: [], skippedActive: 0, unchanged: 0, runNotFound: true }
-      }
-      const outcome: GradeOutcome = { graded: [], skippedActive: 0, unchanged: 0, runNotFound: false }
-      for (const run of runs) {
-        const action = gradeAction(run, verdict)
-        if (action === 'skip_active') outcome.skippedActive += 1
-        else if (action === 'unchanged') outcome.unchanged += 1
-        else {
-          const graded = gradedRun(run, verdict, now)
-          await client.query(UPDATE_RUN, valuesOf(graded))
-          outcome.graded.push(graded)
-        }
-      }
-      return outcome
-    })
   }
 
   async list(query: ListQuery, scope: Scope): Promise<ListPage> {
@@ -284,7 +319,7 @@ export class PostgresStore implements LedgerStore {
          ON CONFLICT (org, namespace, run_id, started_at) DO UPDATE SET trace_gzip = EXCLUDED.trace_gzip, bytes = EXCLUDED.bytes, stored_at = EXCLUDED.stored_at`,
         [run.org, run.namespace, run.run_id, run.started_at, compressed, bytes, Date.now() / 1000],
       )
-      await client.query(UPDATE_RUN, valuesOf({ ...run, usage: summarizeUsage(trace) }))
+      await updateRun(client, { ...run, usage: summarizeUsage(trace) })
       return { turns: trace.turns.length, bytes, stored_bytes: compressed.length }
     })
   }
@@ -343,7 +378,9 @@ export class PostgresStore implements LedgerStore {
     return { total: this.#pool.totalCount, idle: this.#pool.idleCount, waiting: this.#pool.waitingCount }
   }
 
+  /** Answers the writes queued (a shutdown drains them), then ends the pool. */
   async close(): Promise<void> {
+    await this.#writes.drained()
     const probe = this.#probe
     this.#probe = undefined
     await Promise.all([this.#pool.end(), probe?.end().catch(() => {})])

@@ -48,6 +48,13 @@ export function valuesOf(run: RunRecord): unknown[] {
   })
 }
 
+/** The run as one JSON object of its columns, computed ones included (a write batch sends an array of these, see write-sql.ts). */
+export function columnsOf(run: RunRecord): Record<string, unknown> {
+  const row: Record<string, unknown> = {}
+  for (const [name, field] of COLUMN_ENTRIES) row[name] = field.only === 'column' ? COMPUTED[name as ComputedColumn](run) : run[name as keyof RunRecord]
+  return row
+}
+
 /** The row as PostgreSQL sends it (bigint columns come as strings). */
 export type RunRow = Record<RunFieldName, unknown>
 

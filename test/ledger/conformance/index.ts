@@ -8,6 +8,7 @@ import type { StartLedger } from '../harness.js'
 import { beginConformance, completeConformance } from './begin-complete.js'
 import { getConformance, gradeConformance } from './get-grade.js'
 import { httpConformance, tokenConformance } from './http-identity.js'
+import { idempotencyConformance } from './idempotency.js'
 import { limitsConformance } from './limits.js'
 import { listConformance } from './list.js'
 import { projectsConformance } from './projects.js'
@@ -28,4 +29,5 @@ export function describeConformance(name: string, start: StartLedger): void {
   describe(`${name}: run.stats`, () => statsConformance(start))
   describe(`${name}: run.prune`, () => pruneConformance(start))
   describe(`${name}: projects and roles`, () => projectsConformance(start))
+  describe(`${name}: idempotency keys`, () => idempotencyConformance(start))
 }
