@@ -113,7 +113,8 @@ export async function loadScaleRuns(url: string, runs: number, log: (line: strin
     for (const index of indexes) await client.query(`DROP INDEX ${index.name}`)
     // The partitioned schema: each month of the year gets its partition before the load, as the store adds them (partitions.ts); without, every run would land in the default partition.
     const { rows: monthly } = await client.query<{ found: boolean }>("SELECT to_regproc('reagent_ledger_add_month') IS NOT NULL AS found")
-    if (monthly[0]!.found) for (let at = end - 400 * 86_400; at <= end + 31 * 86_400; at += 28 * 86_400) await client.query('SELECT reagent_ledger_add_month($1)', [at])
+    if (monthly[0]!.found)
+      for (let at = end - 400 * 86_400; at <= end + 31 * 86_400; at += 28 * 86_400) await client.query('SELECT reagent_ledger_add_month($1)', [at])
     // The bench's own database and connection: nothing here needs a commit to wait for its WAL flush.
     await client.query('SET synchronous_commit = off')
     const generated = scaleRuns(runs, end)

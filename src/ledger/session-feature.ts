@@ -43,6 +43,11 @@ export const ledgerFeature: SessionFeature = {
     const outbox = options.save === false ? undefined : outboxOf(inner.location.traceDir)
     const report = import('./session-reporter.js').then((reporter) => reporter.startLedgerReport(opened, ledger, options.redact, root, outbox))
     // Never throws; heard before the golden, which may throw (a bad REAGENT_UPDATE), so the ledger always hears that the run ended.
-    inner.lifecycle.on('closed', (trace) => handOff(report.then((started) => started.finish(trace, options.redact)), trace.trace_id))
+    inner.lifecycle.on('closed', (trace) =>
+      handOff(
+        report.then((started) => started.finish(trace, options.redact)),
+        trace.trace_id,
+      ),
+    )
   },
 }
