@@ -8,7 +8,6 @@
  * Recording converts values at the moment they are logged, so a later mutation
  * by the agent cannot rewrite history, and writing is a plain JSON.stringify.
  */
-import { randomBytes } from 'node:crypto'
 import type { JsonObject, JsonValue } from './types.js'
 
 /** What was not plain JSON and got a stand-in. One warning is emitted per kind and session. */
@@ -324,7 +323,8 @@ export function stringifyStable(value: JsonValue, floatKeys?: WeakMap<object, Re
 // since JSON.stringify cannot write `0.0`. The marker holds a random nonce
 // drawn once per process, so no recorded string can forge one (a string that
 // merely looks like a marker stays a string).
-const FLOAT_NONCE = randomBytes(12).toString('hex')
+// Web Crypto (Node's global too): the viewer's page type-checks the modules its types come from, and has no node:crypto.
+const FLOAT_NONCE = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, '0')).join('')
 const FLOAT_MARK = `\u0000${FLOAT_NONCE}:`
 const FLOAT_MARK_TEXT = `\\u0000${FLOAT_NONCE}:`
 const FLOAT_MARKER_TEXT = new RegExp(`"\\\\u0000${FLOAT_NONCE}:(-?\\d+)"`, 'g')
