@@ -1,4 +1,6 @@
-import { readdirSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { closeSync, openSync, readdirSync } from 'node:fs'
+import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it, onTestFinished } from 'vitest'
 import { checkedInput } from '../../src/ledger/validate-input.js'
@@ -17,22 +19,48 @@ function metric(page: string, name: string): number {
   return Number(line.slice(name.length + 1))
 }
 
+let refusedSoFar = 0
+
+/** Occupies every thread of libuv's pool with an open of a FIFO that no one writes; returns what frees them. */
+function stallThreadPool(): () => void {
+  const dir = tempDir('reagent-stall-')
+  const threads = Number(process.env.UV_THREADPOOL_SIZE ?? 4)
+  const fifos = Array.from({ length: threads }, (_, i) => join(dir, `fifo-${i}`))
+  for (const fifo of fifos) execFileSync('mkfifo', [fifo])
+  const opened = fifos.map((fifo) => open(fifo, 'r').then((handle) => handle.close()))
+  return () => {
+    // Read and write at once: an open that never waits for a reader (Linux), which lets every waiting reader through.
+    const writers = fifos.map((fifo) => openSync(fifo, 'r+'))
+    void Promise.all(opened).then(() => {
+      for (const fd of writers) closeSync(fd)
+    })
+  }
+}
+
 describe("the ledger's write queue", () => {
   it('answers a write that finds the queue full 503 with Retry-After, writes it nowhere, and counts batches, their sizes and the refused writes', async () => {
     const dir = tempDir('reagent-ledger-')
     const store = DirectoryStore.open({ dir, org: 'acme', namespace: 'ci', writeQueue: 4, watch: false })
     const server = await startLedgerServer({ store, port: 0, org: 'acme', namespace: 'ci', log: () => {} })
     onTestFinished(() => server.close())
-    const answers = await Promise.all(
+    // A disk that does not answer: every thread of libuv's pool waits to open a FIFO no one writes yet, so the store's
+    // file writes (on that pool) stall, its batches stay in flight, and the queue fills whatever the machine's speed.
+    const release = stallThreadPool()
+    const answering = Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
         const response = await fetch(`${server.url}/v1/run.begin`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ agent: 'a', goal: 'g', run_id: `run-${i}` }),
         })
+        if (response.status === 503) refusedSoFar += 1
         return { status: response.status, retryAfter: response.headers.get('retry-after'), body: (await response.json()) as Record<string, unknown> }
       }),
     )
+    // Every write is queued or refused once the queue is full; the refused ones are answered while the disk stalls.
+    await expect.poll(() => refusedSoFar, { timeout: 10_000 }).toBeGreaterThan(0)
+    release()
+    const answers = await answering
     const refused = answers.filter((answer) => answer.status === 503)
     const accepted = answers.filter((answer) => answer.status === 200)
     expect(refused.length).toBeGreaterThan(0)
