@@ -9,7 +9,7 @@ import type { LedgerRunsPayload } from '../ledger-types.js'
 import { fill, h } from './dom.js'
 import { formatCount, formatDuration, formatTime } from './format.js'
 import type { LedgerSource } from './ledger-source.js'
-import { statusBadge } from './parts.js'
+import { filterSelect, statusBadge } from './parts.js'
 import { replaceRoute, runHref, runsHref } from './router.js'
 
 const PAGE_SIZE = 50
@@ -51,20 +51,6 @@ function row(run: Partial<RunRow>): HTMLElement {
     h('td', { class: 'time' }, run.started_at === undefined ? dash : formatTime(epochOf(run.started_at))),
     h('td', { class: 'num' }, run.status === 'active' || run.duration_ms === undefined ? dash : formatDuration(run.duration_ms)),
     h('td', null, commit === null ? dash : h('code', null, commit)),
-  )
-}
-
-function select(label: string, name: string, value: string, options: ReadonlyArray<readonly [string, string]>, onChange: (value: string) => void): HTMLElement {
-  const id = `filter-${name}`
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    h(
-      'select',
-      { id, name, on: { change: (event) => onChange((event.target as HTMLSelectElement).value) } },
-      options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text)),
-    ),
   )
 }
 
@@ -115,9 +101,9 @@ export function renderLedgerRunsPage(root: HTMLElement, source: LedgerSource, in
     { class: 'filters', role: 'search', aria: { label: 'Filter runs' }, on: { submit: (event) => event.preventDefault() } },
     textField('Search', 'q', 'goal, run id, agent'),
     textField('Agent', 'agent', 'exact agent name'),
-    select('Status', 'status', params.get('status') ?? '', [['', 'Any status'], ...STATUSES.map((s) => [s, s] as const)], (v) => filterBy('status', v)),
-    select('Grade', 'grade', params.get('grade') ?? '', [['', 'Any grade'], ...GRADES.map((g) => [g, g] as const)], (v) => filterBy('grade', v)),
-    select('Order', 'order_by', params.get('order_by') ?? 'started_desc', ORDERS, (v) => filterBy('order_by', v)),
+    filterSelect('Status', 'status', params.get('status') ?? '', [['', 'Any status'], ...STATUSES.map((s) => [s, s] as const)], (v) => filterBy('status', v)),
+    filterSelect('Grade', 'grade', params.get('grade') ?? '', [['', 'Any grade'], ...GRADES.map((g) => [g, g] as const)], (v) => filterBy('grade', v)),
+    filterSelect('Order', 'order_by', params.get('order_by') ?? 'started_desc', ORDERS, (v) => filterBy('order_by', v)),
   )
 
   const pageSize = (): number => {

@@ -98,3 +98,24 @@ export function chainTree(summary: RunSummary, runs: readonly RunSummary[]): HTM
     h('ul', { class: 'chain-tree' }, chainItem(chain.root, summary)),
   )
 }
+
+/** A labelled filter of a runs page: a select of `options` ([value, text]), `value` chosen, `onChange` told of a new one. */
+export function filterSelect(
+  label: string,
+  name: string,
+  value: string,
+  options: ReadonlyArray<readonly [string, string]>,
+  onChange: (value: string) => void,
+): HTMLElement {
+  const id = `filter-${name}`
+  return h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id }, label),
+    h(
+      'select',
+      { id, name, on: { change: (event) => onChange((event.target as HTMLSelectElement).value) } },
+      options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text)),
+    ),
+  )
+}

@@ -7,7 +7,7 @@
 import type { RunSummary } from '../types.js'
 import { announce, fill, h } from './dom.js'
 import { formatCount, formatDuration, formatTime, formatUsd } from './format.js'
-import { goldenBadge, markBadge, statusBadge } from './parts.js'
+import { filterSelect, goldenBadge, markBadge, statusBadge } from './parts.js'
 import { compareHref, replaceRoute, runHref, runsHref } from './router.js'
 import type { RunStore } from './store.js'
 
@@ -134,20 +134,6 @@ function row(run: RunSummary, fresh: boolean): HTMLElement {
   )
 }
 
-function select(label: string, name: string, value: string, options: ReadonlyArray<readonly [string, string]>, onChange: (value: string) => void): HTMLElement {
-  const id = `filter-${name}`
-  return h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id }, label),
-    h(
-      'select',
-      { id, name, on: { change: (event) => onChange((event.target as HTMLSelectElement).value) } },
-      options.map(([optionValue, text]) => h('option', { value: optionValue, selected: optionValue === value }, text)),
-    ),
-  )
-}
-
 export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSearchParams): () => void {
   let filter = filterOf(params)
   let shown = PAGE
@@ -178,9 +164,9 @@ export function renderRunsPage(root: HTMLElement, store: RunStore, params: URLSe
     'form',
     { class: 'filters', role: 'search', aria: { label: 'Filter runs' }, on: { submit: (event) => event.preventDefault() } },
     h('div', { class: 'field grow' }, h('label', { for: 'filter-q' }, 'Search'), search),
-    select('Status', 'status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, s] as const)], (status) => update({ status })),
-    select('Grade', 'grade', filter.grade, [['', 'Any grade'], ...GRADES.map((g) => [g, g] as const)], (grade) => update({ grade })),
-    select('Show', 'kind', filter.kind, KINDS, (kind) => update({ kind })),
+    filterSelect('Status', 'status', filter.status, [['', 'Any status'], ...STATUSES.map((s) => [s, s] as const)], (status) => update({ status })),
+    filterSelect('Grade', 'grade', filter.grade, [['', 'Any grade'], ...GRADES.map((g) => [g, g] as const)], (grade) => update({ grade })),
+    filterSelect('Show', 'kind', filter.kind, KINDS, (kind) => update({ kind })),
     h('div', { class: 'field check' }, failing, h('label', { for: 'filter-failing' }, 'Failing only')),
   )
 
